@@ -1,0 +1,79 @@
+package dev.pacer.ratelimit;
+
+/**
+ * One caller's handle on a limiter: the result of its latest acquire, and its private tallies.
+ *
+ * <h2>Threading</h2>
+ * A grant belongs to one thread at a time (single writer): pass one to each worker, or let the
+ * limiter keep one per thread behind {@link RateLimiter#acquire()}. Nothing in it is shared on the
+ * hot path, which is what lets the limiter count permits and wait time without a second contended
+ * atomic, and lets a caller far behind schedule claim a run of slices with one atomic add.
+ *
+ * <h2>Results</h2>
+ * After {@code wait = limiter.acquire(grant)}: {@link #scheduledNanos()} is the op's scheduled time,
+ * {@link #startNanos()} the limiter's reading of its start time and {@link #waitNanos()} the wait
+ * (= start − scheduled, ≥ 0), all on the {@link NanoClock}'s scale. On the fast path the start is the
+ * limiter's cached clock (at most about one microsecond stale, see {@link RateLimiters.Builder}),
+ * so wait is a lower bound there. An early caller that went without parking (its delay was below the
+ * park threshold) starts before its scheduled time and reports a wait of 0.
+ *
+ * <p>{@link #close()} returns any unused run of slices to the limiter (as idle time) and folds the
+ * tallies into the limiter's totals; a grant that is just dropped is folded when it is collected.
+ */
+public final class Grant implements AutoCloseable {
+
+    final LockFreeRateLimiter limiter;
+    final GrantState state;
+
+    // Results of the latest acquire; plain fields, read by the owning thread.
+    long scheduledUnits;
+    long startUnits;
+    long waitNanos;
+
+    Grant(LockFreeRateLimiter limiter, GrantState state) {
+        this.limiter = limiter;
+        this.state = state;
+    }
+
+    /** Scheduled time of the latest grant, on the clock's scale. */
+    public long scheduledNanos() {
+        return limiter.origin + ScheduleUnits.toNanos(scheduledUnits);
+    }
+
+    /** Start time of the latest grant as the limiter saw it, on the clock's scale. */
+    public long startNanos() {
+        return limiter.origin + ScheduleUnits.toNanos(startUnits);
+    }
+
+    /** Wait time of the latest grant, in nanoseconds (≥ 0); the same value acquire returned. */
+    public long waitNanos() {
+        return waitNanos;
+    }
+
+    /** Permits this grant has been given so far. */
+    public long permitsGranted() {
+        return state.permits;
+    }
+
+    /** Sum of the waits this grant has returned, in nanoseconds. */
+    public long totalWaitNanos() {
+        return state.waitSum;
+    }
+
+    /** Records a grant and returns its wait in nanoseconds. Owner thread only. */
+    long granted(long schUnits, long startUnits, long permits) {
+        long lag = startUnits - schUnits;
+        long wait = lag > 0 ? lag >> ScheduleUnits.FRACTION_BITS : 0;
+        this.scheduledUnits = schUnits;
+        this.startUnits = startUnits;
+        this.waitNanos = wait;
+        state.tally(permits, wait);
+        return wait;
+    }
+
+    /** Gives unused slices back (as idle time) and folds the tallies into the limiter. Idempotent. */
+    @Override
+    public void close() {
+        limiter.retire(this);
+    }
+}

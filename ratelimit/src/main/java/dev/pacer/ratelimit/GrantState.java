@@ -1,0 +1,61 @@
+package dev.pacer.ratelimit;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The mutable state behind a {@link Grant}, kept in its own object so the limiter's registry can
+ * hold it strongly while holding the grant weakly (a dropped grant is folded in, not leaked).
+ *
+ * <p>Single writer: the thread using the grant. {@link #permits} and {@link #waitSum} are written with
+ * opaque stores so the limiter's {@code snapshot()} (another thread) reads each as a whole, recent
+ * value with opaque loads; the run fields are plain, read by other threads only after the owner is
+ * gone or closed (a racy read in {@code snapshot()} can be off by the slices in flight).
+ */
+final class GrantState {
+
+    private static final VarHandle PERMITS;
+    private static final VarHandle WAIT_SUM;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            PERMITS = l.findVarHandle(GrantState.class, "permits", long.class);
+            WAIT_SUM = l.findVarHandle(GrantState.class, "waitSum", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Next pre-claimed slot (units); the run is {@code [runNext, runEnd)} in steps of the run's slice. */
+    long runNext;
+    long runEnd;
+    /** The settings the run was claimed under; a run is only used while they are still in force. */
+    LimiterSettings runSettings;
+    /** Slices to claim on the next shared grant (1, or {@link LimiterSettings#MAX_RUN} when far behind). */
+    int nextRun = 1;
+
+    /** Permits granted; owner writes (opaque), snapshot reads (opaque). */
+    long permits;
+    /** Sum of waits in ns; owner writes (opaque), snapshot reads (opaque). */
+    long waitSum;
+
+    void tally(long granted, long waitNanos) {
+        PERMITS.setOpaque(this, permits + granted);
+        WAIT_SUM.setOpaque(this, waitSum + waitNanos);
+    }
+
+    long permitsOpaque() {
+        return (long) PERMITS.getOpaque(this);
+    }
+
+    long waitSumOpaque() {
+        return (long) WAIT_SUM.getOpaque(this);
+    }
+
+    /** Units claimed but not yet used. */
+    long reservedUnits() {
+        long r = runEnd - runNext;
+        return r > 0 ? r : 0;
+    }
+}

@@ -1,0 +1,75 @@
+package dev.pacer.ratelimit;
+
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * One immutable configuration of a {@link LockFreeRateLimiter}: the spec and every number derived
+ * from it. The limiter publishes a new instance through one volatile reference on every
+ * {@code reconfigure}, {@code pause} and {@code resume}; a caller reads the reference once per
+ * acquire, so every grant is computed from exactly one configuration.
+ */
+final class LimiterSettings {
+
+    /** Slices a thread may claim at once when it is far behind (see {@link #runLagUnits}). */
+    static final int MAX_RUN = 64;
+    /** Cap on the fast-path window, in slices. */
+    static final int MAX_FAST_SLICES = 4096;
+
+    final RateSpec spec;
+    final StrictnessMode mode;
+    /** Units per permit. */
+    final long sliceUnits;
+    /** Units per permit on the burst line (slice / strictness) in {@link StrictnessMode#BURST}. */
+    final long burstSliceUnits;
+    /** Fraction of the open gap forfeited per clock read in {@link StrictnessMode#COMPENSATING}. */
+    final double compensation;
+    /** Whether late callers may go on the cached clock (AVERAGE and COMPENSATING, staleness > 0). */
+    final boolean fastPath;
+    /** Target staleness of the cached clock, in units (the fast-path window is sized from it). */
+    final long stalenessUnits;
+    /** Largest fast-path window, in units. */
+    final long maxWindowUnits;
+    /** A caller this far behind (units) claims {@link #MAX_RUN} slices at once; MAX_VALUE disables runs. */
+    final long runLagUnits;
+    /** True while paused; then {@link #resumed} is the latch that resume() releases. */
+    final boolean paused;
+    final long pausedAtUnits;
+    final CountDownLatch resumed;
+
+    private LimiterSettings(RateSpec spec, long stalenessUnits, boolean paused, long pausedAtUnits,
+                            CountDownLatch resumed) {
+        this.spec = spec;
+        this.mode = spec.mode();
+        this.sliceUnits = ScheduleUnits.slice(spec.opsPerSecond());
+        this.burstSliceUnits = mode == StrictnessMode.BURST
+                ? Math.max(1, Math.round(sliceUnits / spec.strictness()))
+                : sliceUnits;
+        this.compensation = mode == StrictnessMode.COMPENSATING ? spec.strictness() : 0.0;
+        this.stalenessUnits = stalenessUnits;
+        this.fastPath = stalenessUnits > 0
+                && (mode == StrictnessMode.AVERAGE || mode == StrictnessMode.COMPENSATING);
+        this.maxWindowUnits = sliceUnits > Long.MAX_VALUE / MAX_FAST_SLICES
+                ? Long.MAX_VALUE : sliceUnits * MAX_FAST_SLICES;
+        this.runLagUnits = fastPath && sliceUnits <= Long.MAX_VALUE / (4L * MAX_RUN)
+                ? 4L * MAX_RUN * sliceUnits : Long.MAX_VALUE;
+        this.paused = paused;
+        this.pausedAtUnits = pausedAtUnits;
+        this.resumed = resumed;
+    }
+
+    static LimiterSettings initial(RateSpec spec, long stalenessUnits) {
+        return new LimiterSettings(spec, stalenessUnits, false, 0, null);
+    }
+
+    LimiterSettings withSpec(RateSpec newSpec) {
+        return new LimiterSettings(newSpec, stalenessUnits, paused, pausedAtUnits, resumed);
+    }
+
+    LimiterSettings pausedAt(long nowUnits) {
+        return new LimiterSettings(spec, stalenessUnits, true, nowUnits, new CountDownLatch(1));
+    }
+
+    LimiterSettings unpaused() {
+        return new LimiterSettings(spec, stalenessUnits, false, 0, null);
+    }
+}

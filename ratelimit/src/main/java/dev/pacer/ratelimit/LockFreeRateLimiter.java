@@ -1,0 +1,660 @@
+package dev.pacer.ratelimit;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The EngineBlock limiter: a schedule of nanosecond accumulators advanced with atomic adds.
+ *
+ * <h2>Algorithm</h2>
+ * Time is kept in {@link ScheduleUnits} (2<sup>-8</sup> ns) counted from the limiter's creation.
+ * <ol>
+ *   <li><b>Grant.</b> {@code scheduled = allocated.getAndAdd(slice × permits)}: the caller owns that
+ *       slot, whatever happens next.</li>
+ *   <li><b>Fast path.</b> If {@code scheduled ≤ horizon} the slot is known to be in the past: the caller
+ *       goes at once, its wait is {@code seen − scheduled}, and no clock is read. {@code seen} is the
+ *       last clock reading any caller published; {@code horizon ≤ seen} also bounds how many callers
+ *       may pass before the next read (below).</li>
+ *   <li><b>Slow path.</b> Otherwise the caller reads the clock and publishes it. Early by less than the
+ *       park threshold: it goes at once (wait 0). Early by more: it parks for the delay minus the
+ *       typical overshoot, re-reads, and repeats until within the threshold. Late: it goes, with wait
+ *       {@code now − scheduled}, after its strictness mode has had its say (below).</li>
+ * </ol>
+ *
+ * <h3>The bound on the fast path</h3>
+ * The seed design bounds fast passes with a counter. Here the schedule is that counter: at each
+ * clock read the reader sets {@code horizon = min(now, allocated + window)}, where {@code window} is
+ * the schedule that callers consumed per unit of real time since the previous read, times the
+ * target staleness (1 µs by default), allowed to grow at most 2× per read. So at 100 M late
+ * acquires/s a clock read happens every ~100 grants, while callers with slow ops read it on nearly
+ * every grant and their waits stay exact. No extra atomic is touched per op.
+ *
+ * <h3>Strictness</h3>
+ * <ul>
+ *   <li>{@link StrictnessMode#AVERAGE} (0): nothing more; a backlog drains as fast as callers come.</li>
+ *   <li>{@link StrictnessMode#COMPENSATING} (0..1): a late caller that read the clock forfeits that
+ *       fraction of the open gap {@code now − allocated} to {@code idle} (one CAS; if it loses a race
+ *       the next reader tries again). The fraction is applied exactly, not rounded to a power of two.</li>
+ *   <li>{@link StrictnessMode#STRICT} (1): grants are made by CAS as {@code g = max(allocated, now)},
+ *       {@code allocated = g + cost}, so no two grants are closer than one slice; a late caller's
+ *       lateness {@code now − scheduled} is its wait and is forfeited to {@code idle}. Every strict
+ *       acquire reads the clock.</li>
+ *   <li>{@link StrictnessMode#BURST} (&gt; 1): no time is forfeited, but a late caller is released on a
+ *       second, strict line at {@code strictness × rate}: {@code r = max(burstNext, now)},
+ *       {@code burstNext = r + slice/strictness} (CAS), so a backlog drains at most that fast. An early
+ *       caller whose slot is behind the line is released on it (and advances it), so the first
+ *       on-schedule ops after a catch-up keep their distance too; a slot ahead of the line leaves it
+ *       alone, so far-future slots held by parked threads cannot push it out.</li>
+ * </ul>
+ *
+ * <h3>Runs of slices</h3>
+ * A caller whose last grant was far behind ({@code ≥ 4 × 64} slices) claims the next 64 slices with
+ * one add and hands them out from its {@link Grant}, each with its exact scheduled time. Runs are
+ * only claimed in the fast-path modes and only used under the settings they were claimed with;
+ * slices left unused when settings change or the grant closes are given away as idle time.
+ *
+ * <h2>Shared fields</h2>
+ * <table>
+ *   <caption>who writes what</caption>
+ *   <tr><th>field</th><th>writers, operation</th><th>readers may assume</th></tr>
+ *   <tr><td>{@code allocated}</td><td>every acquirer: {@code getAndAdd(cost)} (strict: CAS);
+ *       compensation: CAS; reconfigure/resume: {@code getAndAdd(shift)}</td>
+ *       <td>only grows; each returned value is a slot owned by exactly one caller</td></tr>
+ *   <tr><td>{@code seen}</td><td>clock readers: release store, only if larger than the value they read
+ *       (racy check-then-store: a slower reader may lower it again; benign)</td>
+ *       <td>some caller read the clock at or after this time</td></tr>
+ *   <tr><td>{@code horizon}</td><td>clock readers in fast-path modes: release store after {@code seen};
+ *       reconfigure: set to MIN when the fast path is off</td>
+ *       <td>every value ever stored was ≤ a real clock reading, so a slot ≤ horizon is truly late, in
+ *       whatever order stores land</td></tr>
+ *   <tr><td>{@code seenAllocated}, {@code window}</td><td>clock readers: release store / plain store</td>
+ *       <td>a recent {@code allocated} and window; only used to size the next window, so a stale or
+ *       torn-between-fields pair only resizes it</td></tr>
+ *   <tr><td>{@code settings}</td><td>reconfigure/pause/resume under {@link #controlLock}: volatile store
+ *       of a new immutable {@link LimiterSettings}</td><td>one consistent configuration per read</td></tr>
+ *   <tr><td>{@code idle}</td><td>forfeits: {@code getAndAdd}</td><td>only grows</td></tr>
+ *   <tr><td>{@code burstNext}</td><td>late callers in BURST mode: CAS</td>
+ *       <td>the earliest release of the next late caller</td></tr>
+ * </table>
+ * Per-thread tallies live in {@link GrantState}, written by their owner only.
+ */
+public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimiter {
+
+    private static final VarHandle ALLOCATED;
+    private static final VarHandle SEEN;
+    private static final VarHandle HORIZON;
+    private static final VarHandle SEEN_ALLOCATED;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            ALLOCATED = l.findVarHandle(LimiterAllocated.class, "allocated", long.class);
+            SEEN = l.findVarHandle(LimiterClockView.class, "seen", long.class);
+            HORIZON = l.findVarHandle(LimiterClockView.class, "horizon", long.class);
+            SEEN_ALLOCATED = l.findVarHandle(LimiterClockView.class, "seenAllocated", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Clock value at creation; positions are counted from here. */
+    final long origin;
+    private final NanoClock clock;
+    private final Sleeper sleeper;
+    private final long thresholdUnits;
+    private final long overshootNanos;
+
+    /** Schedule given away (forfeited, paused, abandoned), in units. Writers: getAndAdd. */
+    private final AtomicLong idle = new AtomicLong();
+    /** BURST mode: earliest release of the next late caller, in units. Writers: CAS. */
+    private final AtomicLong burstNext = new AtomicLong(Long.MIN_VALUE);
+
+    /** Serializes reconfigure/pause/resume; never taken by acquirers. */
+    private final Object controlLock = new Object();
+
+    /** Live grants' state, held strongly; the grants themselves weakly (see {@link GrantRef}). */
+    private final Set<GrantRef> grants = ConcurrentHashMap.newKeySet();
+    private final ReferenceQueue<Grant> collected = new ReferenceQueue<>();
+    /** Tallies of grants closed or collected. */
+    private final AtomicLong retiredPermits = new AtomicLong();
+    private final AtomicLong retiredWait = new AtomicLong();
+    private final ThreadLocal<Grant> threadGrant = ThreadLocal.withInitial(this::newGrant);
+
+    LockFreeRateLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, long stalenessUnits) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+        this.origin = clock.nanoTime();
+        this.thresholdUnits = ScheduleUnits.fromNanos(sleeper.parkThresholdNanos());
+        this.overshootNanos = sleeper.parkOvershootNanos();
+        LimiterSettings initial = LimiterSettings.initial(Objects.requireNonNull(spec, "spec"), stalenessUnits);
+        this.settings = initial;
+        this.horizon = initial.fastPath ? 0 : Long.MIN_VALUE;
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Acquire: the hot path
+
+    @Override
+    public long acquire() {
+        return acquire(threadGrant.get());
+    }
+
+    @Override
+    public long acquire(long permits) {
+        return acquire(permits, threadGrant.get());
+    }
+
+    @Override
+    public long acquire(Grant grant) {
+        try {
+            return acquireOne(grant, false);
+        } catch (InterruptedException e) {
+            throw new AssertionError("uninterruptible acquire was interrupted", e);
+        }
+    }
+
+    @Override
+    public long acquire(long permits, Grant grant) {
+        if (permits == 1) {
+            return acquire(grant);
+        }
+        checkOwner(grant);
+        try {
+            return acquireShared(permits, grant, false);
+        } catch (InterruptedException e) {
+            throw new AssertionError("uninterruptible acquire was interrupted", e);
+        }
+    }
+
+    @Override
+    public long acquireInterruptibly(Grant grant) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        return acquireOne(grant, true);
+    }
+
+    /** One permit: from the caller's run if it has one under the current settings, else shared. */
+    private long acquireOne(Grant grant, boolean interruptible) throws InterruptedException {
+        final LimiterSettings s = settings;
+        final GrantState st = grant.state;
+        long sch = st.runNext;
+        if (sch < st.runEnd && st.runSettings == s) {
+            st.runNext = sch + s.sliceUnits;
+        } else {
+            checkOwner(grant);
+            if (st.runNext < st.runEnd) {
+                abandonRun(st);
+            }
+            if (s.paused || s.mode == StrictnessMode.STRICT) {
+                return acquireShared(1, grant, interruptible);
+            }
+            int run = st.nextRun;
+            long cost = s.sliceUnits;
+            sch = (long) ALLOCATED.getAndAdd(this, run == 1 ? cost : run * cost);
+            if (run > 1) {
+                st.runNext = sch + cost;
+                st.runEnd = sch + run * cost;
+                st.runSettings = s;
+            }
+        }
+        if (sch <= horizon) {
+            long now = seen;
+            st.nextRun = now - sch >= s.runLagUnits ? LimiterSettings.MAX_RUN : 1;
+            return grant.granted(sch, now, 1);
+        }
+        st.nextRun = 1;
+        return settle(sch, s.sliceUnits, 1, s, grant, interruptible);
+    }
+
+    /** Any number of permits, no runs; also the path for paused and strict limiters. */
+    private long acquireShared(long permits, Grant grant, boolean interruptible) throws InterruptedException {
+        LimiterSettings s = settings;
+        while (s.paused) {
+            awaitResume(s, interruptible);
+            s = settings;
+        }
+        long cost = ScheduleUnits.cost(permits, s.sliceUnits);
+        if (s.mode == StrictnessMode.STRICT) {
+            return acquireStrict(cost, permits, grant, interruptible);
+        }
+        long sch = (long) ALLOCATED.getAndAdd(this, cost);
+        if (sch <= horizon) {
+            return grant.granted(sch, seen, permits);
+        }
+        return settle(sch, cost, permits, s, grant, interruptible);
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Slow paths
+
+    /** The caller owns slot {@code sch} but may be early: read the clock and decide. */
+    private long settle(long sch, long cost, long permits, LimiterSettings s, Grant grant, boolean interruptible)
+            throws InterruptedException {
+        long now = readClock(s);
+        if (sch > now) {
+            long target = s.mode == StrictnessMode.BURST
+                    ? deferToBurstLine(sch, ScheduleUnits.cost(permits, s.burstSliceUnits))
+                    : sch;
+            return waitFor(target, sch, now, cost, permits, grant, interruptible);
+        }
+        switch (s.mode) {
+            case COMPENSATING -> compensate(now, s.compensation);
+            case BURST -> {
+                long release = claimBurstRelease(now, ScheduleUnits.cost(permits, s.burstSliceUnits));
+                if (release > now) {
+                    return waitFor(release, sch, now, cost, permits, grant, interruptible);
+                }
+            }
+            default -> { }
+        }
+        return grant.granted(sch, now, permits);
+    }
+
+    /** Strict: grant at max(schedule, now) by CAS; lateness is the wait and is forfeited. */
+    private long acquireStrict(long cost, long permits, Grant grant, boolean interruptible)
+            throws InterruptedException {
+        long now = readClock(settings);
+        long a;
+        long g;
+        do {
+            a = (long) ALLOCATED.getVolatile(this);
+            g = Math.max(a, now);
+        } while (!ALLOCATED.compareAndSet(this, a, g + cost));
+        if (g > a) {
+            idle.getAndAdd(g - a);
+        }
+        if (g > now) {
+            return waitFor(g, a, now, cost, permits, grant, interruptible);
+        }
+        return grant.granted(a, now, permits);
+    }
+
+    /**
+     * Waits until {@code target} (units) if it is at least the park threshold away, and records the
+     * grant of slot {@code sch} starting at the last clock reading.
+     */
+    private long waitFor(long target, long sch, long now, long cost, long permits, Grant grant,
+                         boolean interruptible) throws InterruptedException {
+        boolean interrupted = false;
+        while (target - now >= thresholdUnits && target - now > 0) {
+            long delayNanos = ScheduleUnits.toNanos(target - now);
+            sleeper.park(Math.max(1, delayNanos - overshootNanos));
+            if (Thread.interrupted()) {
+                if (interruptible) {
+                    idle.getAndAdd(cost); // the slot will not be used: give its time away
+                    throw new InterruptedException();
+                }
+                interrupted = true;
+            }
+            now = readClock(settings);
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return grant.granted(sch, now, permits);
+    }
+
+    /** Reads the clock (units since origin) and publishes it for the fast path. */
+    private long readClock(LimiterSettings s) {
+        long now = ScheduleUnits.fromNanos(clock.nanoTime() - origin);
+        long prevSeen = seen;
+        if (now > prevSeen) {
+            if (s.fastPath) {
+                long a = (long) ALLOCATED.getVolatile(this);
+                long consumed = a - seenAllocated;
+                // schedule consumed per unit of real time, times the target staleness ...
+                double estimate = consumed > 0 ? (double) consumed * s.stalenessUnits / (now - prevSeen) : 0;
+                // ... trusted to grow at most 2x per read (one short interval, or a run just claimed,
+                // is a noisy sample), and to shrink at once
+                long window = (long) Math.min(estimate, Math.min(s.maxWindowUnits, 2.0 * this.window + s.sliceUnits));
+                this.window = window;
+                SEEN_ALLOCATED.setRelease(this, a);
+                SEEN.setRelease(this, now);
+                HORIZON.setRelease(this, Math.min(now, a + window));
+            } else {
+                SEEN.setRelease(this, now);
+            }
+        }
+        return now;
+    }
+
+    /** COMPENSATING: forfeit {@code fraction} of the open gap; one attempt, losing a race is fine. */
+    private void compensate(long now, double fraction) {
+        long a = (long) ALLOCATED.getVolatile(this);
+        long gap = now - a;
+        if (gap > 0) {
+            long forfeit = (long) (gap * fraction);
+            if (forfeit > 0 && ALLOCATED.compareAndSet(this, a, a + forfeit)) {
+                idle.getAndAdd(forfeit);
+            }
+        }
+    }
+
+    /**
+     * BURST, early slot: right after a catch-up the burst line can be ahead of the slot; then the slot
+     * is released on the line (and advances it). Otherwise the line is left alone, so slots far in the
+     * future, held by parked threads, never push it out.
+     */
+    private long deferToBurstLine(long sch, long burstCost) {
+        long b;
+        do {
+            b = burstNext.get();
+            if (b <= sch) {
+                return sch;
+            }
+        } while (!burstNext.compareAndSet(b, b + burstCost));
+        return b;
+    }
+
+    /** BURST: the release time of a late caller on the strict line at strictness × rate. */
+    private long claimBurstRelease(long now, long burstCost) {
+        long b;
+        long r;
+        do {
+            b = burstNext.get();
+            r = Math.max(b, now);
+        } while (!burstNext.compareAndSet(b, r + burstCost));
+        return r;
+    }
+
+    private void abandonRun(GrantState st) {
+        long unused = st.reservedUnits();
+        st.runNext = st.runEnd;
+        if (unused > 0) {
+            idle.getAndAdd(unused);
+        }
+    }
+
+    private static void awaitResume(LimiterSettings paused, boolean interruptible) throws InterruptedException {
+        if (interruptible) {
+            paused.resumed.await();
+            return;
+        }
+        boolean interrupted = false;
+        while (true) {
+            try {
+                paused.resumed.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void checkOwner(Grant grant) {
+        if (grant.limiter != this) {
+            throw new IllegalArgumentException("this grant belongs to another limiter");
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // tryAcquire: decide before reserving, so no slot is ever taken and left unused
+
+    @Override
+    public boolean tryAcquire() {
+        return tryAcquire(1, Duration.ZERO);
+    }
+
+    @Override
+    public boolean tryAcquire(long permits, Duration timeout) {
+        Grant grant = threadGrant.get();
+        long timeoutNanos = Math.max(0, timeout.toNanos());
+        long deadline = clock.nanoTime() + timeoutNanos;
+        LimiterSettings s = settings;
+        while (s.paused) {
+            long left = deadline - clock.nanoTime();
+            try {
+                if (left <= 0 || !s.resumed.await(left, TimeUnit.NANOSECONDS)) {
+                    return false;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            s = settings;
+        }
+        long cost = ScheduleUnits.cost(permits, s.sliceUnits);
+        long now = readClock(s);
+        long timeoutUnits = ScheduleUnits.fromNanos(Math.min(Math.max(0, deadline - clock.nanoTime()), 1L << 50));
+        if (s.mode == StrictnessMode.COMPENSATING) {
+            compensate(now, s.compensation);
+        }
+        long a;
+        long release;
+        long next;
+        do {
+            a = (long) ALLOCATED.getVolatile(this);
+            if (s.mode == StrictnessMode.STRICT) {
+                release = Math.max(a, now);
+                next = release + cost;
+            } else {
+                release = s.mode == StrictnessMode.BURST ? Math.max(burstNext.get(), Math.max(a, now)) : a;
+                next = a + cost;
+            }
+            if (release - now > timeoutUnits) {
+                return false;
+            }
+        } while (!ALLOCATED.compareAndSet(this, a, next));
+        if (s.mode == StrictnessMode.STRICT && release > a) {
+            idle.getAndAdd(release - a);
+        }
+        if (s.mode == StrictnessMode.BURST) {
+            long burstCost = ScheduleUnits.cost(permits, s.burstSliceUnits);
+            release = a <= now ? claimBurstRelease(now, burstCost) : deferToBurstLine(a, burstCost);
+        }
+        try {
+            waitFor(Math.max(release, a), a, now, cost, permits, grant, false);
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        return true;
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Control: rare, serialized by controlLock, never blocks acquirers
+
+    @Override
+    public void reconfigure(RateSpec spec) {
+        Objects.requireNonNull(spec, "spec");
+        synchronized (controlLock) {
+            LimiterSettings old = settings;
+            LimiterSettings next = old.withSpec(spec);
+            settings = next;
+            if (!next.fastPath) {
+                HORIZON.setRelease(this, Long.MIN_VALUE);
+            }
+            if (next.sliceUnits < old.sliceUnits) {
+                keepBacklogInOps(old.sliceUnits, next.sliceUnits);
+            }
+        }
+    }
+
+    /**
+     * On a rate increase while behind, the backlog keeps its size in ops, not in time: a gap of
+     * 50 ms at 1 000 ops/s (50 ops owed) becomes 5 ms at 10 000 ops/s, not 500 ops. The difference is
+     * given away as idle time. (On a decrease the gap keeps its time; moving the schedule back would
+     * hand out time twice.)
+     */
+    private void keepBacklogInOps(long oldSlice, long newSlice) {
+        long now = readClock(settings);
+        long a = (long) ALLOCATED.getVolatile(this);
+        long gap = now - a;
+        if (gap > 0) {
+            long shift = gap - (long) ((double) gap * newSlice / oldSlice);
+            if (shift > 0) {
+                ALLOCATED.getAndAdd(this, shift);
+                idle.getAndAdd(shift);
+            }
+        }
+    }
+
+    @Override
+    public RateSpec spec() {
+        return settings.spec;
+    }
+
+    @Override
+    public void pause() {
+        synchronized (controlLock) {
+            LimiterSettings s = settings;
+            if (!s.paused) {
+                settings = s.pausedAt(readClock(s));
+            }
+        }
+    }
+
+    @Override
+    public void resume() {
+        synchronized (controlLock) {
+            LimiterSettings s = settings;
+            if (s.paused) {
+                long pausedFor = readClock(s) - s.pausedAtUnits;
+                if (pausedFor > 0) {
+                    ALLOCATED.getAndAdd(this, pausedFor);
+                    idle.getAndAdd(pausedFor);
+                }
+                settings = s.unpaused();
+                s.resumed.countDown();
+            }
+        }
+    }
+
+    @Override
+    public boolean isPaused() {
+        return settings.paused;
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Grants and accounting
+
+    @Override
+    public Grant newGrant() {
+        GrantState state = new GrantState();
+        Grant grant = new Grant(this, state);
+        grants.add(new GrantRef(grant, state, collected));
+        foldCollected();
+        return grant;
+    }
+
+    /** Closes a grant: unused run slices become idle time, tallies move to the retired totals. */
+    void retire(Grant grant) {
+        GrantState st = grant.state;
+        for (GrantRef ref : grants) {
+            if (ref.state == st) {
+                if (grants.remove(ref)) {
+                    fold(st);
+                }
+                return;
+            }
+        }
+    }
+
+    private void foldCollected() {
+        for (Object ref; (ref = collected.poll()) != null; ) {
+            GrantRef gr = (GrantRef) ref;
+            if (grants.remove(gr)) {
+                fold(gr.state);
+            }
+        }
+    }
+
+    private void fold(GrantState st) {
+        abandonRun(st);
+        retiredPermits.getAndAdd(st.permitsOpaque());
+        retiredWait.getAndAdd(st.waitSumOpaque());
+    }
+
+    @Override
+    public LimiterSnapshot snapshot() {
+        foldCollected();
+        LimiterSettings s = settings;
+        long permits = retiredPermits.get();
+        long wait = retiredWait.get();
+        long reserved = 0;
+        for (GrantRef ref : grants) {
+            permits += ref.state.permitsOpaque();
+            wait += ref.state.waitSumOpaque();
+            reserved += ref.state.reservedUnits();
+        }
+        long a = allocatedUnits();
+        long now = ScheduleUnits.fromNanos(clock.nanoTime() - origin);
+        return new LimiterSnapshot(s.spec, s.paused, ScheduleUnits.toNanos(a), ScheduleUnits.toNanos(idle.get()),
+                ScheduleUnits.toNanos(reserved), permits, wait, ScheduleUnits.toNanos(now - a));
+    }
+
+    /** The schedule pointer in units (for tests of the accounting invariant). */
+    long allocatedUnits() {
+        return (long) ALLOCATED.getVolatile(this);
+    }
+
+    /** Idle time in units (for tests of the accounting invariant). */
+    long idleUnits() {
+        return idle.get();
+    }
+
+    /** The slice in force, in units. */
+    long sliceUnits() {
+        return settings.sliceUnits;
+    }
+
+    @Override
+    public String toString() {
+        return "LockFreeRateLimiter[" + settings.spec + (settings.paused ? ", paused" : "") + "]";
+    }
+
+    /** Weak reference to a grant that keeps its state reachable, so a dropped grant's tallies are folded in. */
+    private static final class GrantRef extends WeakReference<Grant> {
+        final GrantState state;
+
+        GrantRef(Grant grant, GrantState state, ReferenceQueue<Grant> queue) {
+            super(grant, queue);
+            this.state = state;
+        }
+    }
+}
+
+// ----------------------------------------------------------------------------------------------------
+// Field layout (JCTools style): the contended schedule pointer sits alone between 128-byte pads, so
+// its cache line does not carry the read-mostly clock view and settings that every acquirer reads.
+
+abstract class LimiterPad0 {
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p0a, p0b, p0c, p0d, p0e, p0f;
+}
+
+abstract class LimiterAllocated extends LimiterPad0 {
+    /** The schedule pointer, in units since origin: the next free slot. See the table in LockFreeRateLimiter. */
+    volatile long allocated;
+}
+
+abstract class LimiterPad1 extends LimiterAllocated {
+    long p10, p11, p12, p13, p14, p15, p16, p17, p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
+}
+
+abstract class LimiterClockView extends LimiterPad1 {
+    /** Slots at or below this are known to be late (units). Release stores by clock readers. */
+    volatile long horizon;
+    /** Latest published clock reading (units). Release stores by clock readers. */
+    volatile long seen;
+    /** {@code allocated} at the latest published reading, for sizing the fast-path window. */
+    volatile long seenAllocated;
+    /** The latest fast-path window (units). Plain field written by clock readers; a racy value only resizes the next window. */
+    long window;
+    /** The configuration in force; replaced whole under the control lock. */
+    volatile LimiterSettings settings;
+}
+
+abstract class LimiterPad2 extends LimiterClockView {
+    long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p2a, p2b, p2c, p2d, p2e, p2f;
+}

@@ -1,0 +1,82 @@
+package dev.pacer.ratelimit;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Creates rate limiters.
+ *
+ * <pre>{@code
+ * RateLimiter limiter = RateLimiters.create(5_000, 0.5);          // 5k ops/s, burst compensation 0.5
+ * RateLimiter parsed  = RateLimiters.create(RateSpec.parse("20k,1.1"));
+ * RateLimiter test    = RateLimiters.builder(RateSpec.of(1000))    // on a synthetic clock
+ *         .clock(clock).sleeper(new ManualSleeper(clock)).build();
+ * }</pre>
+ */
+public final class RateLimiters {
+
+    /** Default bound on how stale the cached clock may be when late callers use it (1 µs). */
+    public static final Duration DEFAULT_FAST_PATH_STALENESS = Duration.ofNanos(1_000);
+
+    private RateLimiters() {
+    }
+
+    /** A limiter at {@code opsPerSecond} with the given strictness, on the system clock. */
+    public static RateLimiter create(double opsPerSecond, double strictness) {
+        return create(new RateSpec(opsPerSecond, strictness));
+    }
+
+    /** A limiter for {@code spec}, on the system clock. */
+    public static RateLimiter create(RateSpec spec) {
+        return builder(spec).build();
+    }
+
+    public static Builder builder(RateSpec spec) {
+        return new Builder(spec);
+    }
+
+    /** Options for tests and tuning; the defaults are what {@link #create(RateSpec)} uses. */
+    public static final class Builder {
+        private final RateSpec spec;
+        private NanoClock clock = NanoClock.system();
+        private Sleeper sleeper;
+        private Duration fastPathStaleness = DEFAULT_FAST_PATH_STALENESS;
+
+        private Builder(RateSpec spec) {
+            this.spec = Objects.requireNonNull(spec, "spec");
+        }
+
+        /** The clock (default {@link System#nanoTime()}). */
+        public Builder clock(NanoClock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** How early callers wait (default {@link ParkingSleeper#calibrated()}). */
+        public Builder sleeper(Sleeper sleeper) {
+            this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+            return this;
+        }
+
+        /**
+         * How stale the shared cached clock should get before a caller refreshes it (default 1 µs).
+         * Late callers whose slot is behind the cached clock go without reading the clock; the number
+         * allowed between two reads is sized from the recent pace so that about this much time passes
+         * in between (up to about twice that when callers claim runs of slices). Their waits are lower
+         * bounds off by at most that much. Zero disables the fast path: every acquire reads the clock.
+         */
+        public Builder fastPathStaleness(Duration staleness) {
+            if (staleness.isNegative()) {
+                throw new IllegalArgumentException("fast-path staleness must be >= 0, got " + staleness);
+            }
+            this.fastPathStaleness = staleness;
+            return this;
+        }
+
+        public RateLimiter build() {
+            Sleeper s = sleeper != null ? sleeper : ParkingSleeper.calibrated();
+            long stalenessNanos = Math.min(fastPathStaleness.toNanos(), 1_000_000_000L);
+            return new LockFreeRateLimiter(spec, clock, s, ScheduleUnits.fromNanos(stalenessNanos));
+        }
+    }
+}

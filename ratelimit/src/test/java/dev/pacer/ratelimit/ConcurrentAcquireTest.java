@@ -1,0 +1,141 @@
+package dev.pacer.ratelimit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Many threads on the real clock: every grant accounted for exactly once and none early by more than
+ * the park threshold. Assertions hold whatever the machine's load; they are about accounting and the
+ * early bound, not about timing.
+ */
+class ConcurrentAcquireTest {
+
+    static final int THREADS = 8;
+
+    @ParameterizedTest(name = "strictness {0}")
+    @ValueSource(strings = {"0", "0.25", "1", "1.1"})
+    void everyGrantIsAccountedOnceAndNoneIsEarly(String strictness) throws Exception {
+        int perThread = 5_000;
+        LockFreeRateLimiter l = (LockFreeRateLimiter) RateLimiters.create(RateSpec.parse("200k," + strictness));
+        long threshold = ParkingSleeper.calibrated().parkThresholdNanos();
+        long[][] scheduled = new long[THREADS][perThread];
+        long[][] early = new long[THREADS][1];
+        long[] permits = new long[THREADS];
+        runThreads(t -> {
+            try (Grant g = l.newGrant()) {
+                for (int i = 0; i < perThread; i++) {
+                    l.acquire(g);
+                    long started = System.nanoTime();
+                    scheduled[t][i] = g.scheduledNanos();
+                    early[t][0] = Math.max(early[t][0], g.scheduledNanos() - started);
+                    if ((i & 1023) == 0) {
+                        Thread.onSpinWait();
+                    }
+                }
+                permits[t] = g.permitsGranted();
+            }
+        });
+
+        long[] all = Arrays.stream(scheduled).flatMapToLong(Arrays::stream).sorted().toArray();
+        for (int i = 1; i < all.length; i++) {
+            assertTrue(all[i] > all[i - 1], "two grants shared scheduled time " + all[i]);
+        }
+        long total = Arrays.stream(permits).sum();
+        assertEquals((long) THREADS * perThread, total);
+        assertEquals(total, l.snapshot().permitsGranted());
+        assertEquals(0, l.snapshot().reservedNanos(), "closed grants hold nothing");
+        assertEquals(l.allocatedUnits(), total * l.sliceUnits() + l.idleUnits(),
+                "the schedule advanced by exactly the slices granted plus the time given away");
+        long worstEarly = Arrays.stream(early).mapToLong(e -> e[0]).max().orElseThrow();
+        assertTrue(worstEarly <= threshold, "an op started " + worstEarly + " ns before its slot; threshold " + threshold);
+        if (strictness.equals("0") || strictness.equals("1.1")) {
+            long origin = all[0];
+            for (int i = 0; i < all.length; i++) {
+                assertEquals(origin + 5_000L * i, all[i], "no forfeits: the slots form the 5 µs grid with no holes");
+            }
+        }
+    }
+
+    @Test
+    void reconfiguringAndPausingWhileThreadsAcquireLosesNothingAndStallsNoOne() throws Exception {
+        LockFreeRateLimiter l = (LockFreeRateLimiter) RateLimiters.create(RateSpec.parse("500k"));
+        AtomicLong acquired = new AtomicLong();
+        CountDownLatch done = new CountDownLatch(1);
+        Thread controller = new Thread(() -> {
+            String[] specs = {"1M", "100k,1", "2M,0.5", "50k,1.1", "1G", "300k"};
+            for (int i = 0; done.getCount() > 0; i++) {
+                l.reconfigure(RateSpec.parse(specs[i % specs.length]));
+                if (i % 7 == 3) {
+                    l.pause();
+                    LockSupportSleep.micros(200);
+                    l.resume();
+                }
+                LockSupportSleep.micros(300);
+            }
+        });
+        controller.start();
+        long[] lastSlot = new long[THREADS];
+        runThreads(t -> {
+            try (Grant g = l.newGrant()) {
+                long previous = Long.MIN_VALUE;
+                for (int i = 0; i < 20_000; i++) {
+                    l.acquire(g);
+                    assertTrue(g.scheduledNanos() > previous, "a thread's slots only move forward");
+                    previous = g.scheduledNanos();
+                    acquired.incrementAndGet();
+                }
+                lastSlot[t] = previous;
+            }
+        });
+        done.countDown();
+        controller.join();
+        assertEquals(THREADS * 20_000L, acquired.get());
+        assertEquals(acquired.get(), l.snapshot().permitsGranted(), "every grant counted once");
+        assertTrue(l.snapshot().idleNanos() > 0, "pauses were given away as idle time");
+    }
+
+    interface Body {
+        void run(int thread) throws Exception;
+    }
+
+    static void runThreads(Body body) throws Exception {
+        CountDownLatch start = new CountDownLatch(1);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread[] threads = new Thread[THREADS];
+        for (int t = 0; t < THREADS; t++) {
+            int id = t;
+            threads[t] = new Thread(() -> {
+                try {
+                    start.await();
+                    body.run(id);
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, "acquirer-" + t);
+            threads[t].start();
+        }
+        start.countDown();
+        for (Thread thread : threads) {
+            thread.join(TimeUnit.SECONDS.toMillis(60));
+            assertTrue(!thread.isAlive(), thread.getName() + " stalled");
+        }
+        if (failure.get() != null) {
+            throw new AssertionError(failure.get());
+        }
+    }
+
+    static final class LockSupportSleep {
+        static void micros(long us) {
+            java.util.concurrent.locks.LockSupport.parkNanos(us * 1_000);
+        }
+    }
+}
