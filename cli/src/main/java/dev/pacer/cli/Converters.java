@@ -1,0 +1,63 @@
+package dev.pacer.cli;
+
+import dev.pacer.engine.Durations;
+import dev.pacer.ratelimit.RateSpec;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine;
+
+/** picocli converters whose errors are one line naming the bad value. */
+final class Converters {
+
+    private Converters() {
+    }
+
+    static final class Rate implements CommandLine.ITypeConverter<RateSpec> {
+        @Override
+        public RateSpec convert(String value) {
+            try {
+                return RateSpec.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    static final class PositiveDuration implements CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            try {
+                return Durations.parsePositive(value, "duration");
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** A count with an optional SI suffix: {@code 20000}, {@code 20k}, {@code 20M}, {@code 1G}. */
+    static final class Count implements CommandLine.ITypeConverter<Long> {
+        private static final Pattern COUNT = Pattern.compile("(\\d+(?:\\.\\d+)?)([kKMG]?)");
+
+        @Override
+        public Long convert(String value) {
+            Matcher m = COUNT.matcher(value.trim());
+            if (!m.matches()) {
+                throw new CommandLine.TypeConversionException("invalid count '" + value
+                        + "': expected a whole number such as 20000, 20k or 20M");
+            }
+            BigDecimal n = new BigDecimal(m.group(1)).scaleByPowerOfTen(switch (m.group(2)) {
+                case "k", "K" -> 3;
+                case "M" -> 6;
+                case "G" -> 9;
+                default -> 0;
+            });
+            try {
+                return n.longValueExact();
+            } catch (ArithmeticException e) {
+                throw new CommandLine.TypeConversionException("invalid count '" + value + "': not a whole number");
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package dev.pacer.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.util.Properties;
+import picocli.AutoComplete;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code pacer}: paced load tests from the command line.
+ *
+ * <p>Exit codes: 0 success; 1 the run failed (error ratio over {@code --max-error-ratio}, a
+ * threshold failed) or an unexpected error; 2 bad usage (one line naming the bad value).
+ */
+@Command(name = "pacer",
+        mixinStandardHelpOptions = true,
+        versionProvider = PacerCommand.Version.class,
+        description = "Drives a workload from many threads at a target rate and tells you how late every operation started.",
+        subcommands = {
+                RunCommand.class,
+                OpsCommand.class,
+                AutoComplete.GenerateCompletion.class,
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+                "0:success",
+                "1:the run failed (errors over --max-error-ratio, a --threshold failed) or an internal error",
+                "2:bad usage: one line names the bad value"})
+public final class PacerCommand implements Runnable {
+
+    static final int EXIT_OK = 0;
+    static final int EXIT_FAILED = 1;
+    static final int EXIT_USAGE = 2;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The configured command line: bad usage prints one line and exits 2, never a stack trace. */
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new PacerCommand());
+        cl.setExitCodeExceptionMapper(e -> e instanceof IllegalArgumentException ? EXIT_USAGE : EXIT_FAILED);
+        cl.setParameterExceptionHandler((ex, args) -> {
+            PrintWriter err = ex.getCommandLine().getErr();
+            err.println("pacer: " + oneLine(ex.getMessage()) + " (see: "
+                    + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help)");
+            err.flush();
+            return EXIT_USAGE;
+        });
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            PrintWriter err = commandLine.getErr();
+            if (ex instanceof IllegalArgumentException) {
+                err.println("pacer: " + oneLine(ex.getMessage()));
+                err.flush();
+                return EXIT_USAGE;
+            }
+            err.println("pacer: " + ex.getClass().getSimpleName() + ": " + oneLine(String.valueOf(ex.getMessage())));
+            if (System.getenv("PACER_DEBUG") != null) {
+                ex.printStackTrace(err);
+            } else {
+                err.println("  (set PACER_DEBUG=1 for the stack trace)");
+            }
+            err.flush();
+            return EXIT_FAILED;
+        });
+        return cl;
+    }
+
+    static String oneLine(String message) {
+        if (message == null) {
+            return "";
+        }
+        int nl = message.indexOf('\n');
+        return (nl < 0 ? message : message.substring(0, nl)).strip();
+    }
+
+    /** The version from the build. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() throws IOException {
+            Properties p = new Properties();
+            try (InputStream in = PacerCommand.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    p.load(in);
+                }
+            }
+            return new String[] {"pacer " + p.getProperty("version", "unknown"),
+                    "JVM " + System.getProperty("java.vm.version") + " (" + System.getProperty("java.vm.vendor") + ")"};
+        }
+    }
+}

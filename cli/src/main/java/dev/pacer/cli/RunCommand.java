@@ -1,0 +1,176 @@
+package dev.pacer.cli;
+
+import dev.pacer.engine.ActivityConfig;
+import dev.pacer.engine.Durations;
+import dev.pacer.engine.LoadRun;
+import dev.pacer.engine.RunOptions;
+import dev.pacer.engine.Summary;
+import dev.pacer.engine.Threshold;
+import dev.pacer.engine.op.Op;
+import dev.pacer.engine.op.OpSpec;
+import dev.pacer.engine.op.Ops;
+import dev.pacer.ratelimit.ParkingSleeper;
+import dev.pacer.ratelimit.RateSpec;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code pacer run}: a paced, multi-threaded load run with wait, service and response histograms. */
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+                "Runs an op from many threads at a target rate and reports wait (scheduled -> start),",
+                "service (start -> end) and response (scheduled -> end) time histograms.",
+                "",
+                "Examples:",
+                "  pacer run --rate 1000 --duration 10s",
+                "  pacer run --rate 5000 --threads 16 --duration 30s --op sleep:2ms",
+                "  pacer run --rate 1M,0.5 --threads 2 --cycles 20M --op noop --hlog run.hlog --summary run.json",
+                ""})
+final class RunCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = {"-r", "--rate"}, paramLabel = "RATE[,STRICTNESS]", converter = Converters.Rate.class,
+            description = {"Target ops/s: 1000, 2.5k, 1.5M; optional strictness after a comma:",
+                    "0 average (default), 0..1 burst compensation, 1 strict, >1 burst allowance (1.1 = up to 110 %).",
+                    "Without --rate the run is unpaced (as fast as the threads go)."})
+    RateSpec rate;
+
+    @Option(names = {"-t", "--threads"}, paramLabel = "N", defaultValue = "1",
+            description = "Worker threads (default: ${DEFAULT-VALUE}).")
+    int threads;
+
+    @Option(names = "--virtual", description = "Run workers as virtual threads (thousands of concurrent clients are cheap).")
+    boolean virtual;
+
+    @Option(names = {"-d", "--duration"}, paramLabel = "DURATION", converter = Converters.PositiveDuration.class,
+            description = "Stop after this long: 500ms, 30s, 5m, 1h.")
+    Duration duration;
+
+    @Option(names = {"-n", "--cycles"}, paramLabel = "COUNT", converter = Converters.Count.class,
+            description = {"Stop after this many ops: 20000, 20k, 20M.",
+                    "With --duration, whichever comes first; with neither, the run goes until Ctrl-C."})
+    Long cycles;
+
+    @Option(names = "--op", paramLabel = "OP", defaultValue = "noop",
+            description = {"The operation (default: ${DEFAULT-VALUE}): noop, sleep:2ms, sleep:uniform(1ms,5ms),",
+                    "sleep:exp(2ms), cpu:50us, or any op on the class path (see: pacer ops)."})
+    String op;
+
+    @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "1s", converter = Converters.PositiveDuration.class,
+            description = "Reporting interval: progress lines and .hlog intervals (default: ${DEFAULT-VALUE}).")
+    Duration interval;
+
+    @Option(names = "--hlog", paramLabel = "FILE",
+            description = "Write an interval histogram log (HdrHistogram .hlog; tags wait, service, response).")
+    Path hlog;
+
+    @Option(names = "--summary", paramLabel = "FILE.json", description = "Write the summary as JSON.")
+    Path summary;
+
+    @Option(names = "--threshold", paramLabel = "GATE",
+            description = {"A pass/fail gate, repeatable: 'response.p99<20ms', 'achieved>=0.99*target', 'errors<0.1%'.",
+                    "A failed gate makes the exit code 1."})
+    List<String> thresholds = new ArrayList<>();
+
+    @Option(names = "--max-error-ratio", paramLabel = "RATIO", defaultValue = "0.01",
+            description = "The run fails (exit 1) when errors/ops is over this (default: ${DEFAULT-VALUE}).")
+    double maxErrorRatio;
+
+    @Option(names = {"-q", "--quiet"}, description = "No progress lines.")
+    boolean quiet;
+
+    @Option(names = "--progress", description = "Progress lines even when stderr is not a terminal.")
+    boolean progress;
+
+    @Override
+    public Integer call() throws Exception {
+        if (rate != null && rate.opsPerSecond() > 0 && threads < 1) {
+            throw new IllegalArgumentException("invalid --threads '" + threads + "': must be at least 1");
+        }
+        ActivityConfig activity = new ActivityConfig(OpSpec.parse(op, opOptions()), threads, virtual, rate, duration,
+                cycles == null ? 0 : cycles);
+        List<Threshold> gates = new ArrayList<>();
+        for (String t : thresholds) {
+            gates.add(Threshold.parse(t));
+        }
+        checkWritable(hlog, "--hlog");
+        checkWritable(summary, "--summary");
+        RunOptions options = new RunOptions(activity, interval, hlog, summary,
+                !quiet && (progress || Terminal.stderrIsTerminal()), gates, maxErrorRatio);
+
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        try (Op theOp = Ops.create(activity.op())) {
+            LoadRun run = new LoadRun(options, theOp, out, err);
+            Thread hook = new Thread(() -> {
+                run.requestStop("signal", "signal");
+                try {
+                    run.awaitFinished(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "pacer-shutdown");
+            Runtime.getRuntime().addShutdownHook(hook);
+            if (!quiet) {
+                err.println(header(activity));
+            }
+            Summary result = run.run();
+            return result.passed() ? PacerCommand.EXIT_OK : PacerCommand.EXIT_FAILED;
+        }
+    }
+
+    /** Named options for ops that take flags of their own. */
+    Map<String, List<String>> opOptions() {
+        return new LinkedHashMap<>();
+    }
+
+    private static String header(ActivityConfig a) {
+        StringBuilder b = new StringBuilder("pacer: ").append(a.op()).append(", ").append(a.threads())
+                .append(a.virtualThreads() ? " virtual" : "").append(a.threads() == 1 ? " thread" : " threads");
+        if (a.rate() != null) {
+            b.append(", rate ").append(a.rate())
+                    .append(", park threshold ")
+                    .append(Durations.format((double) ParkingSleeper.calibrated().parkThresholdNanos()));
+        } else {
+            b.append(", unpaced");
+        }
+        if (a.duration() != null) {
+            b.append(", for ").append(Durations.format(a.duration()));
+        }
+        if (a.cycles() > 0) {
+            b.append(", ").append(a.cycles()).append(" cycles");
+        }
+        if (a.duration() == null && a.cycles() == 0) {
+            b.append(", until Ctrl-C");
+        }
+        return b.toString();
+    }
+
+    private static void checkWritable(Path file, String option) {
+        if (file == null) {
+            return;
+        }
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent == null || !Files.isDirectory(parent)) {
+            throw new IllegalArgumentException("invalid " + option + " '" + file + "': the folder " + parent + " does not exist");
+        }
+        if (Files.isDirectory(file)) {
+            throw new IllegalArgumentException("invalid " + option + " '" + file + "': is a folder");
+        }
+        if (!Files.isWritable(parent)) {
+            throw new IllegalArgumentException("invalid " + option + " '" + file + "': cannot write in " + parent);
+        }
+    }
+}

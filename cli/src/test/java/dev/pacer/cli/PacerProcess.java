@@ -1,0 +1,64 @@
+package dev.pacer.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs {@code pacer} in a fresh JVM with this module's class path, as a user would. */
+final class PacerProcess {
+
+    final Process process;
+    final Path stdout;
+    final Path stderr;
+
+    private PacerProcess(Process process, Path stdout, Path stderr) {
+        this.process = process;
+        this.stdout = stdout;
+        this.stderr = stderr;
+    }
+
+    static PacerProcess start(Path workDir, String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx512m");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(PacerCommand.class.getName());
+        command.addAll(List.of(args));
+        Path out = Files.createTempFile(workDir, "stdout", ".txt");
+        Path err = Files.createTempFile(workDir, "stderr", ".txt");
+        Process p = new ProcessBuilder(command).directory(workDir.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        return new PacerProcess(p, out, err);
+    }
+
+    /** Runs to completion (at most {@code timeoutSeconds}) and returns the exit code. */
+    static Result run(Path workDir, long timeoutSeconds, String... args) throws Exception {
+        PacerProcess p = start(workDir, args);
+        return p.await(timeoutSeconds);
+    }
+
+    Result await(long timeoutSeconds) throws Exception {
+        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("pacer did not finish in " + timeoutSeconds + " s; stderr: " + Files.readString(stderr));
+        }
+        return new Result(process.exitValue(), Files.readString(stdout, StandardCharsets.UTF_8),
+                Files.readString(stderr, StandardCharsets.UTF_8));
+    }
+
+    /** Sends a signal (INT, TERM) the way a terminal or an orchestrator would. */
+    void signal(String name) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new AssertionError("kill -" + name + " failed");
+        }
+    }
+
+    record Result(int exitCode, String stdout, String stderr) {
+    }
+}

@@ -1,0 +1,148 @@
+package dev.pacer.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.FileNotFoundException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.HistogramLogReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@code pacer run} as users run it: the real command in a fresh JVM, its files read back with
+ * HdrHistogram's own reader. Tolerances are for a loaded 2-core machine.
+ */
+class RunCommandEndToEndTest {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aPacedRunHitsItsCountAndItsHlogAddsUpToTheOpsReported() throws Exception {
+        PacerProcess.Result r = PacerProcess.run(dir, 60, "run", "--rate", "2000", "--threads", "2", "--duration", "3s",
+                "--hlog", "run.hlog", "--summary", "run.json");
+        assertEquals(0, r.exitCode(), r.stderr());
+        JsonNode s = JSON.readTree(dir.resolve("run.json").toFile());
+        long ops = s.get("ops").asLong();
+        assertTrue(Math.abs(ops - 6000) <= 120, "6000 ops ±2 %, got " + ops);
+        assertEquals(2000.0, s.get("targetRate").asDouble());
+        assertEquals(0, s.get("errors").asLong());
+        for (String tag : new String[] {"wait", "service", "response"}) {
+            assertEquals(ops, s.get(tag).get("count").asLong());
+            assertTrue(s.get(tag).get("percentiles").has("99.99"));
+        }
+        Map<String, Long> counts = hlogCounts(dir.resolve("run.hlog"));
+        assertEquals(Map.of("wait", ops, "service", ops, "response", ops), counts,
+                "the .hlog's intervals add up to the ops in the summary, per tag");
+        assertTrue(r.stdout().contains("achieved"), r.stdout());
+    }
+
+    @Test
+    void aStallInTheOpShowsInWaitAndResponseButNotService() throws Exception {
+        PacerProcess.Result r = PacerProcess.run(dir, 60, "run", "--rate", "1000", "--threads", "1", "--duration", "3s",
+                "--op", "stall:200ms@500", "--summary", "co.json", "-q");
+        assertEquals(0, r.exitCode(), r.stderr());
+        JsonNode s = JSON.readTree(dir.resolve("co.json").toFile());
+        long ms = 1_000_000;
+        assertTrue(s.get("wait").get("max").asLong() >= 180 * ms, "the op after the stall waited ~200 ms: " + s.get("wait"));
+        assertTrue(s.get("response").get("percentiles").get("99").asLong() >= 100 * ms,
+                "the ~200 ops scheduled during the stall carry it into response p99: " + s.get("response"));
+        assertTrue(s.get("service").get("percentiles").get("99").asLong() < 20 * ms,
+                "one slow op out of ~3000 does not move service p99: " + s.get("service"));
+        assertTrue(s.get("service").get("max").asLong() >= 200 * ms, "the stalled op itself");
+    }
+
+    @Test
+    void sigintMidRunStillLeavesACompleteLogAndSummary() throws Exception {
+        PacerProcess p = PacerProcess.start(dir, "run", "--rate", "1000", "--duration", "60s", "--interval", "200ms",
+                "--hlog", "int.hlog", "--summary", "int.json", "-q");
+        Path hlog = dir.resolve("int.hlog");
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (System.nanoTime() < deadline && (!Files.exists(hlog) || hlogCounts(hlog).getOrDefault("response", 0L) < 1000)) {
+            Thread.sleep(100);
+        }
+        p.signal("INT");
+        PacerProcess.Result r = p.await(30);
+        assertEquals(130, r.exitCode(), "128 + SIGINT; stderr: " + r.stderr());
+        JsonNode s = JSON.readTree(dir.resolve("int.json").toFile());
+        assertEquals("signal", s.get("stopReason").asText());
+        long ops = s.get("ops").asLong();
+        assertTrue(ops >= 1000, "ran about a second before the signal: " + ops);
+        assertEquals(ops, hlogCounts(hlog).get("response"), "the last partial interval made it into the log");
+        assertTrue(r.stdout().contains("stopped by signal"), r.stdout());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "--op nope              | 'nope'",
+            "--duration -5s         | '-5s'",
+            "--threads 0            | '0'",
+            "--rate abc             | 'abc'",
+            "--rate 0               | '0'",
+            "--cycles lots          | 'lots'",
+            "--threshold p99<1ms    | 'p99<1ms'",
+            "--op sleep:fast        | 'fast'",
+    })
+    void badUsageExitsTwoWithOneLineNamingTheValue(String args, String named) throws Exception {
+        String[] argv = ("run " + args + " --duration 1s").split(" ");
+        if (args.contains("--duration")) {
+            argv = ("run " + args).split(" ");
+        }
+        PacerProcess.Result r = PacerProcess.run(dir, 30, argv);
+        assertEquals(2, r.exitCode(), r.stderr());
+        String err = r.stderr().strip();
+        assertFalse(err.contains("\n"), "one line, got: " + err);
+        assertTrue(err.contains(named), "names " + named + ": " + err);
+        assertFalse(err.contains("Exception"), err);
+        assertEquals("", r.stdout());
+    }
+
+    @Test
+    void helpVersionAndCompletionFollowPicocliConventions() throws Exception {
+        PacerProcess.Result version = PacerProcess.run(dir, 30, "--version");
+        assertEquals(0, version.exitCode());
+        assertTrue(version.stdout().startsWith("pacer "), version.stdout());
+        PacerProcess.Result help = PacerProcess.run(dir, 30, "run", "--help");
+        assertEquals(0, help.exitCode());
+        assertTrue(help.stdout().contains("--rate") && help.stdout().contains("--threshold"), help.stdout());
+        PacerProcess.Result completion = PacerProcess.run(dir, 30, "generate-completion");
+        assertEquals(0, completion.exitCode());
+        assertTrue(completion.stdout().contains("complete -F"), "a bash completion script");
+        PacerProcess.Result ops = PacerProcess.run(dir, 30, "ops");
+        assertTrue(ops.stdout().contains("stall") && ops.stdout().contains("sleep"), "SPI ops are listed: " + ops.stdout());
+    }
+
+    @Test
+    void aFailedThresholdMakesTheExitCodeOne() throws Exception {
+        PacerProcess.Result r = PacerProcess.run(dir, 60, "run", "--rate", "500", "--duration", "1s", "--op", "sleep:5ms",
+                "--threads", "4", "--threshold", "service.p50<1ms", "--threshold", "achieved>=0.9*target",
+                "--summary", "gate.json", "-q");
+        assertEquals(1, r.exitCode(), r.stdout() + r.stderr());
+        JsonNode s = JSON.readTree(dir.resolve("gate.json").toFile());
+        assertFalse(s.get("thresholds").get(0).get("passed").asBoolean());
+        assertTrue(s.get("thresholds").get(1).get("passed").asBoolean());
+        assertTrue(r.stdout().contains("FAIL  service.p50<1ms"), r.stdout());
+    }
+
+    static Map<String, Long> hlogCounts(Path file) throws FileNotFoundException {
+        Map<String, Long> counts = new HashMap<>();
+        HistogramLogReader reader = new HistogramLogReader(file.toFile());
+        for (EncodableHistogram h; (h = reader.nextIntervalHistogram()) != null; ) {
+            counts.merge(h.getTag(), ((org.HdrHistogram.AbstractHistogram) h).getTotalCount(), Long::sum);
+        }
+        reader.close();
+        return counts;
+    }
+}

@@ -1,0 +1,84 @@
+package dev.pacer.engine;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Durations as users write them ({@code 250ns}, {@code 500us}, {@code 2ms}, {@code 1.5s}, {@code 10m},
+ * {@code 1h}) and as pacer prints them (the largest unit that keeps the number readable).
+ */
+public final class Durations {
+
+    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ns|us|µs|ms|s|m|min|h)");
+
+    private Durations() {
+    }
+
+    /**
+     * Parses a non-negative duration with a unit.
+     *
+     * @param what names the value in the error message, e.g. {@code "--duration"}
+     * @throws IllegalArgumentException one line naming the bad text
+     */
+    public static Duration parse(String text, String what) {
+        String t = text == null ? "" : text.trim();
+        Matcher m = DURATION.matcher(t);
+        if (!m.matches()) {
+            String why = t.startsWith("-") ? "must not be negative"
+                    : "expected a number with a unit: ns, us, ms, s, m or h (e.g. 500us, 2ms, 30s)";
+            throw new IllegalArgumentException("invalid " + what + " '" + text + "': " + why);
+        }
+        BigDecimal value = new BigDecimal(m.group(1));
+        long nanosPerUnit = switch (m.group(2)) {
+            case "ns" -> 1L;
+            case "us", "µs" -> 1_000L;
+            case "ms" -> 1_000_000L;
+            case "s" -> 1_000_000_000L;
+            case "m", "min" -> 60_000_000_000L;
+            default -> 3_600_000_000_000L;
+        };
+        BigDecimal nanos = value.multiply(BigDecimal.valueOf(nanosPerUnit));
+        if (nanos.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+            throw new IllegalArgumentException("invalid " + what + " '" + text + "': too long");
+        }
+        return Duration.ofNanos(nanos.longValue());
+    }
+
+    /** Like {@link #parse} but rejects zero. */
+    public static Duration parsePositive(String text, String what) {
+        Duration d = parse(text, what);
+        if (d.isZero()) {
+            throw new IllegalArgumentException("invalid " + what + " '" + text + "': must be greater than 0");
+        }
+        return d;
+    }
+
+    /** A nanosecond figure in a readable unit: {@code 950ns}, {@code 12.3us}, {@code 4.56ms}, {@code 1.23s}. */
+    public static String format(double nanos) {
+        double abs = Math.abs(nanos);
+        if (abs < 1_000) {
+            return String.format("%.0fns", nanos);
+        }
+        if (abs < 1_000_000) {
+            return trim(nanos / 1_000) + "us";
+        }
+        if (abs < 1_000_000_000) {
+            return trim(nanos / 1_000_000) + "ms";
+        }
+        return trim(nanos / 1_000_000_000) + "s";
+    }
+
+    /** A duration for humans: {@code 950ns}, {@code 2ms}, {@code 30s}. */
+    public static String format(Duration d) {
+        return format((double) d.toNanos());
+    }
+
+    private static String trim(double v) {
+        if (Math.abs(v) >= 100) {
+            return String.format("%.0f", v);
+        }
+        return Math.abs(v) >= 10 ? String.format("%.1f", v) : String.format("%.2f", v);
+    }
+}

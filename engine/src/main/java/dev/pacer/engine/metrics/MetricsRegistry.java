@@ -1,0 +1,72 @@
+package dev.pacer.engine.metrics;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Every worker's metrics, for the reporter to drain.
+ *
+ * <p>Workers {@link #attach(boolean)} when they start and {@link #detach(WorkerMetrics)} when they
+ * exit; a detached single-writer set is drained once more and then dropped, so nothing a retiring
+ * worker recorded is lost. {@link #drain} is called by one thread, the reporter.
+ */
+public final class MetricsRegistry {
+
+    /** Stripes shared by workers when there are many of them (virtual threads). */
+    static final int STRIPES = 8;
+
+    private final List<SingleWriterMetrics> exclusive = new CopyOnWriteArrayList<>();
+    private final ConcurrentLinkedQueue<SingleWriterMetrics> detached = new ConcurrentLinkedQueue<>();
+    private final List<SharedMetrics> stripes = new ArrayList<>();
+    private int nextStripe;
+
+    public MetricsRegistry() {
+        for (int i = 0; i < STRIPES; i++) {
+            stripes.add(new SharedMetrics());
+        }
+    }
+
+    /**
+     * Metrics for a new worker: its own single-writer set, or (when {@code shared}, for runs with many
+     * workers) one of a few stripes shared round-robin.
+     */
+    public synchronized WorkerMetrics attach(boolean shared) {
+        if (shared) {
+            return stripes.get(nextStripe++ % STRIPES);
+        }
+        SingleWriterMetrics m = new SingleWriterMetrics();
+        exclusive.add(m);
+        return m;
+    }
+
+    /** Called by a worker after its last {@code record}: its metrics are drained once more, then dropped. */
+    public void detach(WorkerMetrics metrics) {
+        if (metrics instanceof SingleWriterMetrics m && exclusive.remove(m)) {
+            detached.add(m);
+        }
+    }
+
+    /**
+     * Reporter thread only: everything recorded since the previous drain, merged.
+     *
+     * @param startNanos   monotonic time the interval began
+     * @param endNanos     monotonic time it ended (now)
+     * @param startEpochMs the same bounds in epoch milliseconds, for the .hlog
+     */
+    public IntervalStats drain(long startNanos, long endNanos, long startEpochMs, long endEpochMs) {
+        IntervalStats interval = new IntervalStats();
+        for (SingleWriterMetrics m : exclusive) {
+            m.drainInto(interval);
+        }
+        for (SingleWriterMetrics m; (m = detached.poll()) != null; ) {
+            m.drainInto(interval);
+        }
+        for (SharedMetrics m : stripes) {
+            m.drainInto(interval);
+        }
+        interval.bounds(startNanos, endNanos, startEpochMs, endEpochMs);
+        return interval;
+    }
+}

@@ -1,0 +1,37 @@
+package dev.pacer.engine.op;
+
+/**
+ * One kind of operation the workers run at the target rate: the SPI's unit of work.
+ *
+ * <h2>Callers' obligations (what pacer guarantees the op)</h2>
+ * <ol>
+ *   <li>{@link #run(long)} is called by every worker thread of the run, concurrently: an op is
+ *       thread-safe or keeps its state per thread.</li>
+ *   <li>Each call is timed by the worker: service time = end − start of the call.</li>
+ *   <li>{@link #close()} is called once, after every worker has stopped.</li>
+ * </ol>
+ *
+ * <h2>What the op promises</h2>
+ * <ol>
+ *   <li>{@code run} returns the {@link Outcome} of this call ({@code null} means {@link Outcome#OK}),
+ *       or throws: a thrown exception is counted as an error outcome named after its class, and the
+ *       worker carries on.</li>
+ *   <li>On the hot path {@code run} should not allocate for bookkeeping: return outcomes created once.</li>
+ *   <li>When the run stops, waiting workers are interrupted; an op may return early or throw then,
+ *       and such a call is not recorded.</li>
+ * </ol>
+ */
+public interface Op extends AutoCloseable {
+
+    /**
+     * Runs the op once.
+     *
+     * @param cycle the run's sequence number for this call (0, 1, 2, ...), e.g. to vary a request
+     * @return the outcome, or {@code null} for {@link Outcome#OK}
+     */
+    Outcome run(long cycle) throws Exception;
+
+    @Override
+    default void close() throws Exception {
+    }
+}

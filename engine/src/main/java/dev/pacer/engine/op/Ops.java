@@ -1,0 +1,36 @@
+package dev.pacer.engine.op;
+
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/** Finds op providers: the built-in ones and every {@link OpProvider} on the class path. */
+public final class Ops {
+
+    private Ops() {
+    }
+
+    /** Every provider by name, sorted. */
+    public static Map<String, OpProvider> providers() {
+        Map<String, OpProvider> all = new TreeMap<>();
+        for (OpProvider p : ServiceLoader.load(OpProvider.class, Ops.class.getClassLoader())) {
+            all.putIfAbsent(p.name(), p);
+        }
+        return all;
+    }
+
+    /**
+     * Creates the op a spec names.
+     *
+     * @throws IllegalArgumentException one line naming an unknown op or a bad argument
+     */
+    public static Op create(OpSpec spec) throws Exception {
+        OpProvider provider = providers().get(spec.name());
+        if (provider == null) {
+            throw new IllegalArgumentException("unknown --op '" + spec.name() + "': known ops are "
+                    + providers().keySet().stream().collect(Collectors.joining(", ")));
+        }
+        return provider.create(spec);
+    }
+}

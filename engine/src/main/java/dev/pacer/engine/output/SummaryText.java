@@ -1,0 +1,104 @@
+package dev.pacer.engine.output;
+
+import dev.pacer.engine.Change;
+import dev.pacer.engine.Durations;
+import dev.pacer.engine.PhaseSummary;
+import dev.pacer.engine.Summary;
+import dev.pacer.engine.ThresholdResult;
+import dev.pacer.engine.metrics.LatencySummary;
+import dev.pacer.engine.metrics.Metric;
+import java.util.Map;
+
+/**
+ * The end-of-run summary for humans, in the spirit of wrk2's:
+ * <pre>
+ * pacer: noop, 2 threads, 10.00s, stopped by duration
+ *   ops        20000     achieved 2000.0 ops/s, target 2000.0 (100.00 %)
+ *   errors     0 (0.000 %)
+ *   outcomes   ok 20000
+ *
+ *   latency        p50       p75       p90       p99     p99.9    p99.99       max      mean
+ *   wait          12us      18us      25us      81us     1.2ms     1.2ms     1.2ms      15us
+ *   ...
+ * </pre>
+ */
+public final class SummaryText {
+
+    private SummaryText() {
+    }
+
+    public static String format(Summary s) {
+        StringBuilder b = new StringBuilder(1024);
+        b.append(String.format("pacer: %s, %d %sthreads, %.2fs, stopped by %s%n", s.op(), s.threads(),
+                s.virtualThreads() ? "virtual " : "", s.durationSeconds(), s.stopReason()));
+        b.append(String.format("  ops        %-9d achieved %s ops/s", s.ops(), oneDecimal(s.achievedRate())));
+        if (!Double.isNaN(s.targetRate())) {
+            b.append(String.format(", target %s (%.2f %%), strictness %s", oneDecimal(s.targetRate()),
+                    100 * s.achievedRate() / s.targetRate(), trimNumber(s.strictness())));
+        } else {
+            b.append(", unpaced");
+        }
+        b.append(System.lineSeparator());
+        b.append(String.format("  errors     %d (%.3f %%)%s%n", s.errors(), 100 * s.errorRatio(),
+                s.errors() == 0 ? "" : "  " + join(s.errorsByType())));
+        b.append("  outcomes   ").append(s.outcomes().isEmpty() ? "-" : join(s.outcomes())).append(System.lineSeparator());
+        b.append(System.lineSeparator());
+        appendTable(b, s.latencies(), "  ");
+        if (!s.phases().isEmpty()) {
+            b.append(System.lineSeparator()).append("  phases").append(System.lineSeparator());
+            for (PhaseSummary p : s.phases()) {
+                b.append(String.format("  %s%s: %d ops in %.2fs, achieved %s ops/s%s, errors %d%n", p.name(),
+                        p.warmup() ? " (warm-up, not in totals)" : "", p.ops(), p.durationSeconds(),
+                        oneDecimal(p.achievedRate()),
+                        Double.isNaN(p.targetRate()) ? "" : ", target " + oneDecimal(p.targetRate()), p.errors()));
+                appendTable(b, p.latencies(), "    ");
+            }
+        }
+        if (!s.changes().isEmpty()) {
+            b.append(System.lineSeparator()).append("  changes").append(System.lineSeparator());
+            for (Change c : s.changes()) {
+                b.append("    ").append(c.describe()).append(System.lineSeparator());
+            }
+        }
+        if (!s.thresholds().isEmpty()) {
+            b.append(System.lineSeparator()).append("  thresholds").append(System.lineSeparator());
+            for (ThresholdResult t : s.thresholds()) {
+                b.append(String.format("    %s  %s  (actual %s)%n", t.passed() ? "PASS" : "FAIL", t.expression(), t.actual()));
+            }
+        }
+        if (!s.passed()) {
+            b.append(System.lineSeparator()).append("  FAILED: ").append(s.failure()).append(System.lineSeparator());
+        }
+        return b.toString();
+    }
+
+    static void appendTable(StringBuilder b, Map<Metric, LatencySummary> latencies, String indent) {
+        b.append(indent).append(String.format("%-10s", "latency"));
+        for (double q : LatencySummary.PERCENTILES) {
+            b.append(String.format("%10s", "p" + LatencySummary.label(q)));
+        }
+        b.append(String.format("%10s%10s%n", "max", "mean"));
+        for (Metric m : Metric.values()) {
+            LatencySummary l = latencies.get(m);
+            b.append(indent).append(String.format("%-10s", m.tag()));
+            for (double q : LatencySummary.PERCENTILES) {
+                b.append(String.format("%10s", Durations.format((double) l.at(LatencySummary.label(q)))));
+            }
+            b.append(String.format("%10s%10s%n", Durations.format((double) l.max()), Durations.format(l.mean())));
+        }
+    }
+
+    private static String join(Map<String, Long> counts) {
+        StringBuilder b = new StringBuilder();
+        counts.forEach((k, v) -> b.append(b.length() == 0 ? "" : ", ").append(k).append(' ').append(v));
+        return b.toString();
+    }
+
+    private static String oneDecimal(double v) {
+        return String.format("%.1f", v);
+    }
+
+    private static String trimNumber(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+}

@@ -1,0 +1,131 @@
+package dev.pacer.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pacer.engine.metrics.Metric;
+import dev.pacer.engine.op.Op;
+import dev.pacer.engine.op.OpSpec;
+import dev.pacer.engine.op.Outcome;
+import dev.pacer.ratelimit.RateSpec;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** Whole runs in-process, bounded by cycles so counts are exact whatever the machine's speed. */
+class LoadRunTest {
+
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+    Summary run(ActivityConfig config, Op op) throws Exception {
+        LoadRun run = new LoadRun(new RunOptions(config, Duration.ofMillis(100), null, null, false, List.of(), 0.01),
+                op, new PrintStream(out), new PrintStream(new ByteArrayOutputStream()));
+        return run.run();
+    }
+
+    @Test
+    void aCycleLimitedRunDoesExactlyThatManyOpsEachCycleOnce() throws Exception {
+        AtomicLong sum = new AtomicLong();
+        Op op = cycle -> {
+            sum.addAndGet(cycle);
+            return Outcome.OK;
+        };
+        Summary s = run(new ActivityConfig(OpSpec.parse("counting"), 4, false, null, null, 100_000), op);
+        assertEquals(100_000, s.ops());
+        assertEquals(99_999L * 100_000 / 2, sum.get(), "cycles 0..99999, each exactly once");
+        assertEquals("cycles", s.stopReason());
+        assertTrue(s.passed());
+        assertEquals(100_000, s.latencies().get(Metric.RESPONSE).count());
+        assertTrue(out.toString().contains("ops        100000"), out.toString());
+    }
+
+    @Test
+    void opFailuresAreCountedByTypeAndNeverKillAWorker() throws Exception {
+        Op op = cycle -> {
+            if (cycle % 10 == 0) {
+                throw new IllegalStateException("boom");
+            }
+            return cycle % 10 == 1 ? Outcome.of("4xx", false) : null;
+        };
+        Summary s = run(new ActivityConfig(OpSpec.parse("flaky"), 2, false, null, null, 10_000), op);
+        assertEquals(10_000, s.ops(), "failed ops are ops too, and every worker kept going");
+        assertEquals(1_000, s.errors());
+        assertEquals(1_000L, s.errorsByType().get("IllegalStateException"));
+        assertEquals(1_000L, s.outcomes().get("4xx"), "a non-error outcome is counted but is not an error");
+        assertEquals(8_000L, s.outcomes().get("ok"));
+        assertFalse(s.passed(), "10 % errors is over the default 1 %");
+        assertTrue(s.failure().contains("error ratio 0.1000"), s.failure());
+    }
+
+    @Test
+    void threadsAddedAndRetiredMidRunLoseNoOp() throws Exception {
+        AtomicLong done = new AtomicLong();
+        Op op = cycle -> {
+            done.incrementAndGet();
+            Thread.onSpinWait();
+            return null;
+        };
+        ActivityConfig config = new ActivityConfig(OpSpec.parse("x"), 2, false, RateSpec.parse("50k"), null, 40_000);
+        LoadRun run = new LoadRun(new RunOptions(config, Duration.ofMillis(50), null, null, false, List.of(), 0.01), op,
+                new PrintStream(out), new PrintStream(new ByteArrayOutputStream()));
+        Thread control = new Thread(() -> {
+            int[] steps = {8, 1, 5, 2, 16, 3};
+            for (int t : steps) {
+                try {
+                    Thread.sleep(60);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                if (!run.activity().isDone()) {
+                    run.activity().setThreads(t, "test");
+                }
+            }
+        });
+        control.start();
+        Summary s = run.run();
+        control.join();
+        assertEquals(40_000, s.ops(), "every cycle ran and was recorded across thread changes");
+        assertEquals(40_000, done.get());
+        assertTrue(s.changes().stream().anyMatch(c -> c.kind().equals("threads")));
+    }
+
+    @Test
+    void aPausedUnpacedRunRunsNothingUntilResumed() throws Exception {
+        AtomicLong done = new AtomicLong();
+        Op op = cycle -> {
+            done.incrementAndGet();
+            return null;
+        };
+        ActivityConfig config = new ActivityConfig(OpSpec.parse("x"), 2, false, null, null, 0);
+        LoadRun run = new LoadRun(new RunOptions(config, Duration.ofMillis(50), null, null, false, List.of(), 0.01), op,
+                new PrintStream(out), new PrintStream(new ByteArrayOutputStream()));
+        Thread runner = new Thread(() -> {
+            try {
+                run.run();
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        runner.start();
+        while (done.get() == 0) {
+            Thread.onSpinWait();
+        }
+        run.activity().pause("test");
+        Thread.sleep(20);
+        long atPause = done.get();
+        Thread.sleep(200);
+        assertTrue(done.get() - atPause <= 2, "at most the ops in flight finished while paused");
+        run.activity().resume("test");
+        long atResume = done.get();
+        while (done.get() < atResume + 1000) {
+            Thread.onSpinWait();
+        }
+        run.requestStop("test over", "test");
+        runner.join(10_000);
+        assertFalse(runner.isAlive());
+    }
+}
