@@ -3,6 +3,7 @@ package dev.pacer.engine.output;
 import dev.pacer.engine.Durations;
 import dev.pacer.engine.IntervalReport;
 import dev.pacer.engine.metrics.Metric;
+import dev.pacer.engine.op.Outcome;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -10,6 +11,7 @@ import org.HdrHistogram.Histogram;
  * <pre>
  * [   5.0s] ops 10000  rate 2000/s (overall 1999/s, target 2000)  wait p50 12us p99 81us max 1.2ms  response p50 2.1ms p99 2.3ms max 3.4ms  errors 0
  * </pre>
+ * followed by the interval's outcomes other than {@code ok} (e.g. {@code 2xx 1990 5xx 10 timeout 2}).
  */
 public final class ProgressLine {
 
@@ -30,6 +32,11 @@ public final class ProgressLine {
         appendLatency(b, "wait", r.stats().histogram(Metric.WAIT));
         appendLatency(b, "response", r.stats().histogram(Metric.RESPONSE));
         b.append("  errors ").append(r.stats().errors());
+        r.stats().outcomes().forEach((outcome, n) -> {
+            if (outcome != Outcome.OK) {
+                b.append(' ').append(outcome.label()).append(' ').append(n);
+            }
+        });
         return b.toString();
     }
 
