@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
         subcommands = {
                 RunCommand.class,
                 OpsCommand.class,
+                ControlCommand.class,
                 AutoComplete.GenerateCompletion.class,
         },
         exitCodeListHeading = "%nExit codes:%n",

@@ -6,6 +6,11 @@ import dev.pacer.engine.LoadRun;
 import dev.pacer.engine.RunOptions;
 import dev.pacer.engine.Summary;
 import dev.pacer.engine.Threshold;
+import dev.pacer.engine.control.ConsoleControl;
+import dev.pacer.engine.control.ControlEndpoint;
+import dev.pacer.engine.control.HttpControlServer;
+import dev.pacer.engine.control.RunController;
+import dev.pacer.engine.control.RunStatus;
 import dev.pacer.engine.op.Op;
 import dev.pacer.engine.op.OpSpec;
 import dev.pacer.engine.op.Ops;
@@ -35,6 +40,9 @@ import picocli.CommandLine.Option;
                 "  pacer run --rate 1000 --duration 10s",
                 "  pacer run --rate 5000 --threads 16 --duration 30s --op sleep:2ms",
                 "  pacer run --rate 1M,0.5 --threads 2 --cycles 20M --op noop --hlog run.hlog --summary run.json",
+                "",
+                "While it runs, type commands into its terminal: rate 8000 | rate 8000,0.5 | strictness 1 |",
+                "threads 32 | pause | resume | status | stop  (or use --control and 'pacer control').",
                 ""})
 final class RunCommand implements Callable<Integer> {
 
@@ -88,6 +96,18 @@ final class RunCommand implements Callable<Integer> {
             description = "The run fails (exit 1) when errors/ops is over this (default: ${DEFAULT-VALUE}).")
     double maxErrorRatio;
 
+    @Option(names = "--control", paramLabel = "[HOST:]PORT",
+            description = {"Open the HTTP control endpoint: GET /status; POST /rate /strictness /threads /pause /resume /stop.",
+                    "Binds 127.0.0.1 unless HOST says otherwise; a non-loopback HOST requires a token."})
+    String control;
+
+    @Option(names = "--control-token", paramLabel = "TOKEN",
+            description = "Bearer token the control endpoint requires (default: $PACER_CONTROL_TOKEN).")
+    String controlToken;
+
+    @Option(names = "--no-console", description = "Do not read commands (rate 8000, threads 32, status, stop, ...) from stdin.")
+    boolean noConsole;
+
     @Option(names = {"-q", "--quiet"}, description = "No progress lines.")
     boolean quiet;
 
@@ -107,6 +127,9 @@ final class RunCommand implements Callable<Integer> {
         }
         checkWritable(hlog, "--hlog");
         checkWritable(summary, "--summary");
+        ControlEndpoint endpoint = control == null ? null : ControlEndpoint.parse(control);
+        String envToken = System.getenv("PACER_CONTROL_TOKEN");
+        String token = controlToken != null ? controlToken : envToken == null || envToken.isBlank() ? null : envToken;
         RunOptions options = new RunOptions(activity, interval, hlog, summary,
                 !quiet && (progress || Terminal.stderrIsTerminal()), gates, maxErrorRatio);
 
@@ -117,17 +140,28 @@ final class RunCommand implements Callable<Integer> {
             Thread hook = new Thread(() -> {
                 run.requestStop("signal", "signal");
                 try {
-                    run.awaitFinished(30, TimeUnit.SECONDS);
+                    run.awaitFinished(30, TimeUnit.SECONDS); // the summary and logs get written, then the JVM exits
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
             }, "pacer-shutdown");
-            Runtime.getRuntime().addShutdownHook(hook);
-            if (!quiet) {
-                err.println(header(activity));
+            RunController controller = new RunController(run, new RunStatus(run.activity()));
+            run.addIntervalListener(controller.status());
+            try (HttpControlServer server = endpoint == null ? null : HttpControlServer.start(endpoint, token, controller)) {
+                if (!quiet) {
+                    err.println(header(activity));
+                    if (server != null) {
+                        err.println("pacer: control endpoint http://" + server.address().getHostString() + ":"
+                                + server.address().getPort() + " (GET /status; POST /rate /strictness /threads /pause /resume /stop)");
+                    }
+                }
+                if (!noConsole && Terminal.stdinIsReadable()) {
+                    new ConsoleControl(controller, System.in, err).start();
+                }
+                Runtime.getRuntime().addShutdownHook(hook);
+                Summary result = run.run();
+                return result.passed() ? PacerCommand.EXIT_OK : PacerCommand.EXIT_FAILED;
             }
-            Summary result = run.run();
-            return result.passed() ? PacerCommand.EXIT_OK : PacerCommand.EXIT_FAILED;
         }
     }
 

@@ -10,6 +10,30 @@ final class Terminal {
     }
 
     /**
+     * True when reading standard input cannot suspend pacer: stdin is a pipe, a file or /dev/null (end
+     * of input just ends the console), or a terminal whose foreground process group is ours. A job
+     * started in the background with {@code &} that read its terminal would be stopped by SIGTTIN.
+     */
+    static boolean stdinIsReadable() {
+        try {
+            Path fd = Path.of("/proc/self/fd/0");
+            if (!Files.exists(fd)) {
+                return System.console() != null;
+            }
+            String target = Files.readSymbolicLink(fd).toString();
+            if (!target.startsWith("/dev/pts/") && !target.startsWith("/dev/tty")) {
+                return true;
+            }
+            // /proc/self/stat: pid (comm) state ppid pgrp session tty_nr tpgid ...
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return f[2].equals(f[5]); // pgrp == tpgid: we are the terminal's foreground job
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    /**
      * True when standard error is a terminal. On Linux this reads {@code /proc/self/fd/2}; elsewhere
      * it falls back to {@link System#console()}.
      */

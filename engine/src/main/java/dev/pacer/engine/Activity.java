@@ -46,6 +46,7 @@ public final class Activity {
     private final AtomicInteger live = new AtomicInteger();
     private final CompletableFuture<Void> done = new CompletableFuture<>();
     private final CountDownLatch go = new CountDownLatch(1);
+    private final CountDownLatch startedLatch = new CountDownLatch(1);
     private final List<Change> changes = new CopyOnWriteArrayList<>();
     private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
     private int nextWorkerId;
@@ -73,7 +74,16 @@ public final class Activity {
         }
         startNanos = System.nanoTime();
         go.countDown();
+        startedLatch.countDown();
         return startNanos;
+    }
+
+    /**
+     * Waits until the workload has started (control commands that arrive earlier wait for it, so
+     * they apply to the running limiter and are logged). False on timeout.
+     */
+    public boolean awaitStarted(long timeout, TimeUnit unit) throws InterruptedException {
+        return startedLatch.await(timeout, unit);
     }
 
     void awaitGo() throws InterruptedException {
@@ -172,7 +182,7 @@ public final class Activity {
         }
         running = false;
         if (!source.equals("duration")) {
-            record("stop", reason, source);
+            record("stop", reason.equals(source) ? "" : reason, source);
         }
         synchronized (pauseGate) {
             pauseGate.notifyAll();

@@ -93,9 +93,12 @@ public final class LoadRun {
         }
     }
 
-    /** Waits until the summary has been written and files closed; for shutdown hooks. */
+    /**
+     * Waits until the summary has been written and files closed; for shutdown hooks. Returns at once
+     * when {@link #run()} was never called.
+     */
     public boolean awaitFinished(long timeout, TimeUnit unit) throws InterruptedException {
-        return finished.await(timeout, unit);
+        return reporter == null || finished.await(timeout, unit);
     }
 
     /** Runs to the end. Returns the summary (also printed and written). */

@@ -29,8 +29,9 @@ public final class SummaryText {
 
     public static String format(Summary s) {
         StringBuilder b = new StringBuilder(1024);
-        b.append(String.format("pacer: %s, %d %sthreads, %.2fs, stopped by %s%n", s.op(), s.threads(),
-                s.virtualThreads() ? "virtual " : "", s.durationSeconds(), s.stopReason()));
+        b.append(String.format("pacer: %s, %d %s%s, %.2fs, stopped by %s%n", s.op(), s.threads(),
+                s.virtualThreads() ? "virtual " : "", s.threads() == 1 ? "thread" : "threads", s.durationSeconds(),
+                s.stopReason()));
         b.append(String.format("  ops        %-9d achieved %s ops/s", s.ops(), oneDecimal(s.achievedRate())));
         if (!Double.isNaN(s.targetRate())) {
             b.append(String.format(", target %s (%.2f %%), strictness %s", oneDecimal(s.targetRate()),

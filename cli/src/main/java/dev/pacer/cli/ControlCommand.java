@@ -1,0 +1,91 @@
+package dev.pacer.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pacer.engine.control.ControlAction;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code pacer control}: changes a run started with {@code --control}, from another shell. */
+@Command(name = "control", mixinStandardHelpOptions = true,
+        description = {"Talks to the control endpoint of a running 'pacer run --control PORT'.", "",
+                "Examples:",
+                "  pacer control status",
+                "  pacer control rate 8000",
+                "  pacer control --to 127.0.0.1:7070 rate 8000,0.5",
+                "  pacer control threads 4",
+                "  pacer control pause | resume | stop", ""})
+final class ControlCommand implements Callable<Integer> {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--to", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:7070",
+            description = "Where the run listens (default: ${DEFAULT-VALUE}).")
+    String to;
+
+    @Option(names = "--token", paramLabel = "TOKEN", description = "Bearer token (default: $PACER_CONTROL_TOKEN).")
+    String token;
+
+    @Parameters(index = "0", paramLabel = "COMMAND", description = "status | rate | strictness | threads | pause | resume | stop")
+    String verb;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "VALUE", description = "The new value for rate, strictness, threads.")
+    String value;
+
+    @Override
+    public Integer call() throws Exception {
+        ControlAction action = ControlAction.of(verb.toLowerCase(java.util.Locale.ROOT), value); // validates locally first
+        if (!to.matches("(\\[[^\\]]+\\]|[^:\\[\\]/]+):\\d{1,5}")) {
+            throw new IllegalArgumentException("invalid --to '" + to + "': expected HOST:PORT, e.g. 127.0.0.1:7070");
+        }
+        String bearer = token != null ? token : System.getenv("PACER_CONTROL_TOKEN");
+        URI uri = URI.create("http://" + to + "/" + verb.toLowerCase(java.util.Locale.ROOT));
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10));
+        if (bearer != null) {
+            request.header("Authorization", "Bearer " + bearer);
+        }
+        if (action instanceof ControlAction.Status) {
+            request.GET();
+        } else {
+            String body = value == null ? "" : JSON.writeValueAsString(value);
+            request.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        HttpResponse<String> response;
+        try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
+            response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (ConnectException e) {
+            err.println("pacer control: cannot reach a run at " + to + " (is 'pacer run --control' running there?)");
+            return PacerCommand.EXIT_FAILED;
+        } catch (IOException e) {
+            err.println("pacer control: " + to + ": " + PacerCommand.oneLine(String.valueOf(e.getMessage())));
+            return PacerCommand.EXIT_FAILED;
+        }
+        JsonNode body = JSON.readTree(response.body());
+        if (response.statusCode() == 200) {
+            out.println(action instanceof ControlAction.Status
+                    ? JSON.writerWithDefaultPrettyPrinter().writeValueAsString(body)
+                    : "ok: " + body.get("change").asText());
+            out.flush();
+            return PacerCommand.EXIT_OK;
+        }
+        err.println("pacer control: " + response.statusCode() + " " + (body.has("error") ? body.get("error").asText() : response.body()));
+        err.flush();
+        return response.statusCode() == 400 ? PacerCommand.EXIT_USAGE : PacerCommand.EXIT_FAILED;
+    }
+}

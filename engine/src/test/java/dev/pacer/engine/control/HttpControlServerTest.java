@@ -1,0 +1,170 @@
+package dev.pacer.engine.control;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.pacer.engine.ActivityConfig;
+import dev.pacer.engine.LoadRun;
+import dev.pacer.engine.RunOptions;
+import dev.pacer.engine.op.OpSpec;
+import dev.pacer.ratelimit.RateSpec;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The control endpoint against a real in-process run, through the JDK's HTTP client. */
+class HttpControlServerTest {
+
+    LoadRun run;
+    Thread runner;
+    RunController controller;
+    final HttpClient client = HttpClient.newHttpClient();
+
+    @BeforeEach
+    void startRun() throws Exception {
+        ActivityConfig config = new ActivityConfig(OpSpec.parse("noop"), 2, false, RateSpec.parse("1000"), null, 0);
+        run = new LoadRun(new RunOptions(config, Duration.ofMillis(100), null, null, false, List.of(), 0.01),
+                cycle -> null, new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream()));
+        controller = new RunController(run, new RunStatus(run.activity()));
+        run.addIntervalListener(controller.status());
+        runner = new Thread(() -> {
+            try {
+                run.run();
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        runner.start();
+        assertTrue(run.activity().awaitStarted(10, TimeUnit.SECONDS));
+    }
+
+    @AfterEach
+    void stopRun() throws Exception {
+        run.requestStop("test over", "test");
+        runner.join(10_000);
+        client.close();
+    }
+
+    HttpResponse<String> send(HttpControlServer s, String method, String path, String body, String authorization)
+            throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.address().getPort() + path))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (authorization != null) {
+            b.header("Authorization", authorization);
+        }
+        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static JsonNode json(HttpResponse<String> r) throws Exception {
+        return RunStatus.JSON.readTree(r.body());
+    }
+
+    @Test
+    void statusReportsSettingsAndTheLastInterval() throws Exception {
+        try (HttpControlServer s = HttpControlServer.start(ControlEndpoint.parse("0"), null, controller)) {
+            Thread.sleep(250);
+            HttpResponse<String> r = send(s, "GET", "/status", null, null);
+            assertEquals(200, r.statusCode());
+            JsonNode status = json(r);
+            assertEquals(1000.0, status.get("targetRate").asDouble());
+            assertEquals(0.0, status.get("strictness").asDouble());
+            assertEquals(2, status.get("threads").asInt());
+            assertTrue(status.get("ops").asLong() > 0, r.body());
+            assertTrue(status.get("interval").get("wait").has("p99"));
+            assertTrue(status.get("interval").get("response").has("max"));
+        }
+    }
+
+    @Test
+    void postsChangeTheRunAndSayWhatChanged() throws Exception {
+        try (HttpControlServer s = HttpControlServer.start(ControlEndpoint.parse("127.0.0.1:0"), null, controller)) {
+            HttpResponse<String> rate = send(s, "POST", "/rate", "\"5k,0.5\"", null);
+            assertEquals(200, rate.statusCode(), rate.body());
+            assertEquals(RateSpec.parse("5000,0.5"), run.activity().rate());
+            assertTrue(json(rate).get("change").asText().startsWith("rate 5000,0.5 (http)"));
+
+            assertEquals(200, send(s, "POST", "/strictness", "{\"strictness\": 1}", null).statusCode());
+            assertEquals(1.0, run.activity().rate().strictness());
+            assertEquals(200, send(s, "POST", "/threads", "{\"threads\": 3}", null).statusCode());
+            assertEquals(3, run.activity().threads());
+            assertEquals(200, send(s, "POST", "/pause", null, null).statusCode());
+            assertTrue(run.activity().isPaused());
+            assertEquals(200, send(s, "POST", "/resume", null, null).statusCode());
+            assertTrue(!run.activity().isPaused());
+            assertEquals(List.of("rate", "strictness", "threads", "pause", "resume"),
+                    run.activity().changes().stream().map(c -> c.kind()).toList());
+        }
+    }
+
+    @Test
+    void badBodiesAndValuesGet400AndChangeNothing() throws Exception {
+        try (HttpControlServer s = HttpControlServer.start(ControlEndpoint.parse("0"), null, controller)) {
+            for (String[] c : new String[][] {
+                    {"/rate", "{bad json"}, {"/rate", "-5"}, {"/rate", ""}, {"/rate", "{\"speed\": 5}"},
+                    {"/threads", "100000"}, {"/threads", "0"}, {"/threads", "\"many\""}, {"/strictness", "101"}}) {
+                HttpResponse<String> r = send(s, "POST", c[0], c[1], null);
+                assertEquals(400, r.statusCode(), c[0] + " " + c[1] + " -> " + r.body());
+                assertTrue(json(r).get("error").asText().length() > 5, r.body());
+            }
+            assertEquals(404, send(s, "POST", "/warp", "1", null).statusCode());
+            assertEquals(405, send(s, "GET", "/rate", null, null).statusCode());
+            assertEquals(405, send(s, "POST", "/status", null, null).statusCode());
+            assertEquals(RateSpec.parse("1000"), run.activity().rate());
+            assertEquals(2, run.activity().threads());
+            assertTrue(run.activity().changes().isEmpty(), "nothing changed");
+        }
+    }
+
+    @Test
+    void withATokenEveryRequestNeedsItAndWrongOnesChangeNothing() throws Exception {
+        try (HttpControlServer s = HttpControlServer.start(ControlEndpoint.parse("0"), "s3cret", controller)) {
+            assertEquals(401, send(s, "POST", "/rate", "5000", null).statusCode());
+            assertEquals(401, send(s, "POST", "/rate", "5000", "Bearer wrong").statusCode());
+            assertEquals(401, send(s, "POST", "/rate", "5000", "s3cret").statusCode());
+            assertEquals(401, send(s, "GET", "/status", null, "Bearer s3cre").statusCode());
+            assertEquals(RateSpec.parse("1000"), run.activity().rate());
+            assertEquals(200, send(s, "POST", "/rate", "5000", "Bearer s3cret").statusCode());
+            assertEquals(5000, run.activity().rate().opsPerSecond());
+        }
+    }
+
+    @Test
+    void aNonLoopbackBindWithoutATokenIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> HttpControlServer.start(ControlEndpoint.parse("0.0.0.0:0"), null, controller));
+        assertTrue(e.getMessage().contains("--control-token"), e.getMessage());
+    }
+
+    @Test
+    void consoleCommandsAnswerOnOneLine() {
+        ConsoleControl console = new ConsoleControl(controller, System.in, System.out);
+        assertEquals("ok: rate 2000,0 (console)", console.execute("rate 2000").replaceAll(" at .*", ""));
+        assertTrue(console.execute("warp 9").startsWith("error: unknown command 'warp'"));
+        assertTrue(console.execute("rate -5").startsWith("error: invalid rate '-5'"));
+        assertTrue(console.execute("threads").startsWith("error: 'threads' needs a value"));
+        assertTrue(console.execute("status").startsWith("status: target 2000"));
+        assertEquals(2000, run.activity().rate().opsPerSecond());
+    }
+
+    @Test
+    void endpointsParseAsUsersWriteThem() {
+        assertTrue(ControlEndpoint.parse("7070").isLoopback());
+        assertEquals(7070, ControlEndpoint.parse("127.0.0.1:7070").port());
+        assertTrue(ControlEndpoint.parse("[::1]:7070").isLoopback());
+        assertTrue(!ControlEndpoint.parse("0.0.0.0:7070").isLoopback());
+        assertThrows(IllegalArgumentException.class, () -> ControlEndpoint.parse("70700"));
+        assertThrows(IllegalArgumentException.class, () -> ControlEndpoint.parse("host:"));
+        assertThrows(IllegalArgumentException.class, () -> ControlEndpoint.parse("seven"));
+    }
+}
