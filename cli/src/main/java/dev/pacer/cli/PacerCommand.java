@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
                 RunCommand.class,
                 OpsCommand.class,
                 ControlCommand.class,
+                ScenariosCommand.class,
                 AutoComplete.GenerateCompletion.class,
         },
         exitCodeListHeading = "%nExit codes:%n",

@@ -11,6 +11,10 @@ import dev.pacer.engine.control.ControlEndpoint;
 import dev.pacer.engine.control.HttpControlServer;
 import dev.pacer.engine.control.RunController;
 import dev.pacer.engine.control.RunStatus;
+import dev.pacer.engine.scenario.Scenario;
+import dev.pacer.engine.scenario.ScenarioParser;
+import dev.pacer.engine.scenario.ScenarioRunner;
+import dev.pacer.engine.scenario.Scenarios;
 import dev.pacer.engine.op.Op;
 import dev.pacer.engine.op.OpSpec;
 import dev.pacer.engine.op.Ops;
@@ -40,6 +44,8 @@ import picocli.CommandLine.Option;
                 "  pacer run --rate 1000 --duration 10s",
                 "  pacer run --rate 5000 --threads 16 --duration 30s --op sleep:2ms",
                 "  pacer run --rate 1M,0.5 --threads 2 --cycles 20M --op noop --hlog run.hlog --summary run.json",
+                "  pacer run scenarios/stepped.yaml",
+                "  pacer run --scenario ramp-to-knee",
                 "",
                 "While it runs, type commands into its terminal: rate 8000 | rate 8000,0.5 | strictness 1 |",
                 "threads 32 | pause | resume | status | stop  (or use --control and 'pacer control').",
@@ -55,9 +61,8 @@ final class RunCommand implements Callable<Integer> {
                     "Without --rate the run is unpaced (as fast as the threads go)."})
     RateSpec rate;
 
-    @Option(names = {"-t", "--threads"}, paramLabel = "N", defaultValue = "1",
-            description = "Worker threads (default: ${DEFAULT-VALUE}).")
-    int threads;
+    @Option(names = {"-t", "--threads"}, paramLabel = "N", description = "Worker threads (default: 1, or the scenario's).")
+    Integer threads;
 
     @Option(names = "--virtual", description = "Run workers as virtual threads (thousands of concurrent clients are cheap).")
     boolean virtual;
@@ -71,10 +76,18 @@ final class RunCommand implements Callable<Integer> {
                     "With --duration, whichever comes first; with neither, the run goes until Ctrl-C."})
     Long cycles;
 
-    @Option(names = "--op", paramLabel = "OP", defaultValue = "noop",
-            description = {"The operation (default: ${DEFAULT-VALUE}): noop, sleep:2ms, sleep:uniform(1ms,5ms),",
+    @Option(names = "--op", paramLabel = "OP",
+            description = {"The operation (default: noop, or the scenario's): noop, sleep:2ms, sleep:uniform(1ms,5ms),",
                     "sleep:exp(2ms), cpu:50us, or any op on the class path (see: pacer ops)."})
     String op;
+
+    @CommandLine.Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO.yaml",
+            description = "Run a scenario file: timed phases of rates (see: pacer scenarios).")
+    Path scenarioFile;
+
+    @Option(names = "--scenario", paramLabel = "NAME",
+            description = "Run a built-in scenario by name (see: pacer scenarios). Flags given here override the file's.")
+    String scenarioName;
 
     @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "1s", converter = Converters.PositiveDuration.class,
             description = "Reporting interval: progress lines and .hlog intervals (default: ${DEFAULT-VALUE}).")
@@ -116,11 +129,22 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (rate != null && rate.opsPerSecond() > 0 && threads < 1) {
-            throw new IllegalArgumentException("invalid --threads '" + threads + "': must be at least 1");
+        Scenario scenario = scenario();
+        ActivityConfig activity;
+        if (scenario == null) {
+            activity = new ActivityConfig(OpSpec.parse(op == null ? "noop" : op, opOptions()),
+                    threads == null ? 1 : threads, virtual, rate, duration, cycles == null ? 0 : cycles);
+        } else {
+            if (rate != null) {
+                throw new IllegalArgumentException("--rate cannot be combined with a scenario: its phases set the rate");
+            }
+            Map<String, List<String>> options = new LinkedHashMap<>(scenario.opOptions());
+            options.putAll(opOptions());
+            String opText = op != null ? op : scenario.op() != null ? scenario.op() : "noop";
+            activity = new ActivityConfig(OpSpec.parse(opText, options),
+                    threads != null ? threads : ScenarioRunner.initialThreads(scenario, 1), virtual,
+                    ScenarioRunner.initialRate(scenario), duration, cycles == null ? 0 : cycles);
         }
-        ActivityConfig activity = new ActivityConfig(OpSpec.parse(op, opOptions()), threads, virtual, rate, duration,
-                cycles == null ? 0 : cycles);
         List<Threshold> gates = new ArrayList<>();
         for (String t : thresholds) {
             gates.add(Threshold.parse(t));
@@ -148,8 +172,14 @@ final class RunCommand implements Callable<Integer> {
             RunController controller = new RunController(run, new RunStatus(run.activity()));
             run.addIntervalListener(controller.status());
             try (HttpControlServer server = endpoint == null ? null : HttpControlServer.start(endpoint, token, controller)) {
+                if (scenario != null) {
+                    new ScenarioRunner(scenario, run).start();
+                }
                 if (!quiet) {
                     err.println(header(activity));
+                    if (scenario != null) {
+                        err.println("pacer: " + ScenarioRunner.describe(scenario));
+                    }
                     if (server != null) {
                         err.println("pacer: control endpoint http://" + server.address().getHostString() + ":"
                                 + server.address().getPort() + " (GET /status; POST /rate /strictness /threads /pause /resume /stop)");
@@ -163,6 +193,25 @@ final class RunCommand implements Callable<Integer> {
                 return result.passed() ? PacerCommand.EXIT_OK : PacerCommand.EXIT_FAILED;
             }
         }
+    }
+
+    /** The scenario named by file or --scenario, parsed and validated, or null. */
+    private Scenario scenario() throws java.io.IOException {
+        if (scenarioFile != null && scenarioName != null) {
+            throw new IllegalArgumentException("give a scenario file or --scenario NAME, not both");
+        }
+        if (scenarioName != null) {
+            return Scenarios.named(scenarioName);
+        }
+        if (scenarioFile == null) {
+            return null;
+        }
+        if (!Files.isRegularFile(scenarioFile)) {
+            throw new IllegalArgumentException("scenario file '" + scenarioFile + "' does not exist"
+                    + (scenarioFile.toString().contains("/") || scenarioFile.toString().endsWith(".yaml") ? ""
+                    : "; to run a built-in scenario, use --scenario " + scenarioFile));
+        }
+        return ScenarioParser.parse(scenarioFile);
     }
 
     /** Named options for ops that take flags of their own. */

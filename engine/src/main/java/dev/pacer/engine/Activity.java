@@ -122,6 +122,17 @@ public final class Activity {
         return record("rate", spec.toString(), source);
     }
 
+    /**
+     * Retunes the rate without recording a change: for continuous ramps, which record one change when
+     * they begin rather than one per retune. Needs a rate.
+     */
+    public synchronized void adjustRate(RateSpec spec) {
+        if (limiter == null) {
+            throw new IllegalArgumentException("adjustRate needs a target rate");
+        }
+        limiter.reconfigure(spec);
+    }
+
     /** Changes the strictness only; needs a rate. */
     public synchronized Change setStrictness(double strictness, String source) {
         RateLimiter l = limiter;

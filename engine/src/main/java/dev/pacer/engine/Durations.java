@@ -70,8 +70,15 @@ public final class Durations {
         return trim(nanos / 1_000_000_000) + "s";
     }
 
-    /** A duration for humans: {@code 950ns}, {@code 2ms}, {@code 30s}. */
+    /** A duration for humans: {@code 950ns}, {@code 2.00ms}, {@code 30.0s}, {@code 1m50s}, {@code 1h01m}. */
     public static String format(Duration d) {
+        long s = d.toSeconds();
+        if (s >= 3600) {
+            return String.format("%dh%02dm", s / 3600, (s % 3600) / 60);
+        }
+        if (s >= 60) {
+            return String.format("%dm%02ds", s / 60, s % 60);
+        }
         return format((double) d.toNanos());
     }
 

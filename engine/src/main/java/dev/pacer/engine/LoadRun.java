@@ -120,6 +120,7 @@ public final class LoadRun {
         long startEpochMs = System.currentTimeMillis();
         if (options.hlog() != null) {
             hlog = new HlogSink(options.hlog(), startEpochMs, describe(config));
+            activity.changes().forEach(hlog::change); // made before the run started (a scenario's first phase)
             activity.addChangeListener(hlog::change);
         }
         if (options.progress()) {

@@ -37,5 +37,7 @@ class DurationsTest {
         assertEquals("4.56ms", Durations.format(4_560_000.0));
         assertEquals("150ms", Durations.format(150_000_000.0));
         assertEquals("2.00s", Durations.format(2e9));
+        assertEquals("1m50s", Durations.format(Duration.ofSeconds(110)));
+        assertEquals("1h01m", Durations.format(Duration.ofSeconds(3660)));
     }
 }

@@ -1,0 +1,31 @@
+package dev.pacer.engine.scenario;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A load test in timed phases, read from YAML (see {@link ScenarioParser} for the format).
+ *
+ * @param name        its name ({@code ramp-to-knee})
+ * @param description one line for {@code pacer scenarios}
+ * @param source      the file it came from, or {@code builtin:NAME}
+ * @param op          the op spec ({@code noop}, {@code sleep:2ms}, {@code http}), or null for noop
+ * @param opOptions   op options from the file (http: url, method, header, body, ...)
+ * @param threads     workers (default for every phase), or null
+ * @param strictness  strictness (default for every phase), or null
+ * @param phases      the phases, in order
+ */
+public record Scenario(String name, String description, String source, String op, Map<String, List<String>> opOptions,
+                       Integer threads, Double strictness, List<Phase> phases) {
+
+    public Scenario {
+        opOptions = Map.copyOf(opOptions);
+        phases = List.copyOf(phases);
+    }
+
+    /** The sum of the phases' durations. */
+    public Duration totalDuration() {
+        return phases.stream().map(Phase::duration).reduce(Duration.ZERO, Duration::plus);
+    }
+}

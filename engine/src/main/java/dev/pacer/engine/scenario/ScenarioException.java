@@ -1,0 +1,24 @@
+package dev.pacer.engine.scenario;
+
+/** A scenario file that cannot run: the message is {@code file:line: what is wrong}. */
+public final class ScenarioException extends IllegalArgumentException {
+
+    private final String source;
+    private final int line;
+
+    public ScenarioException(String source, int line, String problem) {
+        super(source + ":" + line + ": " + problem);
+        this.source = source;
+        this.line = line;
+    }
+
+    /** The file (or built-in name) the problem is in. */
+    public String source() {
+        return source;
+    }
+
+    /** The 1-based line of the problem. */
+    public int line() {
+        return line;
+    }
+}

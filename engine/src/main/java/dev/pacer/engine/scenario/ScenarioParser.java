@@ -1,0 +1,308 @@
+package dev.pacer.engine.scenario;
+
+import dev.pacer.engine.ActivityConfig;
+import dev.pacer.engine.Durations;
+import dev.pacer.ratelimit.RateSpec;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+
+/**
+ * Reads scenario YAML with SnakeYAML's node API, so every problem is reported as
+ * {@code file:line: what is wrong} before anything runs.
+ *
+ * <pre>
+ * name: ramp-to-knee
+ * description: one line that `pacer scenarios` shows
+ * op: noop                # any --op spec; for http also url, method, headers, body, expect, ... as their flags
+ * threads: 8
+ * strictness: 0.5         # default for every phase
+ * phases:
+ *   - name: warmup
+ *     duration: 10s
+ *     rate: 500            # a number, or RateSpec text such as 500,1
+ *     warmup: true         # paced and logged, kept out of the final summary
+ *   - name: ramp
+ *     duration: 60s
+ *     rate: {from: 1000, to: 20000}                          # linear ramp
+ *   - name: find-knee
+ *     duration: 100s       # optional for steps: defaults to the staircase's length
+ *     steps: {from: 1000, to: 10000, by: 1000, every: 10s}   # staircase
+ *     threads: 16
+ * </pre>
+ * Unknown keys, duplicate keys, bad durations, rates ≤ 0, ramps without an end and the like are
+ * refused with the line they are on.
+ */
+public final class ScenarioParser {
+
+    /** Scenario keys for the op's own options, and the op option each becomes (as the CLI flags do). */
+    static final Map<String, String> OP_OPTION_KEYS = Map.of(
+            "url", "url", "method", "method", "headers", "header", "body", "body", "expect", "expect",
+            "connect-timeout", "connect-timeout", "request-timeout", "request-timeout", "http-version", "http-version");
+    private static final Set<String> TOP_KEYS = Set.of("name", "description", "op", "threads", "strictness", "phases");
+    private static final Set<String> PHASE_KEYS = Set.of("name", "duration", "rate", "steps", "strictness", "threads", "warmup");
+
+    private final String source;
+
+    private ScenarioParser(String source) {
+        this.source = source;
+    }
+
+    /** Reads and validates a scenario file. */
+    public static Scenario parse(Path file) throws IOException {
+        return parse(Files.readString(file), file.toString());
+    }
+
+    /**
+     * Reads and validates scenario text.
+     *
+     * @param source the file name to use in messages
+     * @throws ScenarioException {@code source:line: what is wrong}
+     */
+    public static Scenario parse(String text, String source) {
+        return new ScenarioParser(source).read(text);
+    }
+
+    private Scenario read(String text) {
+        Node root;
+        try {
+            root = new Yaml(new LoaderOptions()).compose(new StringReader(text)); // (duplicates are checked in mapping())
+        } catch (MarkedYAMLException e) {
+            int line = e.getProblemMark() != null ? e.getProblemMark().getLine() + 1 : 1;
+            throw new ScenarioException(source, line, "not valid YAML: " + e.getProblem());
+        } catch (YAMLException e) {
+            throw new ScenarioException(source, 1, "not valid YAML: " + e.getMessage());
+        }
+        if (root == null) {
+            throw new ScenarioException(source, 1, "the file is empty; a scenario needs at least 'phases'");
+        }
+        Map<String, NodeTuple> top = mapping(root, "a scenario", keys(TOP_KEYS, OP_OPTION_KEYS.keySet()));
+        String name = top.containsKey("name") ? oneLine(top.get("name").getValueNode(), "name") : defaultName();
+        String description = top.containsKey("description") ? oneLine(top.get("description").getValueNode(), "description") : "";
+        String op = top.containsKey("op") ? oneLine(top.get("op").getValueNode(), "op") : null;
+        Integer threads = top.containsKey("threads") ? threads(top.get("threads").getValueNode()) : null;
+        Double strictness = top.containsKey("strictness") ? strictness(top.get("strictness").getValueNode()) : null;
+        Map<String, List<String>> opOptions = new LinkedHashMap<>();
+        for (Map.Entry<String, String> k : OP_OPTION_KEYS.entrySet()) {
+            if (top.containsKey(k.getKey())) {
+                opOptions.put(k.getValue(), values(top.get(k.getKey()).getValueNode(), k.getKey()));
+            }
+        }
+        if (!top.containsKey("phases")) {
+            throw new ScenarioException(source, line(root), "a scenario needs 'phases', a list of timed phases");
+        }
+        Node phasesNode = top.get("phases").getValueNode();
+        if (!(phasesNode instanceof SequenceNode seq) || seq.getValue().isEmpty()) {
+            throw new ScenarioException(source, line(phasesNode), "'phases' must be a non-empty list of phases");
+        }
+        List<Phase> phases = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (Node p : seq.getValue()) {
+            Phase phase = phase(p, phases.size() + 1);
+            if (!names.add(phase.name())) {
+                throw new ScenarioException(source, phase.line(), "a phase named '" + phase.name() + "' is already defined");
+            }
+            phases.add(phase);
+        }
+        return new Scenario(name, description, source, op, opOptions, threads, strictness, phases);
+    }
+
+    private Phase phase(Node node, int index) {
+        Map<String, NodeTuple> m = mapping(node, "a phase", PHASE_KEYS);
+        String name = m.containsKey("name") ? oneLine(m.get("name").getValueNode(), "name") : "phase-" + index;
+        if (m.containsKey("rate") == m.containsKey("steps")) {
+            throw new ScenarioException(source, line(node), "phase '" + name + "' needs exactly one of 'rate' or 'steps'");
+        }
+        Duration duration = m.containsKey("duration") ? duration(m.get("duration").getValueNode()) : null;
+        RatePlan plan;
+        if (m.containsKey("rate")) {
+            if (duration == null) {
+                throw new ScenarioException(source, line(node), "phase '" + name + "' needs a 'duration' (e.g. 30s)");
+            }
+            plan = rate(m.get("rate").getValueNode(), duration);
+        } else {
+            RatePlan.Steps steps = steps(m.get("steps").getValueNode());
+            plan = steps;
+            if (duration == null) {
+                duration = steps.length();
+            }
+        }
+        Double strictness = m.containsKey("strictness") ? strictness(m.get("strictness").getValueNode()) : null;
+        Integer threads = m.containsKey("threads") ? threads(m.get("threads").getValueNode()) : null;
+        boolean warmup = m.containsKey("warmup") && bool(m.get("warmup").getValueNode(), "warmup");
+        return new Phase(name, duration, plan, strictness, threads, warmup, line(node));
+    }
+
+    private RatePlan rate(Node node, Duration duration) {
+        if (node instanceof MappingNode) {
+            Map<String, NodeTuple> m = mapping(node, "a ramp", Set.of("from", "to"));
+            for (String k : List.of("from", "to")) {
+                if (!m.containsKey(k)) {
+                    throw new ScenarioException(source, line(node), "a ramp needs '" + k + "': rate: {from: 1000, to: 5000}");
+                }
+            }
+            return new RatePlan.Ramp(plainRate(m.get("from").getValueNode()), plainRate(m.get("to").getValueNode()), duration);
+        }
+        String text = scalar(node, "rate");
+        try {
+            RateSpec spec = RateSpec.parse(text);
+            return new RatePlan.Constant(spec.opsPerSecond(), text.contains(",") ? spec.strictness() : null);
+        } catch (IllegalArgumentException e) {
+            throw new ScenarioException(source, line(node), e.getMessage());
+        }
+    }
+
+    private RatePlan.Steps steps(Node node) {
+        Map<String, NodeTuple> m = mapping(node, "steps", Set.of("from", "to", "by", "every"));
+        for (String k : List.of("from", "to", "by", "every")) {
+            if (!m.containsKey(k)) {
+                throw new ScenarioException(source, line(node),
+                        "steps need '" + k + "': steps: {from: 1000, to: 10000, by: 1000, every: 10s}");
+            }
+        }
+        double from = plainRate(m.get("from").getValueNode());
+        double to = plainRate(m.get("to").getValueNode());
+        double by = plainRate(m.get("by").getValueNode());
+        Duration every = duration(m.get("every").getValueNode());
+        return new RatePlan.Steps(from, to, to >= from ? by : -by, every);
+    }
+
+    /** A rate without strictness: 1000, 2.5k. */
+    private double plainRate(Node node) {
+        String text = scalar(node, "rate");
+        if (text.contains(",")) {
+            throw new ScenarioException(source, line(node), "'" + text + "': here a rate takes no strictness; set 'strictness' on the phase");
+        }
+        try {
+            return RateSpec.parse(text).opsPerSecond();
+        } catch (IllegalArgumentException e) {
+            throw new ScenarioException(source, line(node), e.getMessage());
+        }
+    }
+
+    private Duration duration(Node node) {
+        try {
+            return Durations.parsePositive(scalar(node, "duration"), "duration");
+        } catch (IllegalArgumentException e) {
+            throw new ScenarioException(source, line(node), e.getMessage());
+        }
+    }
+
+    private int threads(Node node) {
+        String text = scalar(node, "threads");
+        try {
+            int n = Integer.parseInt(text);
+            ActivityConfig.checkThreads(n, true, "threads");
+            return n;
+        } catch (NumberFormatException e) {
+            throw new ScenarioException(source, line(node), "invalid threads '" + text + "': expected a whole number");
+        } catch (IllegalArgumentException e) {
+            throw new ScenarioException(source, line(node), e.getMessage());
+        }
+    }
+
+    private double strictness(Node node) {
+        String text = scalar(node, "strictness");
+        try {
+            return RateSpec.of(1).withStrictness(Double.parseDouble(text)).strictness();
+        } catch (NumberFormatException e) {
+            throw new ScenarioException(source, line(node), "invalid strictness '" + text + "': expected a number between 0 and 100");
+        } catch (IllegalArgumentException e) {
+            throw new ScenarioException(source, line(node), e.getMessage());
+        }
+    }
+
+    private boolean bool(Node node, String what) {
+        String text = scalar(node, what);
+        return switch (text) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new ScenarioException(source, line(node), "invalid " + what + " '" + text + "': expected true or false");
+        };
+    }
+
+    private List<String> values(Node node, String what) {
+        if (node instanceof SequenceNode seq) {
+            List<String> out = new ArrayList<>();
+            for (Node n : seq.getValue()) {
+                out.add(scalar(n, what));
+            }
+            return out;
+        }
+        if (node instanceof MappingNode map) { // headers: {Content-Type: application/json}
+            List<String> out = new ArrayList<>();
+            for (NodeTuple t : map.getValue()) {
+                out.add(scalar(t.getKeyNode(), what) + ": " + scalar(t.getValueNode(), what));
+            }
+            return out;
+        }
+        return List.of(scalar(node, what));
+    }
+
+    private String oneLine(Node node, String what) {
+        String text = scalar(node, what);
+        if (text.contains("\n")) {
+            throw new ScenarioException(source, line(node), "'" + what + "' must fit on one line");
+        }
+        return text.strip();
+    }
+
+    private String scalar(Node node, String what) {
+        if (!(node instanceof ScalarNode s)) {
+            throw new ScenarioException(source, line(node), "'" + what + "' must be a single value, not a "
+                    + (node instanceof MappingNode ? "mapping" : "list"));
+        }
+        return s.getValue().strip();
+    }
+
+    private Map<String, NodeTuple> mapping(Node node, String what, Set<String> allowed) {
+        if (!(node instanceof MappingNode map)) {
+            throw new ScenarioException(source, line(node), what + " must be a mapping of keys (key: value)");
+        }
+        Map<String, NodeTuple> out = new HashMap<>();
+        for (NodeTuple t : map.getValue()) {
+            String key = scalar(t.getKeyNode(), "key");
+            if (!allowed.contains(key)) {
+                throw new ScenarioException(source, line(t.getKeyNode()), "unknown key '" + key + "' in " + what
+                        + " (expected: " + String.join(", ", new java.util.TreeSet<>(allowed)) + ")");
+            }
+            if (out.put(key, t) != null) {
+                throw new ScenarioException(source, line(t.getKeyNode()), "duplicate key '" + key + "' in " + what);
+            }
+        }
+        return out;
+    }
+
+    private static Set<String> keys(Set<String> a, Set<String> b) {
+        Set<String> all = new HashSet<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    private String defaultName() {
+        String file = Path.of(source).getFileName().toString();
+        return file.endsWith(".yaml") ? file.substring(0, file.length() - 5) : file;
+    }
+
+    private static int line(Node node) {
+        return node.getStartMark() == null ? 1 : node.getStartMark().getLine() + 1;
+    }
+}

@@ -1,0 +1,136 @@
+package dev.pacer.engine.scenario;
+
+import dev.pacer.engine.Activity;
+import dev.pacer.engine.Durations;
+import dev.pacer.engine.LoadRun;
+import dev.pacer.ratelimit.RateSpec;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Plays a scenario's phases on a running load: at each phase start it marks the phase (the reporter
+ * cuts the interval there) and sets threads, strictness and rate; during a ramp it retunes the limiter
+ * every {@link #RETUNE} to the line's value at the middle of the next slice of time, so each interval's
+ * rate follows the line; on a staircase it changes the rate at each step. The limiter is only
+ * reconfigured, never reset, so the schedule, counts and histograms continue. When the last phase ends
+ * the run stops.
+ */
+public final class ScenarioRunner {
+
+    /** How often a ramp retunes the rate. */
+    static final Duration RETUNE = Duration.ofMillis(10);
+
+    private final Scenario scenario;
+    private final LoadRun run;
+    private Thread thread;
+
+    public ScenarioRunner(Scenario scenario, LoadRun run) {
+        this.scenario = scenario;
+        this.run = run;
+    }
+
+    /** The spec the first phase starts at: the run's initial rate. */
+    public static RateSpec initialRate(Scenario s) {
+        return spec(s, s.phases().get(0), s.phases().get(0).rate().rateAt(Duration.ZERO));
+    }
+
+    /** The threads the first phase starts with. */
+    public static int initialThreads(Scenario s, int fallback) {
+        Phase first = s.phases().get(0);
+        return first.threads() != null ? first.threads() : s.threads() != null ? s.threads() : fallback;
+    }
+
+    /** Starts playing on a daemon thread; the first phase is marked before the run's first interval. */
+    public void start() {
+        Phase first = scenario.phases().get(0);
+        run.beginPhase(first.name(), first.warmup(), "scenario");
+        thread = Thread.ofPlatform().name("pacer-scenario").daemon(true).start(this::play);
+    }
+
+    private void play() {
+        Activity activity = run.activity();
+        try {
+            if (!activity.awaitStarted(60, TimeUnit.SECONDS)) {
+                return;
+            }
+            long phaseStart = activity.startNanos();
+            boolean first = true;
+            for (Phase p : scenario.phases()) {
+                if (!activity.isRunning()) {
+                    return;
+                }
+                if (!first) {
+                    run.beginPhase(p.name(), p.warmup(), "scenario");
+                }
+                applyPhaseStart(activity, p, first);
+                first = false;
+                long end = phaseStart + p.duration().toNanos();
+                switch (p.rate()) {
+                    case RatePlan.Ramp ramp -> playRamp(activity, p, phaseStart, end);
+                    case RatePlan.Steps steps -> playSteps(activity, p, steps, phaseStart, end);
+                    case RatePlan.Constant c -> sleepUntil(activity, end);
+                }
+                phaseStart = end;
+            }
+            if (activity.isRunning()) {
+                run.requestStop("scenario", "scenario");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void applyPhaseStart(Activity activity, Phase p, boolean first) {
+        if (p.threads() != null && p.threads() != activity.threads()) {
+            activity.setThreads(p.threads(), "scenario");
+        }
+        RateSpec spec = spec(scenario, p, p.rate().rateAt(Duration.ZERO));
+        if (first && spec.equals(activity.rate())) {
+            return; // the run started at it
+        }
+        activity.setRate(spec, "scenario");
+    }
+
+    private void playRamp(Activity activity, Phase p, long phaseStart, long end) {
+        long step = RETUNE.toNanos();
+        for (long t = phaseStart + step; t < end && activity.isRunning(); t += step) {
+            sleepUntil(activity, t);
+            long mid = Math.min(t + step / 2, end) - phaseStart;
+            activity.adjustRate(spec(scenario, p, p.rate().rateAt(Duration.ofNanos(mid))));
+        }
+        sleepUntil(activity, end);
+    }
+
+    private void playSteps(Activity activity, Phase p, RatePlan.Steps steps, long phaseStart, long end) {
+        for (int k = 1; k < steps.count(); k++) {
+            long at = phaseStart + steps.every().toNanos() * k;
+            if (at >= end) {
+                break;
+            }
+            sleepUntil(activity, at);
+            if (activity.isRunning()) {
+                activity.setRate(spec(scenario, p, steps.from() + k * steps.by()), "scenario");
+            }
+        }
+        sleepUntil(activity, end);
+    }
+
+    private static RateSpec spec(Scenario s, Phase p, double rate) {
+        Double strictness = p.rate() instanceof RatePlan.Constant c && c.strictness() != null ? c.strictness()
+                : p.strictness() != null ? p.strictness()
+                : s.strictness() != null ? s.strictness() : RateSpec.DEFAULT_STRICTNESS;
+        return new RateSpec(rate, strictness);
+    }
+
+    private static void sleepUntil(Activity activity, long deadline) {
+        for (long left = deadline - System.nanoTime(); left > 0 && activity.isRunning(); left = deadline - System.nanoTime()) {
+            LockSupport.parkNanos(Math.min(left, 50_000_000));
+        }
+    }
+
+    /** One line about the scenario for the start of a run. */
+    public static String describe(Scenario s) {
+        return "scenario " + s.name() + ": " + s.phases().size() + " phases, " + Durations.format(s.totalDuration());
+    }
+}

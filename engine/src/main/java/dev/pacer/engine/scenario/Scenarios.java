@@ -1,0 +1,92 @@
+package dev.pacer.engine.scenario;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystemNotFoundException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * The built-in scenarios: the repository's {@code scenarios/*.yaml}, shipped in the jar under
+ * {@code scenarios/} and runnable by name ({@code pacer run --scenario ramp-to-knee}).
+ */
+public final class Scenarios {
+
+    private static final String FOLDER = "scenarios";
+
+    private Scenarios() {
+    }
+
+    /** Every built-in scenario, parsed, by name. */
+    public static Map<String, Scenario> builtIn() {
+        Map<String, Scenario> all = new TreeMap<>();
+        for (String file : files()) {
+            Scenario s = load(file);
+            all.put(s.name(), s);
+        }
+        return all;
+    }
+
+    /**
+     * The built-in scenario with this name.
+     *
+     * @throws IllegalArgumentException one line naming the unknown name and listing the known ones
+     */
+    public static Scenario named(String name) {
+        Scenario s = builtIn().get(name);
+        if (s == null) {
+            throw new IllegalArgumentException("unknown --scenario '" + name + "': built-in scenarios are "
+                    + String.join(", ", builtIn().keySet()) + " (or give a file: pacer run my.yaml)");
+        }
+        return s;
+    }
+
+    private static Scenario load(String file) {
+        try (InputStream in = Scenarios.class.getResourceAsStream("/" + FOLDER + "/" + file)) {
+            if (in == null) {
+                throw new IllegalStateException("built-in scenario " + file + " is missing from the jar");
+            }
+            return ScenarioParser.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), FOLDER + "/" + file);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read built-in scenario " + file, e);
+        }
+    }
+
+    /** File names under the built-in folder, whether it is a directory (tests) or inside the jar. */
+    static Iterable<String> files() {
+        URL url = Scenarios.class.getResource("/" + FOLDER);
+        if (url == null) {
+            return java.util.List.of();
+        }
+        try {
+            URI uri = url.toURI();
+            if (uri.getScheme().equals("jar")) {
+                FileSystem fs;
+                try {
+                    fs = FileSystems.getFileSystem(uri);
+                } catch (FileSystemNotFoundException e) {
+                    fs = FileSystems.newFileSystem(uri, Map.of());
+                }
+                return list(fs.getPath("/" + FOLDER));
+            }
+            return list(Path.of(uri));
+        } catch (IOException | URISyntaxException e) {
+            throw new IllegalStateException("cannot list the built-in scenarios", e);
+        }
+    }
+
+    private static Iterable<String> list(Path folder) throws IOException {
+        try (Stream<Path> s = Files.list(folder)) {
+            return s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yaml")).sorted().toList();
+        }
+    }
+}

@@ -1,0 +1,148 @@
+package dev.pacer.engine.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class ScenarioParserTest {
+
+    static final String EXAMPLE = """
+            name: ramp-to-knee
+            description: one line that `pacer scenarios` shows
+            op: noop
+            threads: 8
+            strictness: 0.5
+            phases:
+              - name: warmup
+                duration: 10s
+                rate: 500
+                warmup: true
+              - name: ramp
+                duration: 60s
+                rate: {from: 1000, to: 20000}
+              - name: find-knee
+                duration: 100s
+                steps: {from: 1000, to: 10000, by: 1000, every: 10s}
+                threads: 16
+            """;
+
+    @Test
+    void readsTheDocumentedFormat() {
+        Scenario s = ScenarioParser.parse(EXAMPLE, "example.yaml");
+        assertEquals("ramp-to-knee", s.name());
+        assertEquals("noop", s.op());
+        assertEquals(8, s.threads());
+        assertEquals(0.5, s.strictness());
+        assertEquals(3, s.phases().size());
+        Phase warmup = s.phases().get(0);
+        assertTrue(warmup.warmup());
+        assertEquals(new RatePlan.Constant(500, null), warmup.rate());
+        assertEquals(Duration.ofSeconds(10), warmup.duration());
+        RatePlan.Ramp ramp = assertInstanceOf(RatePlan.Ramp.class, s.phases().get(1).rate());
+        assertEquals(1000, ramp.rateAt(Duration.ZERO));
+        assertEquals(10500, ramp.rateAt(Duration.ofSeconds(30)));
+        assertEquals(20000, ramp.rateAt(Duration.ofSeconds(60)));
+        Phase knee = s.phases().get(2);
+        RatePlan.Steps steps = assertInstanceOf(RatePlan.Steps.class, knee.rate());
+        assertEquals(10, steps.count());
+        assertEquals(1000, steps.rateAt(Duration.ofSeconds(9)));
+        assertEquals(2000, steps.rateAt(Duration.ofSeconds(10)));
+        assertEquals(10000, steps.rateAt(Duration.ofSeconds(99)));
+        assertEquals(16, knee.threads());
+        assertEquals(Duration.ofSeconds(170), s.totalDuration());
+        assertEquals(14, knee.line());
+    }
+
+    @Test
+    void stepsWithoutADurationLastTheirStaircaseAndCanGoDown() {
+        Scenario s = ScenarioParser.parse("""
+                phases:
+                  - steps: {from: 5k, to: 1k, by: 2k, every: 5s}
+                """, "down.yaml");
+        assertEquals("down", s.name(), "the name defaults to the file's");
+        assertEquals("phase-1", s.phases().get(0).name());
+        RatePlan.Steps steps = (RatePlan.Steps) s.phases().get(0).rate();
+        assertEquals(3, steps.count());
+        assertEquals(Duration.ofSeconds(15), s.phases().get(0).duration());
+        assertEquals(1000, steps.rateAt(Duration.ofSeconds(12)));
+    }
+
+    @Test
+    void opOptionsBecomeTheHttpFlags() {
+        Scenario s = ScenarioParser.parse("""
+                op: http
+                url: http://127.0.0.1:8080/
+                method: POST
+                headers: {Content-Type: application/json, X-Test: 1}
+                phases:
+                  - {duration: 1s, rate: 100}
+                """, "http.yaml");
+        assertEquals(List.of("http://127.0.0.1:8080/"), s.opOptions().get("url"));
+        assertEquals(List.of("Content-Type: application/json", "X-Test: 1"), s.opOptions().get("header"));
+        assertNull(s.threads());
+    }
+
+    @Test
+    void everyBuiltInScenarioParsesAndValidates() throws IOException {
+        Map<String, Scenario> builtIn = Scenarios.builtIn();
+        assertTrue(builtIn.keySet().containsAll(List.of("steady", "stepped", "ramp-to-knee", "spike", "soak")), builtIn.keySet().toString());
+        try (Stream<Path> files = Files.list(Path.of("..", "scenarios"))) {
+            assertEquals(files.filter(f -> f.toString().endsWith(".yaml")).count(), builtIn.size(),
+                    "every file in scenarios/ ships and loads");
+        }
+        for (Scenario s : builtIn.values()) {
+            assertFalse(s.description().isBlank(), s.name() + " has a description");
+            assertTrue(s.totalDuration().toSeconds() > 0);
+            String text = Files.readString(Path.of("..", "scenarios", s.name() + ".yaml"));
+            assertTrue(text.startsWith("# " + s.name() + ":"), s.name() + " opens with a comment saying when to use it");
+        }
+    }
+
+    static Stream<Arguments> brokenFiles() {
+        return Stream.of(
+                Arguments.of("phases:\n  - {duration: 10s, rate: 100}\nspeed: 3\n", 3, "unknown key 'speed'"),
+                Arguments.of("phases:\n  - duration: 10s\n    rate: 100\n    color: red\n", 4, "unknown key 'color'"),
+                Arguments.of("phases:\n  - duration: 10x\n    rate: 100\n", 2, "invalid duration '10x'"),
+                Arguments.of("phases:\n  - duration: -5s\n    rate: 100\n", 2, "must not be negative"),
+                Arguments.of("phases:\n  - duration: 10s\n    rate: -5\n", 3, "invalid rate '-5'"),
+                Arguments.of("phases:\n  - duration: 10s\n    rate: {from: 1000}\n", 3, "a ramp needs 'to'"),
+                Arguments.of("phases:\n  - duration: 10s\n    rate: {from: 1000, to: 0}\n", 3, "invalid rate '0'"),
+                Arguments.of("phases:\n  - steps: {from: 1, to: 10, by: 1}\n", 2, "steps need 'every'"),
+                Arguments.of("phases:\n  - duration: 10s\n", 2, "needs exactly one of 'rate' or 'steps'"),
+                Arguments.of("phases:\n  - rate: 100\n", 2, "needs a 'duration'"),
+                Arguments.of("phases:\n  - {duration: 1s, rate: 1, threads: 0}\n", 2, "invalid threads '0'"),
+                Arguments.of("phases:\n  - {duration: 1s, rate: 1, warmup: maybe}\n", 2, "expected true or false"),
+                Arguments.of("strictness: 200\nphases:\n  - {duration: 1s, rate: 1}\n", 1, "invalid strictness"),
+                Arguments.of("phases:\n  - {name: a, duration: 1s, rate: 1}\n  - {name: a, duration: 1s, rate: 2}\n", 3,
+                        "'a' is already defined"),
+                Arguments.of("threads: 2\nthreads: 3\nphases: []\n", 2, "duplicate key"),
+                Arguments.of("phases: []\n", 1, "non-empty list"),
+                Arguments.of("name: x\n", 1, "needs 'phases'"),
+                Arguments.of("phases:\n  - duration: 1s\n    rate: [100\n", 4, "not valid YAML"),
+                Arguments.of("", 1, "empty"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("brokenFiles")
+    void brokenFilesFailWithFileAndLine(String yaml, int line, String problem) {
+        ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioParser.parse(yaml, "broken.yaml"));
+        assertTrue(e.getMessage().startsWith("broken.yaml:" + line + ": "), e.getMessage());
+        assertTrue(e.getMessage().toLowerCase().contains(problem.toLowerCase()), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
+    }
+}
