@@ -143,7 +143,8 @@ final class RunCommand implements Callable<Integer> {
             String opText = op != null ? op : scenario.op() != null ? scenario.op() : "noop";
             activity = new ActivityConfig(OpSpec.parse(opText, options),
                     threads != null ? threads : ScenarioRunner.initialThreads(scenario, 1), virtual,
-                    ScenarioRunner.initialRate(scenario), duration, cycles == null ? 0 : cycles);
+                    ScenarioRunner.initialRate(scenario), ScenarioRunner.runDuration(scenario, duration),
+                    cycles == null ? 0 : cycles);
         }
         List<Threshold> gates = new ArrayList<>();
         for (String t : thresholds) {

@@ -87,7 +87,7 @@ class ScenarioEndToEndTest {
         assertTrue(steps >= 5, "checked " + steps + " whole step intervals");
 
         JsonNode summary = JSON.readTree(dir.resolve("shape.json").toFile());
-        assertEquals("scenario", summary.get("stopReason").asText());
+        assertEquals("duration", summary.get("stopReason").asText(), "a scenario runs for its phases' total duration");
         assertEquals(2, summary.get("phases").size());
         assertEquals("ramp", summary.get("phases").get(0).get("name").asText());
         assertEquals(summary.get("ops").asLong(),

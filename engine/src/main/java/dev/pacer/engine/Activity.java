@@ -36,6 +36,11 @@ public final class Activity {
     volatile RateLimiter limiter;
     /** False once stopped. Written under the lock, read by workers once per op. */
     volatile boolean running = true;
+    /**
+     * No op scheduled (or, unpaced, started) at or after this monotonic time starts: a 10 s run at
+     * 10 ops/s is 100 ops, not 101. Long.MAX_VALUE when the run has no duration. Set once in start().
+     */
+    volatile long deadlineNanos = Long.MAX_VALUE;
     /** Unpaced runs only: workers wait while true (paced runs pause their limiter instead). */
     private volatile boolean paused;
     private final Object pauseGate = new Object();
@@ -69,10 +74,13 @@ public final class Activity {
         started = true;
         threadSetting = config.threads();
         spawn(config.threads());
+        startNanos = System.nanoTime(); // before the limiter's origin: slot k is never before start + k slices
         if (config.rate() != null) {
             limiter = RateLimiters.create(config.rate());
         }
-        startNanos = System.nanoTime();
+        if (config.duration() != null) {
+            deadlineNanos = startNanos + config.duration().toNanos();
+        }
         go.countDown();
         startedLatch.countDown();
         return startNanos;
@@ -88,6 +96,11 @@ public final class Activity {
 
     void awaitGo() throws InterruptedException {
         go.await();
+    }
+
+    /** Monotonic time at which the run ends (no op scheduled then or later starts), or Long.MAX_VALUE. */
+    public long deadlineNanos() {
+        return deadlineNanos;
     }
 
     /** Monotonic time the workload started. */

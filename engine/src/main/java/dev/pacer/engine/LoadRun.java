@@ -128,7 +128,7 @@ public final class LoadRun {
         }
         long t0 = activity.start();
         long intervalNanos = options.interval().toNanos();
-        long deadline = config.duration() == null ? Long.MAX_VALUE : t0 + config.duration().toNanos();
+        long deadline = activity.deadlineNanos();
         long lastCut = t0;
         long nextTick = t0 + intervalNanos;
         phase = pendingPhase;

@@ -86,6 +86,9 @@ final class Worker implements Runnable {
                     ACQUIRING.setOpaque(this, true);
                     wait = limiter.acquireInterruptibly(grant);
                     ACQUIRING.setOpaque(this, false);
+                    if (grant.scheduledNanos() - activity.deadlineNanos >= 0) {
+                        break; // scheduled at or after the end of the run
+                    }
                     start = grant.startNanos();
                 } else {
                     if (activity.awaitUnpaused()) {
@@ -93,6 +96,9 @@ final class Worker implements Runnable {
                     }
                     wait = 0;
                     start = previousEnd;
+                    if (start - activity.deadlineNanos >= 0) {
+                        break;
+                    }
                 }
                 Outcome outcome;
                 try {

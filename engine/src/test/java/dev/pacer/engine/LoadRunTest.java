@@ -44,6 +44,16 @@ class LoadRunTest {
     }
 
     @Test
+    void aTimedRunStartsNoOpScheduledAtOrAfterItsEnd() throws Exception {
+        // 20 ops/s for 2 s: slots at 0, 50, ..., 1950 ms are 40 ops; the slot at 2000 ms is past the end
+        Summary s = run(new ActivityConfig(OpSpec.parse("x"), 2, false, RateSpec.parse("20"), Duration.ofSeconds(2), 0),
+                cycle -> null);
+        assertTrue(s.ops() <= 40, "not 41: " + s.ops());
+        assertTrue(s.ops() >= 39, "the slots before the end all ran: " + s.ops());
+        assertEquals("duration", s.stopReason());
+    }
+
+    @Test
     void opFailuresAreCountedByTypeAndNeverKillAWorker() throws Exception {
         Op op = cycle -> {
             if (cycle % 10 == 0) {

@@ -13,8 +13,8 @@ import java.util.concurrent.locks.LockSupport;
  * cuts the interval there) and sets threads, strictness and rate; during a ramp it retunes the limiter
  * every {@link #RETUNE} to the line's value at the middle of the next slice of time, so each interval's
  * rate follows the line; on a staircase it changes the rate at each step. The limiter is only
- * reconfigured, never reset, so the schedule, counts and histograms continue. When the last phase ends
- * the run stops.
+ * reconfigured, never reset, so the schedule, counts and histograms continue. The run itself ends when
+ * the last phase does: its duration is the scenario's ({@link #runDuration}).
  */
 public final class ScenarioRunner {
 
@@ -39,6 +39,11 @@ public final class ScenarioRunner {
     public static int initialThreads(Scenario s, int fallback) {
         Phase first = s.phases().get(0);
         return first.threads() != null ? first.threads() : s.threads() != null ? s.threads() : fallback;
+    }
+
+    /** The run's duration: the scenario's, or {@code cap} when that is shorter (a --duration given with it). */
+    public static Duration runDuration(Scenario s, Duration cap) {
+        return cap != null && cap.compareTo(s.totalDuration()) < 0 ? cap : s.totalDuration();
     }
 
     /** Starts playing on a daemon thread; the first phase is marked before the run's first interval. */
@@ -73,9 +78,7 @@ public final class ScenarioRunner {
                 }
                 phaseStart = end;
             }
-            if (activity.isRunning()) {
-                run.requestStop("scenario", "scenario");
-            }
+            // the run's duration is the scenario's (see runDuration), so it ends there by itself
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
