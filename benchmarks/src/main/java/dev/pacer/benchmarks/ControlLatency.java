@@ -9,12 +9,14 @@ import dev.pacer.engine.control.RunController;
 import dev.pacer.engine.control.RunStatus;
 import dev.pacer.engine.op.OpSpec;
 import dev.pacer.ratelimit.RateSpec;
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -26,7 +28,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * How long a {@code POST /rate} takes to show in the op stream: a run at 1000 ops/s with 2 threads and
  * its HTTP control endpoint; 100 changes alternating 1000 ↔ 4000 ops/s, 300-500 ms apart. Every op's
  * start time is recorded; for each change, "taking effect" is the start of the first op that follows
- * its predecessor at the new spacing (gap on the new side of the 500 µs midpoint).
+ * its predecessor at the new spacing (gap on the new side of the 500 µs midpoint). Requests go over one
+ * keep-alive connection written by hand, so the figures are the endpoint's, not an HTTP client's.
  *
  * <pre>java -cp benchmarks/target/benchmarks.jar dev.pacer.benchmarks.ControlLatency [changes]</pre>
  */
@@ -60,20 +63,21 @@ public final class ControlLatency {
         long[] answered = new long[changes];
         double[] newRate = new double[changes];
         try (HttpControlServer server = HttpControlServer.start(ControlEndpoint.parse("0"), null, controller);
-             HttpClient client = HttpClient.newHttpClient()) {
-            URI rate = URI.create("http://127.0.0.1:" + server.address().getPort() + "/rate");
-            client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.address().getPort() + "/status"))
-                    .build(), HttpResponse.BodyHandlers.discarding()); // connection and JIT warm-up
+             Socket socket = new Socket("127.0.0.1", server.address().getPort())) {
+            // a plain keep-alive HTTP/1.1 connection, as curl or a script would hold: "sent" is when the
+            // request is written, with no client library in between
+            socket.setTcpNoDelay(true);
+            OutputStream out = socket.getOutputStream();
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            post(out, in, "1000"); // connection and JIT warm-up
             Thread.sleep(1000);
             for (int c = 0; c < changes; c++) {
                 newRate[c] = c % 2 == 0 ? 4000 : 1000;
-                HttpRequest post = HttpRequest.newBuilder(rate)
-                        .POST(HttpRequest.BodyPublishers.ofString(Long.toString((long) newRate[c]))).build();
                 sent[c] = System.nanoTime();
-                HttpResponse<String> r = client.send(post, HttpResponse.BodyHandlers.ofString());
+                int status = post(out, in, Long.toString((long) newRate[c]));
                 answered[c] = System.nanoTime();
-                if (r.statusCode() != 200) {
-                    throw new IllegalStateException(r.body());
+                if (status != 200) {
+                    throw new IllegalStateException("POST /rate answered " + status);
                 }
                 Thread.sleep(300 + ThreadLocalRandom.current().nextInt(200));
             }
@@ -101,6 +105,35 @@ public final class ControlLatency {
         print("POST /rate -> first op at the new spacing", effect);
         print("  ... of which 1000 -> 4000", every(effect, 0));
         print("  ... of which 4000 -> 1000", every(effect, 1));
+    }
+
+    /** POST /rate on a keep-alive connection; returns the status code after reading the whole answer. */
+    private static int post(OutputStream out, InputStream in, String body) throws IOException {
+        out.write(("POST /rate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: "
+                + body.length() + "\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        String statusLine = line(in);
+        int length = 0;
+        for (String h; !(h = line(in)).isEmpty(); ) {
+            if (h.regionMatches(true, 0, "content-length:", 0, 15)) {
+                length = Integer.parseInt(h.substring(15).trim());
+            }
+        }
+        in.readNBytes(length);
+        return Integer.parseInt(statusLine.split(" ")[1]);
+    }
+
+    private static String line(InputStream in) throws IOException {
+        StringBuilder b = new StringBuilder();
+        for (int c; (c = in.read()) != '\n'; ) {
+            if (c < 0) {
+                throw new IOException("connection closed");
+            }
+            if (c != '\r') {
+                b.append((char) c);
+            }
+        }
+        return b.toString();
     }
 
     private static double[] every(double[] v, int offset) {

@@ -13,9 +13,10 @@ import java.nio.channels.ClosedByInterruptException;
 /**
  * One worker thread of an {@link Activity}: {@code wait = limiter.acquire()}, run the op, record.
  *
- * <p>Per op the worker reads the clock once (the op's end); the start is the limiter's own reading
- * ({@link Grant#startNanos()}), or the previous op's end when unpaced. Nothing on this path allocates
- * or locks.
+ * <p>Per op the worker reads the clock once (the op's end) and hands that reading to its grant
+ * ({@link Grant#sawClock}); the start is the limiter's reading ({@link Grant#startNanos()}), which is
+ * then never older than the previous op's end, or the previous op's end itself when unpaced. Nothing
+ * on this path allocates or locks.
  */
 final class Worker implements Runnable {
 
@@ -118,6 +119,9 @@ final class Worker implements Runnable {
                 long service = end - start;
                 metrics.record(wait, service > 0 ? service : 0, outcome);
                 previousEnd = end;
+                if (grant != null) {
+                    grant.sawClock(end); // the next acquire's start and wait are exact without another clock read
+                }
             }
         } catch (InterruptedException e) {
             // stopped while waiting for a slot

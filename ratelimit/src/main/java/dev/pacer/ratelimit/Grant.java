@@ -13,8 +13,8 @@ package dev.pacer.ratelimit;
  * After {@code wait = limiter.acquire(grant)}: {@link #scheduledNanos()} is the op's scheduled time,
  * {@link #startNanos()} the limiter's reading of its start time and {@link #waitNanos()} the wait
  * (= start − scheduled, ≥ 0), all on the {@link NanoClock}'s scale. On the fast path the start is the
- * limiter's cached clock (at most about one microsecond stale, see {@link RateLimiters.Builder}),
- * so wait is a lower bound there. An early caller that went without parking (its delay was below the
+ * limiter's cached clock or the caller's own latest reading ({@link #sawClock}), whichever is later:
+ * about a microsecond stale at most (see {@link RateLimiters.Builder}), so wait is a lower bound there. An early caller that went without parking (its delay was below the
  * park threshold) starts before its scheduled time and reports a wait of 0.
  *
  * <p>{@link #close()} returns any unused run of slices to the limiter (as idle time) and folds the
@@ -69,6 +69,16 @@ public final class Grant implements AutoCloseable {
         this.waitNanos = wait;
         state.tally(permits, wait);
         return wait;
+    }
+
+    /**
+     * Tells the limiter this thread read the clock at {@code nanoTime} (on the {@link NanoClock}'s scale),
+     * e.g. its op's end. The next acquire uses it as a floor of the current time: a slot before it goes
+     * without a clock read, and its start and wait are exact to within what the caller did since.
+     * Optional; free; the engine's workers call it with every op's end time.
+     */
+    public void sawClock(long nanoTime) {
+        state.hintUnits = ScheduleUnits.fromNanos(nanoTime - limiter.origin);
     }
 
     /** Gives unused slices back (as idle time) and folds the tallies into the limiter. Idempotent. */

@@ -32,8 +32,20 @@ final class GrantState {
     long runEnd;
     /** The settings the run was claimed under; a run is only used while they are still in force. */
     LimiterSettings runSettings;
-    /** Slices to claim on the next shared grant (1, or {@link LimiterSettings#MAX_RUN} when far behind). */
-    int nextRun = 1;
+    /** The last grant was far enough behind schedule for the next claim to be a run. */
+    boolean wantRun;
+    /**
+     * Slices per run claim, adapted to this thread's own pace: doubled (up to
+     * {@link LimiterSettings#MAX_RUN}) when the previous run was used within twice the staleness target,
+     * halved when it took longer, so a slow caller never serves its ops from a stale clock.
+     */
+    int runLen = 2;
+    /** Clock (units) when the current run was claimed; 0 when there is none to measure. */
+    long runStartUnits;
+    /** While runLen is 1: late grants left before runs are tried again. */
+    int probeCountdown;
+    /** A clock reading the caller handed over ({@link Grant#sawClock}), in units; 0 if none. */
+    long hintUnits;
 
     /** Permits granted; owner writes (opaque), snapshot reads (opaque). */
     long permits;

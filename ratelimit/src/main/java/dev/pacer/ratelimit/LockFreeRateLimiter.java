@@ -31,7 +31,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <h3>The bound on the fast path</h3>
  * The seed design bounds fast passes with a counter. Here the schedule is that counter: at each
- * clock read the reader sets {@code horizon = min(now, allocated + window)}, where {@code window} is
+ * clock read the reader sets {@code horizon = min(now, allocated + window − slice)} (so the window
+ * admits ⌊window / slice⌋ slots), where {@code window} is
  * the schedule that callers consumed per unit of real time since the previous read, times the
  * target staleness (1 µs by default), allowed to grow at most 2× per read. So at 100 M late
  * acquires/s a clock read happens every ~100 grants, while callers with slow ops read it on nearly
@@ -56,10 +57,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ul>
  *
  * <h3>Runs of slices</h3>
- * A caller whose last grant was far behind ({@code ≥ 4 × 64} slices) claims the next 64 slices with
- * one add and hands them out from its {@link Grant}, each with its exact scheduled time. Runs are
- * only claimed in the fast-path modes and only used under the settings they were claimed with;
- * slices left unused when settings change or the grant closes are given away as idle time.
+ * A caller whose last grant was far behind ({@code ≥ 4 × 64} slices) claims its next slices as a run,
+ * with one add, and hands them out from its {@link Grant}, each with its exact scheduled time. Run
+ * slices go by the cached clock, so a run's length adapts to the thread's own pace: each claim reads
+ * the clock once and doubles the length (up to 64) if the previous run was used within twice the
+ * staleness target, halves it otherwise. A caller with slow ops ends up claiming single slices and
+ * its starts and waits stay exact (it tries a run of 2 again every {@value #RUN_PROBE_INTERVAL} late
+ * grants). Runs are only claimed in the fast-path modes and only used under the settings they were
+ * claimed with; slices left unused when settings change or the grant closes are given away as idle
+ * time. A caller that hands over its own clock readings ({@link Grant#sawClock}) gets exact starts
+ * whatever its pace.
  *
  * <h2>Shared fields</h2>
  * <table>
@@ -104,6 +111,9 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
             throw new ExceptionInInitializerError(e);
         }
     }
+
+    /** A thread whose runs fell back to single slices tries a run again after this many late grants. */
+    static final int RUN_PROBE_INTERVAL = 1024;
 
     /** Clock value at creation; positions are counted from here. */
     final long origin;
@@ -182,7 +192,10 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
         return acquireOne(grant, true);
     }
 
-    /** One permit: from the caller's run if it has one under the current settings, else shared. */
+    /**
+     * One permit: from the caller's run if it has one under the current settings, else a new slot (or
+     * run). Kept under the JIT's inlining budget (325 bytecodes): the claim is split out.
+     */
     private long acquireOne(Grant grant, boolean interruptible) throws InterruptedException {
         final LimiterSettings s = settings;
         final GrantState st = grant.state;
@@ -190,29 +203,72 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
         if (sch < st.runEnd && st.runSettings == s) {
             st.runNext = sch + s.sliceUnits;
         } else {
-            checkOwner(grant);
-            if (st.runNext < st.runEnd) {
-                abandonRun(st);
-            }
             if (s.paused || s.mode == StrictnessMode.STRICT) {
+                checkOwner(grant);
                 return acquireShared(1, grant, interruptible);
             }
-            int run = st.nextRun;
-            long cost = s.sliceUnits;
-            sch = (long) ALLOCATED.getAndAdd(this, run == 1 ? cost : run * cost);
-            if (run > 1) {
-                st.runNext = sch + cost;
-                st.runEnd = sch + run * cost;
-                st.runSettings = s;
-            }
+            sch = claim(grant, st, s);
         }
-        if (sch <= horizon) {
-            long now = seen;
-            st.nextRun = now - sch >= s.runLagUnits ? LimiterSettings.MAX_RUN : 1;
+        long hint = st.hintUnits;
+        if (sch <= horizon || (s.fastPath && sch <= hint)) {
+            long now = Math.max(seen, hint);
+            boolean far = now - sch >= s.runLagUnits;
+            st.wantRun = far;
+            if (far && st.runLen == 1) {
+                probeRuns(st);
+            }
             return grant.granted(sch, now, 1);
         }
-        st.nextRun = 1;
+        st.wantRun = false;
         return settle(sch, s.sliceUnits, 1, s, grant, interruptible);
+    }
+
+    /** A new slot, or a run of slots when the caller is far behind: one atomic add either way. */
+    private long claim(Grant grant, GrantState st, LimiterSettings s) {
+        checkOwner(grant);
+        if (st.runNext < st.runEnd) {
+            abandonRun(st);
+        }
+        int run = st.wantRun && st.runLen > 1 ? runLength(st, s) : 1;
+        long cost = s.sliceUnits;
+        long sch = (long) ALLOCATED.getAndAdd(this, run == 1 ? cost : run * cost);
+        if (run > 1) {
+            st.runNext = sch + cost;
+            st.runEnd = sch + run * cost;
+            st.runSettings = s;
+        } else {
+            st.runStartUnits = 0;
+        }
+        return sch;
+    }
+
+    /** A thread on single slices while far behind tries a run of 2 again now and then: it may have sped up. */
+    private static void probeRuns(GrantState st) {
+        if (--st.probeCountdown <= 0) {
+            st.runLen = 2;
+        }
+    }
+
+    /**
+     * The length of the run a thread far behind claims next, from its own pace: one clock read per run
+     * measures how long the previous run took; within twice the staleness target the length doubles,
+     * beyond it halves, so the cached clock that run slices go by is never stale by more than that.
+     */
+    private int runLength(GrantState st, LimiterSettings s) {
+        long now = readClock(s);
+        if (st.runStartUnits != 0) {
+            st.runLen = now - st.runStartUnits <= 2 * s.stalenessUnits
+                    ? Math.min(LimiterSettings.MAX_RUN, st.runLen << 1)
+                    : st.runLen >> 1;
+        }
+        if (st.runLen <= 1) {
+            st.runLen = 1;
+            st.runStartUnits = 0;
+            st.probeCountdown = RUN_PROBE_INTERVAL;
+            return 1;
+        }
+        st.runStartUnits = now;
+        return st.runLen;
     }
 
     /** Any number of permits, no runs; also the path for paused and strict limiters. */
@@ -227,8 +283,9 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
             return acquireStrict(cost, permits, grant, interruptible);
         }
         long sch = (long) ALLOCATED.getAndAdd(this, cost);
-        if (sch <= horizon) {
-            return grant.granted(sch, seen, permits);
+        long hint = grant.state.hintUnits;
+        if (sch <= horizon || (s.fastPath && sch <= hint)) {
+            return grant.granted(sch, Math.max(seen, hint), permits);
         }
         return settle(sch, cost, permits, s, grant, interruptible);
     }
@@ -319,7 +376,8 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
                 this.window = window;
                 SEEN_ALLOCATED.setRelease(this, a);
                 SEEN.setRelease(this, now);
-                HORIZON.setRelease(this, Math.min(now, a + window));
+                // the window admits floor(window / slice) slots from a: below one slice, none
+                HORIZON.setRelease(this, Math.min(now, a + window - s.sliceUnits));
             } else {
                 SEEN.setRelease(this, now);
             }

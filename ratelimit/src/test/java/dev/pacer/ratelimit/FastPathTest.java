@@ -104,6 +104,40 @@ class FastPathTest {
                 "the dropped run became idle time");
     }
 
+    /** A caller with 1 ms ops, 10 000 slots behind: runs would serve it from a clock 64 ms stale. */
+    long[] waitErrorsOfASlowCallerFarBehind(boolean handsOverItsClock) {
+        LockFreeRateLimiter l = limiter("1M");
+        Grant g = l.newGrant();
+        l.acquire(g);
+        time.advance(10_000_000); // 10 ms behind at 1 µs slices
+        long inexact = 0;
+        long worst = 0;
+        for (int i = 0; i < 5_000; i++) {
+            long trueNow = time.nanoTime();
+            long wait = l.acquire(g);
+            long error = (trueNow - g.scheduledNanos()) - wait;
+            assertTrue(error >= 0, "never over-reported");
+            if (error > 0) {
+                inexact++;
+                worst = Math.max(worst, error);
+            }
+            time.advance(1_000_000); // the op takes 1 ms
+            if (handsOverItsClock) {
+                g.sawClock(time.nanoTime());
+            }
+        }
+        return new long[] {inexact, worst};
+    }
+
+    @Test
+    void aSlowCallerFarBehindIsNotServedFromAStaleClock() {
+        long[] plain = waitErrorsOfASlowCallerFarBehind(false);
+        assertTrue(plain[0] <= 10, plain[0] + " of 5000 waits were inexact: runs must shrink to single slices");
+        assertTrue(plain[1] <= 1_000_000, "and then by at most one op's duration: " + plain[1]);
+        long[] hinted = waitErrorsOfASlowCallerFarBehind(true);
+        assertEquals(0, hinted[0], "with its own clock readings every wait is exact");
+    }
+
     @Test
     void theFirstLateCallerAfterAnIdlePeriodReadsTheClock() {
         LockFreeRateLimiter l = limiter("1000");
