@@ -44,6 +44,7 @@ import picocli.CommandLine.Option;
                 "  pacer run --rate 1000 --duration 10s",
                 "  pacer run --rate 5000 --threads 16 --duration 30s --op sleep:2ms",
                 "  pacer run --rate 1M,0.5 --threads 2 --cycles 20M --op noop --hlog run.hlog --summary run.json",
+                "  pacer run --rate 20000 --duration 60s --op http --url http://127.0.0.1:8080/ --virtual --threads 500",
                 "  pacer run scenarios/stepped.yaml",
                 "  pacer run --scenario ramp-to-knee",
                 "",
@@ -78,7 +79,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--op", paramLabel = "OP",
             description = {"The operation (default: noop, or the scenario's): noop, sleep:2ms, sleep:uniform(1ms,5ms),",
-                    "sleep:exp(2ms), cpu:50us, or any op on the class path (see: pacer ops)."})
+                    "sleep:exp(2ms), cpu:50us, http (with --url ...), or any op on the class path (see: pacer ops)."})
     String op;
 
     @CommandLine.Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO.yaml",
@@ -120,6 +121,9 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--no-console", description = "Do not read commands (rate 8000, threads 32, status, stop, ...) from stdin.")
     boolean noConsole;
+
+    @CommandLine.Mixin
+    HttpOptions http = new HttpOptions();
 
     @Option(names = {"-q", "--quiet"}, description = "No progress lines.")
     boolean quiet;
@@ -215,9 +219,9 @@ final class RunCommand implements Callable<Integer> {
         return ScenarioParser.parse(scenarioFile);
     }
 
-    /** Named options for ops that take flags of their own. */
+    /** Named options for ops that take flags of their own (the http op's). */
     Map<String, List<String>> opOptions() {
-        return new LinkedHashMap<>();
+        return http.toOptions();
     }
 
     private static String header(ActivityConfig a) {

@@ -126,6 +126,11 @@ public final class LoadRun {
         if (options.progress()) {
             activity.addChangeListener(c -> err.println("  >> " + c.describe()));
         }
+        try {
+            activity.op.warmUp();
+        } catch (Exception e) {
+            throw new IllegalStateException("the op's warm-up failed: " + e.getMessage(), e);
+        }
         long t0 = activity.start();
         long intervalNanos = options.interval().toNanos();
         long deadline = activity.deadlineNanos();

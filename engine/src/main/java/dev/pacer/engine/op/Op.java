@@ -8,7 +8,8 @@ package dev.pacer.engine.op;
  *   <li>{@link #run(long)} is called by every worker thread of the run, concurrently: an op is
  *       thread-safe or keeps its state per thread.</li>
  *   <li>Each call is timed by the worker: service time = end − start of the call.</li>
- *   <li>{@link #close()} is called once, after every worker has stopped.</li>
+ *   <li>{@link #warmUp()} is called once, before the schedule starts; {@link #close()} once, after
+ *       every worker has stopped.</li>
  * </ol>
  *
  * <h2>What the op promises</h2>
@@ -30,6 +31,14 @@ public interface Op extends AutoCloseable {
      * @return the outcome, or {@code null} for {@link Outcome#OK}
      */
     Outcome run(long cycle) throws Exception;
+
+    /**
+     * Called once before the run's schedule starts, so the first measured ops do not pay for class
+     * loading and first-use setup. Must not touch the system under test (its counts would be off).
+     * Default: nothing.
+     */
+    default void warmUp() throws Exception {
+    }
 
     @Override
     default void close() throws Exception {

@@ -1,0 +1,59 @@
+package dev.pacer.cli;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** The flags of {@code --op http}, mixed into {@code pacer run}; they become the op's named options. */
+final class HttpOptions {
+
+    @Option(names = "--url", paramLabel = "URL",
+            description = "http op: the URL; {cycle} is replaced by the op's cycle number (http://host/item/{cycle}).")
+    String url;
+
+    @Option(names = "--method", paramLabel = "METHOD", description = "http op: the method (default GET).")
+    String method;
+
+    @Option(names = {"-H", "--header"}, paramLabel = "'NAME: VALUE'", description = "http op: a request header, repeatable.")
+    List<String> headers = new ArrayList<>();
+
+    @Option(names = "--body", paramLabel = "TEXT|@FILE", description = "http op: the request body, or @file to send a file's bytes.")
+    String body;
+
+    @Option(names = "--connect-timeout", paramLabel = "DURATION", description = "http op: connect timeout (default 5s).")
+    String connectTimeout;
+
+    @Option(names = "--request-timeout", paramLabel = "DURATION", description = "http op: request timeout (default 30s).")
+    String requestTimeout;
+
+    @Option(names = "--expect", paramLabel = "CLASSES",
+            description = "http op: expected status classes (2xx or 2xx,3xx); other statuses count as errors.")
+    String expect;
+
+    @Option(names = "--http-version", paramLabel = "1.1|2", description = "http op: HTTP/1.1 (default) or 2 (h2c on http://).")
+    String httpVersion;
+
+    /** The options given, keyed as the op reads them. */
+    Map<String, List<String>> toOptions() {
+        Map<String, List<String>> m = new LinkedHashMap<>();
+        put(m, "url", url);
+        put(m, "method", method);
+        if (!headers.isEmpty()) {
+            m.put("header", List.copyOf(headers));
+        }
+        put(m, "body", body);
+        put(m, "connect-timeout", connectTimeout);
+        put(m, "request-timeout", requestTimeout);
+        put(m, "expect", expect);
+        put(m, "http-version", httpVersion);
+        return m;
+    }
+
+    private static void put(Map<String, List<String>> m, String key, String value) {
+        if (value != null) {
+            m.put(key, List.of(value));
+        }
+    }
+}
