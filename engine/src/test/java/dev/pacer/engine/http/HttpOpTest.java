@@ -48,6 +48,7 @@ class HttpOpTest {
     final Set<String> paths = ConcurrentHashMap.newKeySet();
     final List<String> seen = new CopyOnWriteArrayList<>();
     volatile long stallUntil;
+    final AtomicLong stallCount = new AtomicLong();
     final AtomicLong requests = new AtomicLong();
 
     @TempDir
@@ -75,6 +76,9 @@ class HttpOpTest {
         if (path.equals("/echo")) {
             seen.add(ex.getRequestMethod() + " " + ex.getRequestHeaders().getFirst("X-Test") + " "
                     + ex.getRequestHeaders().getFirst("Content-Type") + " " + new String(body, StandardCharsets.UTF_8));
+        }
+        if (path.equals("/stall") && stallCount.incrementAndGet() == 400) {
+            stallUntil = System.nanoTime() + 300_000_000L; // one second into the run at 400/s: every request for 300 ms waits
         }
         try {
             long stall = stallUntil - System.nanoTime();
@@ -179,17 +183,7 @@ class HttpOpTest {
     @Test
     void aServerStallShowsInWaitAndResponseWhileTheRateRecoversAfterwards() throws Exception {
         List<IntervalReport> intervals = new CopyOnWriteArrayList<>();
-        Thread staller = new Thread(() -> {
-            try {
-                Thread.sleep(1000);
-                stallUntil = System.nanoTime() + 300_000_000L; // every request in the next 300 ms waits until then
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        staller.start();
         Summary s = run("400", 8, 0, Duration.ofSeconds(4), url(base + "/stall"), intervals);
-        staller.join();
         long ms = 1_000_000;
         assertTrue(s.latencies().get(Metric.WAIT).max() >= 200 * ms, "the stall made later ops start late: " + s.latencies());
         assertTrue(s.latencies().get(Metric.RESPONSE).max() >= 280 * ms, "and users would have waited for it");
