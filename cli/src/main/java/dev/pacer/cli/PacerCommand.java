@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
                 OpsCommand.class,
                 ControlCommand.class,
                 ScenariosCommand.class,
+                ReportCommand.class,
                 AutoComplete.GenerateCompletion.class,
         },
         exitCodeListHeading = "%nExit codes:%n",

@@ -18,6 +18,9 @@ import dev.pacer.engine.scenario.Scenarios;
 import dev.pacer.engine.op.Op;
 import dev.pacer.engine.op.OpSpec;
 import dev.pacer.engine.op.Ops;
+import dev.pacer.engine.report.HlogReader;
+import dev.pacer.engine.report.Report;
+import dev.pacer.engine.report.ReportHtml;
 import dev.pacer.ratelimit.ParkingSleeper;
 import dev.pacer.ratelimit.RateSpec;
 import java.io.PrintStream;
@@ -101,6 +104,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--summary", paramLabel = "FILE.json", description = "Write the summary as JSON.")
     Path summary;
 
+    @Option(names = "--plot", paramLabel = "FILE.html",
+            description = "At the end, write the page 'pacer report --plot' makes of this run's .hlog.")
+    Path plot;
+
     @Option(names = "--threshold", paramLabel = "GATE",
             description = {"A pass/fail gate, repeatable: 'response.p99<20ms', 'achieved>=0.99*target', 'errors<0.1%'.",
                     "A failed gate makes the exit code 1."})
@@ -156,10 +163,17 @@ final class RunCommand implements Callable<Integer> {
         }
         checkWritable(hlog, "--hlog");
         checkWritable(summary, "--summary");
+        checkWritable(plot, "--plot");
+        Path log = hlog;
+        Path tempLog = null;
+        if (plot != null && log == null) {
+            tempLog = Files.createTempFile("pacer-run", ".hlog");
+            log = tempLog;
+        }
         ControlEndpoint endpoint = control == null ? null : ControlEndpoint.parse(control);
         String envToken = System.getenv("PACER_CONTROL_TOKEN");
         String token = controlToken != null ? controlToken : envToken == null || envToken.isBlank() ? null : envToken;
-        RunOptions options = new RunOptions(activity, interval, hlog, summary,
+        RunOptions options = new RunOptions(activity, interval, log, summary,
                 !quiet && (progress || Terminal.stderrIsTerminal()), gates, maxErrorRatio);
 
         PrintStream out = System.out;
@@ -195,7 +209,17 @@ final class RunCommand implements Callable<Integer> {
                 }
                 Runtime.getRuntime().addShutdownHook(hook);
                 Summary result = run.run();
+                if (plot != null) {
+                    ReportHtml.write(Report.of(List.of(HlogReader.read(log)), null, null), plot);
+                    if (!quiet) {
+                        err.println("pacer: wrote " + plot);
+                    }
+                }
                 return result.passed() ? PacerCommand.EXIT_OK : PacerCommand.EXIT_FAILED;
+            }
+        } finally {
+            if (tempLog != null) {
+                Files.deleteIfExists(tempLog);
             }
         }
     }

@@ -88,7 +88,8 @@ public final class SummaryJson {
         }
     }
 
-    static ObjectNode latency(LatencySummary l) {
+    /** One latency summary as JSON: {@code count, mean, min, max, percentiles} (ns). */
+    public static ObjectNode latency(LatencySummary l) {
         ObjectNode n = MAPPER.createObjectNode();
         n.put("count", l.count()).put("mean", l.mean()).put("min", l.min()).put("max", l.max());
         ObjectNode p = n.putObject("percentiles");

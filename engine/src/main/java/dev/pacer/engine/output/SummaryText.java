@@ -7,6 +7,7 @@ import dev.pacer.engine.Summary;
 import dev.pacer.engine.ThresholdResult;
 import dev.pacer.engine.metrics.LatencySummary;
 import dev.pacer.engine.metrics.Metric;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -74,19 +75,11 @@ public final class SummaryText {
     }
 
     static void appendTable(StringBuilder b, Map<Metric, LatencySummary> latencies, String indent) {
-        b.append(indent).append(String.format("%-10s", "latency"));
-        for (double q : LatencySummary.PERCENTILES) {
-            b.append(String.format("%10s", "p" + LatencySummary.label(q)));
-        }
-        b.append(String.format("%10s%10s%n", "max", "mean"));
+        Map<String, LatencySummary> rows = new LinkedHashMap<>();
         for (Metric m : Metric.values()) {
-            LatencySummary l = latencies.get(m);
-            b.append(indent).append(String.format("%-10s", m.tag()));
-            for (double q : LatencySummary.PERCENTILES) {
-                b.append(String.format("%10s", Durations.format((double) l.at(LatencySummary.label(q)))));
-            }
-            b.append(String.format("%10s%10s%n", Durations.format((double) l.max()), Durations.format(l.mean())));
+            rows.put(m.tag(), latencies.get(m));
         }
+        LatencyTable.append(b, rows, indent);
     }
 
     private static String join(Map<String, Long> counts) {

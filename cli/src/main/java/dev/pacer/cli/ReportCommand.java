@@ -1,0 +1,113 @@
+package dev.pacer.cli;
+
+import dev.pacer.engine.Durations;
+import dev.pacer.engine.report.HlogFile;
+import dev.pacer.engine.report.HlogReader;
+import dev.pacer.engine.report.Report;
+import dev.pacer.engine.report.ReportCsv;
+import dev.pacer.engine.report.ReportHtml;
+import dev.pacer.engine.report.ReportJson;
+import dev.pacer.engine.report.ReportText;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code pacer report}: reads, merges and plots histogram logs.
+ *
+ * <p>Exit codes: 0 the logs were read whole; 1 some lines could not be read (each is named as
+ * {@code file:line}; everything readable is still reported); 2 bad usage or no readable interval.
+ */
+@Command(name = "report", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Percentile tables, merges and plots of HdrHistogram interval logs (pacer run --hlog).", "",
+                "Examples:",
+                "  pacer report run.hlog                        percentile tables per tag",
+                "  pacer report a.hlog b.hlog --merge           shards of one test, merged into one view",
+                "  pacer report run.hlog --from 30s --to 90s    a window, e.g. skipping warm-up",
+                "  pacer report run.hlog --plot run.html        a self-contained page with the charts",
+                "  pacer report run.hlog --csv | --json", ""},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:read whole", "1:some lines unreadable (named; the rest is reported)", "2:bad usage or nothing readable"})
+final class ReportCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "LOG.hlog", description = "One or more interval histogram logs.")
+    List<Path> logs = new ArrayList<>();
+
+    @Option(names = "--merge", description = "Merge the logs into one view, aligned by their start times (adds histograms).")
+    boolean merge;
+
+    @Option(names = "--from", paramLabel = "DURATION", description = "Window start, from the log's start (e.g. 30s).")
+    String from;
+
+    @Option(names = "--to", paramLabel = "DURATION", description = "Window end, from the log's start (e.g. 90s).")
+    String to;
+
+    @Option(names = "--plot", paramLabel = "FILE.html", description = "Write a self-contained HTML page with the charts.")
+    Path plot;
+
+    @Option(names = "--csv", description = "Print the percentile table as CSV (nanoseconds).")
+    boolean csv;
+
+    @Option(names = "--json", description = "Print the report as JSON (nanoseconds).")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        if (csv && json) {
+            throw new IllegalArgumentException("give --csv or --json, not both");
+        }
+        if (logs.size() > 1 && !merge && (csv || json || plot != null)) {
+            throw new IllegalArgumentException("several logs make one table or page only with --merge (or report them one by one)");
+        }
+        Double fromSec = from == null ? null : Durations.parse(from, "--from").toNanos() / 1e9;
+        Double toSec = to == null ? null : Durations.parse(to, "--to").toNanos() / 1e9;
+        if (fromSec != null && toSec != null && toSec <= fromSec) {
+            throw new IllegalArgumentException("invalid --to '" + to + "': must be after --from '" + from + "'");
+        }
+        List<HlogFile> files = new ArrayList<>();
+        for (Path log : logs) {
+            files.add(HlogReader.read(log));
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<List<HlogFile>> views = merge ? List.of(files) : files.stream().map(List::of).toList();
+        int unreadable = 0;
+        for (List<HlogFile> view : views) {
+            Report report = Report.of(view, fromSec, toSec);
+            for (String warning : report.warnings()) {
+                err.println("pacer report: " + warning);
+            }
+            unreadable += report.warnings().size();
+            if (csv) {
+                out.print(ReportCsv.format(report));
+            } else if (json) {
+                out.print(ReportJson.format(report));
+            } else {
+                out.print(ReportText.format(report));
+                if (views.size() > 1) {
+                    out.println();
+                }
+            }
+            if (plot != null) {
+                ReportHtml.write(report, plot);
+                err.println("pacer report: wrote " + plot);
+            }
+        }
+        if (unreadable > 0) {
+            err.println("pacer report: " + unreadable + " unreadable line" + (unreadable > 1 ? "s" : "")
+                    + " skipped; everything readable is reported above");
+        }
+        out.flush();
+        err.flush();
+        return unreadable > 0 ? PacerCommand.EXIT_FAILED : PacerCommand.EXIT_OK;
+    }
+}
