@@ -30,9 +30,13 @@ public final class Grant implements AutoCloseable {
     long startUnits;
     long waitNanos;
 
-    Grant(LockFreeRateLimiter limiter, GrantState state) {
+    /** The thread this grant was made for behind {@link RateLimiter#acquire()}; -1 for grants handed out. */
+    final long ownerThreadId;
+
+    Grant(LockFreeRateLimiter limiter, GrantState state, long ownerThreadId) {
         this.limiter = limiter;
         this.state = state;
+        this.ownerThreadId = ownerThreadId;
     }
 
     /** Scheduled time of the latest grant, on the clock's scale. */

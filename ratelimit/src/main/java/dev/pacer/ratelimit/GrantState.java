@@ -40,7 +40,10 @@ final class GrantState {
      * halved when it took longer, so a slow caller never serves its ops from a stale clock.
      */
     int runLen = 2;
-    /** Clock (units) when the current run was claimed; 0 when there is none to measure. */
+    /**
+     * Clock (units) when the current run was claimed; 0 when there is none to measure. The run's slots
+     * go by this reading: all of them are at least runLag behind it.
+     */
     long runStartUnits;
     /** While runLen is 1: late grants left before runs are tried again. */
     int probeCountdown;

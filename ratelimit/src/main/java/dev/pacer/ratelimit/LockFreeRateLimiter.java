@@ -91,7 +91,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <tr><td>{@code burstNext}</td><td>late callers in BURST mode: CAS</td>
  *       <td>the earliest release of the next late caller</td></tr>
  * </table>
- * Per-thread tallies live in {@link GrantState}, written by their owner only.
+ * Per-thread tallies live in {@link GrantState}, written by their owner only; the grants behind
+ * {@link #acquire()} are found through {@link ThreadGrants}, whose cache documents its own races.
  */
 public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimiter {
 
@@ -136,7 +137,8 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
     /** Tallies of grants closed or collected. */
     private final AtomicLong retiredPermits = new AtomicLong();
     private final AtomicLong retiredWait = new AtomicLong();
-    private final ThreadLocal<Grant> threadGrant = ThreadLocal.withInitial(this::newGrant);
+    /** The grants behind acquire() without one: one per thread. */
+    private final ThreadGrants threadGrant = new ThreadGrants(this::newGrant);
 
     LockFreeRateLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, long stalenessUnits) {
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -200,16 +202,20 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
         final LimiterSettings s = settings;
         final GrantState st = grant.state;
         long sch = st.runNext;
+        long hint;
         if (sch < st.runEnd && st.runSettings == s) {
             st.runNext = sch + s.sliceUnits;
+            // a run's slots go by the reading taken when it was claimed (they are all at least
+            // runLag behind it); the shared horizon was set before the run was added and misses them
+            hint = Math.max(st.hintUnits, st.runStartUnits);
         } else {
             if (s.paused || s.mode == StrictnessMode.STRICT) {
                 checkOwner(grant);
                 return acquireShared(1, grant, interruptible);
             }
             sch = claim(grant, st, s);
+            hint = sch < st.runEnd ? Math.max(st.hintUnits, st.runStartUnits) : st.hintUnits;
         }
-        long hint = st.hintUnits;
         if (sch <= horizon || (s.fastPath && sch <= hint)) {
             long now = Math.max(seen, hint);
             boolean far = now - sch >= s.runLagUnits;
@@ -599,8 +605,13 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
 
     @Override
     public Grant newGrant() {
+        return newGrant(-1);
+    }
+
+    /** A grant; {@code ownerThreadId} names the thread it is kept for behind {@link #acquire()}, or -1. */
+    Grant newGrant(long ownerThreadId) {
         GrantState state = new GrantState();
-        Grant grant = new Grant(this, state);
+        Grant grant = new Grant(this, state, ownerThreadId);
         grants.add(new GrantRef(grant, state, collected));
         foldCollected();
         return grant;
