@@ -161,7 +161,15 @@ public final class LoadRun {
             }
             wake = false;
         }
-        cut(lastCut, System.nanoTime(), t0, startEpochMs);
+        // No op starts at or after the deadline, so a run that reached it ends there: the moments the
+        // workers and this thread took to notice (ms on a loaded machine) are not part of the run, and
+        // counting them would understate the achieved rate. Ops in flight at the deadline still land
+        // in this last interval.
+        long end = System.nanoTime();
+        if (end > deadline && lastCut < deadline) {
+            end = deadline;
+        }
+        cut(lastCut, end, t0, startEpochMs);
         if (stopReason == null) {
             stopReason = config.cycles() > 0 ? "cycles" : "end";
         }
