@@ -60,6 +60,10 @@ for rate in $RATES; do
   [ "$ok" = 1 ] || break
   best=$rate
 done
+if [ "$best" = 0 ]; then
+  echo "highest rate held within ±1 %: none of RATES=\"$RATES\" (try lower rates)"
+  exit 0
+fi
 held=()
 for _ in $(seq "$RUNS"); do
   read -r achieved _ _ <<<"$(pacer_run "$best")"

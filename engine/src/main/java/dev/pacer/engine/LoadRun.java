@@ -144,7 +144,10 @@ public final class LoadRun {
                 requestStop("duration", "duration");
             }
             PhaseState next = pendingPhase;
-            if (now >= nextTick || next != null) {
+            // Past the deadline the workers are finishing their last ops: the final cut ends the run
+            // at the deadline; a tick cuts only if they take longer than an interval.
+            boolean tick = now >= nextTick && (now < deadline || now - deadline >= intervalNanos);
+            if (tick || next != null) {
                 cut(lastCut, now, t0, startEpochMs);
                 lastCut = now;
                 if (next != null) {
@@ -157,7 +160,8 @@ public final class LoadRun {
                 continue;
             }
             if (!wake) {
-                LockSupport.parkNanos(this, Math.min(nextTick, deadline) - now);
+                long wakeAt = now < deadline ? Math.min(nextTick, deadline) : Math.max(nextTick, deadline + intervalNanos);
+                LockSupport.parkNanos(this, wakeAt - now); // the workers' end wakes this thread too
             }
             wake = false;
         }

@@ -58,10 +58,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <h3>Runs of slices</h3>
  * A caller whose last grant was far behind ({@code ≥ 4 × 64} slices) claims its next slices as a run,
- * with one add, and hands them out from its {@link Grant}, each with its exact scheduled time. Run
- * slices go by the cached clock, so a run's length adapts to the thread's own pace: each claim reads
- * the clock once and doubles the length (up to 64) if the previous run was used within twice the
- * staleness target, halves it otherwise. A caller with slow ops ends up claiming single slices and
+ * with one add, and hands them out from its {@link Grant}, each with its exact scheduled time. Each
+ * claim reads the clock once, and the run's slices go by that reading (they are all at least
+ * {@code runLag} behind it; the shared horizon, set before the run was added, does not cover them).
+ * So a run's length adapts to the thread's own pace: each claim doubles the length (up to 64) if the
+ * previous run was used within twice the staleness target, halves it otherwise. A caller with slow ops ends up claiming single slices and
  * its starts and waits stay exact (it tries a run of 2 again every {@value #RUN_PROBE_INTERVAL} late
  * grants). Runs are only claimed in the fast-path modes and only used under the settings they were
  * claimed with; slices left unused when settings change or the grant closes are given away as idle
