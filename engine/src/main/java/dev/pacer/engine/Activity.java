@@ -75,12 +75,15 @@ public final class Activity {
         started = true;
         threadSetting = config.threads();
         spawn(config.threads());
-        // The park cost is measured once per JVM (~15 ms): before the clock starts, or the schedule
-        // would begin that much after the start and a 10 s run would be 15 ops short at 1000 ops/s.
-        ParkingSleeper sleeper = config.rate() != null ? ParkingSleeper.calibrated() : null;
-        startNanos = System.nanoTime(); // before the limiter's origin: slot k is never before start + k slices
+        // The run's clock starts at the limiter's origin, so slot k is at exactly start + k slices and a
+        // 10 s run at 1000 ops/s has 10 000 slots before its deadline. (Taking the start before building
+        // the limiter lost the slots of its set-up: the park-cost calibration, ~15 ms once per JVM, and
+        // class loading, a few ms.)
         if (config.rate() != null) {
-            limiter = RateLimiters.builder(config.rate()).sleeper(sleeper).build();
+            limiter = RateLimiters.builder(config.rate()).sleeper(ParkingSleeper.calibrated()).build();
+            startNanos = limiter.originNanos();
+        } else {
+            startNanos = System.nanoTime();
         }
         if (config.duration() != null) {
             deadlineNanos = startNanos + config.duration().toNanos();

@@ -571,6 +571,11 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
     }
 
     @Override
+    public long originNanos() {
+        return origin;
+    }
+
+    @Override
     public void pause() {
         synchronized (controlLock) {
             LimiterSettings s = settings;

@@ -67,6 +67,12 @@ public interface RateLimiter {
     RateSpec spec();
 
     /**
+     * The clock reading the schedule counts from (on the {@link NanoClock}'s scale): the first slot's
+     * scheduled time. A run that starts its clock here has slot k at exactly start + k slices.
+     */
+    long originNanos();
+
+    /**
      * Stops granting: acquirers wait until {@link #resume()}. Grants already handed out still start.
      * The paused time is given away as idle time when resumed, never released as a burst.
      */

@@ -50,11 +50,13 @@ class LimiterOnSyntheticClockTest {
         @Test
         void firstSlotIsTheCreationTimeAndAnEarlyCallerParksUntilItsSlot() {
             LockFreeRateLimiter l = limiter("1000");
+            assertEquals(T0, l.originNanos(), "the schedule counts from the clock at creation");
+            clock.advance(7 * US);
             Grant g = l.newGrant();
 
-            assertEquals(0, l.acquire(g));
+            assertEquals(7 * US, l.acquire(g), "slot 0 is at the origin, whenever the first caller comes");
             assertEquals(0, scheduled(g));
-            assertEquals(0, started(g));
+            assertEquals(7 * US, started(g));
 
             assertEquals(0, l.acquire(g), "early caller waits for its slot and reports no wait");
             assertEquals(1 * MS, scheduled(g));
