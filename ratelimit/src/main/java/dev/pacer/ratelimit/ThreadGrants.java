@@ -25,14 +25,23 @@ final class ThreadGrants {
 
     private static final int SLOTS = 256;
 
-    private final ThreadLocal<Grant> local;
+    /**
+     * Each thread's grant, held weakly: a strong value would reach this object through the grant's
+     * limiter and keep the thread-local's key, and so the limiter, alive as long as the thread lives
+     * (a limiter dropped by its user would leak into every pool thread that ever acquired from it).
+     * The grant is held strongly by the cache below, or by the caller while it acquires; a thread
+     * without a cache slot may get a fresh grant after a collection (its tallies are folded in and its
+     * unused slices given away, as for any collected grant).
+     */
+    private final ThreadLocal<WeakReference<Grant>> local = new ThreadLocal<>();
+    private final LongFunction<Grant> newGrant;
     private final Grant[] grants = new Grant[SLOTS];
     @SuppressWarnings("unchecked")
     private final WeakReference<Thread>[] holders = new WeakReference[SLOTS];
 
     /** {@code newGrant} makes a grant for the thread with the given id. */
     ThreadGrants(LongFunction<Grant> newGrant) {
-        this.local = ThreadLocal.withInitial(() -> newGrant.apply(Thread.currentThread().threadId()));
+        this.newGrant = newGrant;
     }
 
     /** The calling thread's grant. */
@@ -47,7 +56,12 @@ final class ThreadGrants {
 
     private Grant miss(long id) {
         Thread t = Thread.currentThread();
-        Grant g = local.get();
+        WeakReference<Grant> mine = local.get();
+        Grant g = mine == null ? null : mine.get();
+        if (g == null) {
+            g = newGrant.apply(id);
+            local.set(new WeakReference<>(g));
+        }
         int i = (int) id & (SLOTS - 1);
         WeakReference<Thread> ref = holders[i];
         Thread holder = ref == null ? null : ref.get();

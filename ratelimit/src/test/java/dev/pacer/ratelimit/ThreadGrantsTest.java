@@ -1,8 +1,10 @@
 package dev.pacer.ratelimit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -76,5 +78,23 @@ class ThreadGrantsTest {
             assertEquals(false, seen[0] == main, "a new thread was given the main thread's grant");
         }
         assertSame(main, grants.get());
+    }
+
+    @Test
+    void aDroppedLimiterIsNotKeptAliveByTheThreadsThatAcquiredFromIt() throws Exception {
+        // this (long-lived) thread acquires through the per-thread grant, then drops the limiter
+        WeakReference<RateLimiter> dropped = acquireOnceAndDrop();
+        for (int i = 0; i < 50 && dropped.get() != null; i++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertNull(dropped.get(), "the thread's grant kept the limiter reachable");
+    }
+
+    private static WeakReference<RateLimiter> acquireOnceAndDrop() {
+        RateLimiter limiter = RateLimiters.create(1e6, 0);
+        limiter.acquire();
+        limiter.tryAcquire();
+        return new WeakReference<>(limiter);
     }
 }
