@@ -32,6 +32,8 @@ public final class Grant implements AutoCloseable {
 
     /** The thread this grant was made for behind {@link RateLimiter#acquire()}; -1 for grants handed out. */
     final long ownerThreadId;
+    /** This grant's entry in the limiter's registry; set once, before the grant is handed out. */
+    Object ref;
 
     Grant(LockFreeRateLimiter limiter, GrantState state, long ownerThreadId) {
         this.limiter = limiter;
@@ -85,7 +87,10 @@ public final class Grant implements AutoCloseable {
         state.hintUnits = ScheduleUnits.fromNanos(nanoTime - limiter.origin);
     }
 
-    /** Gives unused slices back (as idle time) and folds the tallies into the limiter. Idempotent. */
+    /**
+     * Gives unused slices back (as idle time) and folds the tallies into the limiter. Idempotent. A
+     * closed grant cannot acquire again ({@link IllegalStateException}): ask for a new one.
+     */
     @Override
     public void close() {
         limiter.retire(this);

@@ -10,7 +10,9 @@ import java.lang.invoke.VarHandle;
  * <p>Single writer: the thread using the grant. {@link #permits} and {@link #waitSum} are written with
  * opaque stores so the limiter's {@code snapshot()} (another thread) reads each as a whole, recent
  * value with opaque loads; the run fields are plain, read by other threads only after the owner is
- * gone or closed (a racy read in {@code snapshot()} can be off by the slices in flight).
+ * gone or closed. A {@code snapshot()} taken while the owner claims runs reads {@code runNext} and
+ * {@code runEnd} racily and may pair fields of two runs: its {@code reserved} figure is then off by up
+ * to the distance between them; once the grants are closed it is exact.
  */
 final class GrantState {
 
@@ -49,6 +51,10 @@ final class GrantState {
     int probeCountdown;
     /** A clock reading the caller handed over ({@link Grant#sawClock}), in units; 0 if none. */
     long hintUnits;
+    /** COMPENSATING: the latest hint this grant compensated on; each reading is used once. */
+    long compensatedAtUnits;
+    /** Set by close(); a closed grant is refused, so its tallies cannot escape the totals. */
+    boolean closed;
 
     /** Permits granted; owner writes (opaque), snapshot reads (opaque). */
     long permits;

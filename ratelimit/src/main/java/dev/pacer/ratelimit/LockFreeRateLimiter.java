@@ -21,8 +21,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *       slot, whatever happens next.</li>
  *   <li><b>Fast path.</b> If {@code scheduled ≤ horizon} the slot is known to be in the past: the caller
  *       goes at once, its wait is {@code seen − scheduled}, and no clock is read. {@code seen} is the
- *       last clock reading any caller published; {@code horizon ≤ seen} also bounds how many callers
- *       may pass before the next read (below).</li>
+ *       last clock reading any caller published; {@code horizon} also bounds how many callers may
+ *       pass before the next read (below). Both are stored by racing readers, so {@code seen} can
+ *       briefly lag a {@code horizon} published by another reader: the wait reported on the fast path
+ *       is then a lower bound (0 at worst), never an overstatement.</li>
  *   <li><b>Slow path.</b> Otherwise the caller reads the clock and publishes it. Early by less than the
  *       park threshold: it goes at once (wait 0). Early by more: it parks for the delay minus the
  *       typical overshoot, re-reads, and repeats until within the threshold. Late: it goes, with wait
@@ -43,11 +45,17 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@link StrictnessMode#AVERAGE} (0): nothing more; a backlog drains as fast as callers come.</li>
  *   <li>{@link StrictnessMode#COMPENSATING} (0..1): a late caller that read the clock forfeits that
  *       fraction of the open gap {@code now − allocated} to {@code idle} (one CAS; if it loses a race
- *       the next reader tries again). The fraction is applied exactly, not rounded to a power of two.</li>
+ *       the next reader tries again). Clock reads that count: its own read on the slow path or when
+ *       it claims a run of slices, and a reading it handed over with {@link Grant#sawClock} (once per
+ *       reading); passes on the shared cached clock do not. A gap of one slice or less is left alone.
+ *       The fraction is applied exactly, not rounded to a power of two.</li>
  *   <li>{@link StrictnessMode#STRICT} (1): grants are made by CAS as {@code g = max(allocated, now)},
- *       {@code allocated = g + cost}, so no two grants are closer than one slice; a late caller's
- *       lateness {@code now − scheduled} is its wait and is forfeited to {@code idle}. Every strict
- *       acquire reads the clock.</li>
+ *       {@code allocated = g + cost}, so no two grants are scheduled closer than one slice; a late
+ *       caller's lateness {@code now − scheduled} is its wait and is forfeited to {@code idle}. Every
+ *       strict acquire reads the clock. Starts follow the schedule to within the park threshold: a
+ *       caller early by less than it goes at once rather than spin, so above about
+ *       1 / threshold ops/s (~7 k/s at a 150 µs threshold) two strict ops may start closer than a
+ *       slice, while the rate over any longer span holds.</li>
  *   <li>{@link StrictnessMode#BURST} (&gt; 1): no time is forfeited, but a late caller is released on a
  *       second, strict line at {@code strictness × rate}: {@code r = max(burstNext, now)},
  *       {@code burstNext = r + slice/strictness} (CAS), so a backlog drains at most that fast. An early
@@ -113,6 +121,9 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
             throw new ExceptionInInitializerError(e);
         }
     }
+
+    /** The longest wait tryAcquire considers; longer timeouts are treated as this one. */
+    private static final Duration MAX_TIMEOUT = Duration.ofNanos(1L << 50);
 
     /** A thread whose runs fell back to single slices tries a run again after this many late grants. */
     static final int RUN_PROBE_INTERVAL = 1024;
@@ -217,8 +228,11 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
             sch = claim(grant, st, s);
             hint = sch < st.runEnd ? Math.max(st.hintUnits, st.runStartUnits) : st.hintUnits;
         }
-        if (sch <= horizon || (s.fastPath && sch <= hint)) {
+        if (s.fastPath && (sch <= horizon || sch <= hint)) {
             long now = Math.max(seen, hint);
+            if (s.compensation > 0 && hint > st.compensatedAtUnits && sch <= hint) {
+                compensateOnHint(st, hint, s); // a late caller with a reading of its own: a clock read
+            }
             boolean far = now - sch >= s.runLagUnits;
             st.wantRun = far;
             if (far && st.runLen == 1) {
@@ -236,7 +250,14 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
         if (st.runNext < st.runEnd) {
             abandonRun(st);
         }
-        int run = st.wantRun && st.runLen > 1 ? runLength(st, s) : 1;
+        int run = 1;
+        if (st.wantRun && st.runLen > 1 && s.fastPath) {
+            long now = readClock(s);
+            if (s.compensation > 0) {
+                compensate(now, s); // a late caller read the clock: close that fraction of the gap first
+            }
+            run = runLength(st, s, now);
+        }
         long cost = s.sliceUnits;
         long sch = (long) ALLOCATED.getAndAdd(this, run == 1 ? cost : run * cost);
         if (run > 1) {
@@ -261,8 +282,7 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
      * measures how long the previous run took; within twice the staleness target the length doubles,
      * beyond it halves, so the cached clock that run slices go by is never stale by more than that.
      */
-    private int runLength(GrantState st, LimiterSettings s) {
-        long now = readClock(s);
+    private int runLength(GrantState st, LimiterSettings s, long now) {
         if (st.runStartUnits != 0) {
             st.runLen = now - st.runStartUnits <= 2 * s.stalenessUnits
                     ? Math.min(LimiterSettings.MAX_RUN, st.runLen << 1)
@@ -280,6 +300,9 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
 
     /** Any number of permits, no runs; also the path for paused and strict limiters. */
     private long acquireShared(long permits, Grant grant, boolean interruptible) throws InterruptedException {
+        if (grant.state.runNext < grant.state.runEnd) {
+            abandonRun(grant.state); // claimed under other settings, or not usable for several permits
+        }
         LimiterSettings s = settings;
         while (s.paused) {
             awaitResume(s, interruptible);
@@ -290,8 +313,12 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
             return acquireStrict(cost, permits, grant, interruptible);
         }
         long sch = (long) ALLOCATED.getAndAdd(this, cost);
-        long hint = grant.state.hintUnits;
-        if (sch <= horizon || (s.fastPath && sch <= hint)) {
+        GrantState st = grant.state;
+        long hint = st.hintUnits;
+        if (s.fastPath && (sch <= horizon || sch <= hint)) {
+            if (s.compensation > 0 && hint > st.compensatedAtUnits && sch <= hint) {
+                compensateOnHint(st, hint, s);
+            }
             return grant.granted(sch, Math.max(seen, hint), permits);
         }
         return settle(sch, cost, permits, s, grant, interruptible);
@@ -311,7 +338,7 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
             return waitFor(target, sch, now, cost, permits, grant, interruptible);
         }
         switch (s.mode) {
-            case COMPENSATING -> compensate(now, s.compensation);
+            case COMPENSATING -> compensate(now, s);
             case BURST -> {
                 long release = claimBurstRelease(now, ScheduleUnits.cost(permits, s.burstSliceUnits));
                 if (release > now) {
@@ -392,16 +419,32 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
         return now;
     }
 
-    /** COMPENSATING: forfeit {@code fraction} of the open gap; one attempt, losing a race is fine. */
-    private void compensate(long now, double fraction) {
+    /**
+     * COMPENSATING: forfeit the strictness fraction of the open gap {@code now − allocated}; one attempt,
+     * losing a race is fine (the winner changed the gap, the next late reader compensates again). A
+     * gap of one slice or less is no backlog and is left alone, so callers that are late by a hair at
+     * high rates do not fight over the schedule pointer.
+     */
+    private void compensate(long now, LimiterSettings s) {
         long a = (long) ALLOCATED.getVolatile(this);
         long gap = now - a;
-        if (gap > 0) {
-            long forfeit = (long) (gap * fraction);
+        if (gap > s.sliceUnits) {
+            long forfeit = (long) (gap * s.compensation);
             if (forfeit > 0 && ALLOCATED.compareAndSet(this, a, a + forfeit)) {
                 idle.getAndAdd(forfeit);
             }
         }
+    }
+
+    /**
+     * COMPENSATING, fast path: a late caller handed over a clock reading it has not compensated on yet
+     * ({@link Grant#sawClock}, e.g. its previous op's end). That is a clock read like any other, so it
+     * closes its fraction of the gap; without this, callers that always bring their own reading (the
+     * engine's workers) would never compensate and strictness 0.5 would behave as 0.
+     */
+    private void compensateOnHint(GrantState st, long hint, LimiterSettings s) {
+        st.compensatedAtUnits = hint;
+        compensate(hint, s);
     }
 
     /**
@@ -458,9 +501,13 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
         }
     }
 
+    /** Off the fast path (a run's slices need no check: a closed grant has none left). */
     private void checkOwner(Grant grant) {
         if (grant.limiter != this) {
             throw new IllegalArgumentException("this grant belongs to another limiter");
+        }
+        if (grant.state.closed) {
+            throw new IllegalStateException("this grant is closed: ask the limiter for a new one");
         }
     }
 
@@ -475,26 +522,30 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
     @Override
     public boolean tryAcquire(long permits, Duration timeout) {
         Grant grant = threadGrant.get();
-        long timeoutNanos = Math.max(0, timeout.toNanos());
-        long deadline = clock.nanoTime() + timeoutNanos;
+        // at most 2^50 ns (13 days): longer timeouts mean the same and would overflow the arithmetic
+        long leftNanos = timeout.compareTo(MAX_TIMEOUT) > 0 ? MAX_TIMEOUT.toNanos() : Math.max(0, timeout.toNanos());
         LimiterSettings s = settings;
-        while (s.paused) {
-            long left = deadline - clock.nanoTime();
-            try {
-                if (left <= 0 || !s.resumed.await(left, TimeUnit.NANOSECONDS)) {
+        if (s.paused) {
+            long deadline = clock.nanoTime() + leftNanos;
+            while (s.paused) {
+                long left = deadline - clock.nanoTime();
+                try {
+                    if (left <= 0 || !s.resumed.await(left, TimeUnit.NANOSECONDS)) {
+                        return false;
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                     return false;
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
+                s = settings;
             }
-            s = settings;
+            leftNanos = Math.max(0, deadline - clock.nanoTime());
         }
         long cost = ScheduleUnits.cost(permits, s.sliceUnits);
         long now = readClock(s);
-        long timeoutUnits = ScheduleUnits.fromNanos(Math.min(Math.max(0, deadline - clock.nanoTime()), 1L << 50));
+        long timeoutUnits = ScheduleUnits.fromNanos(leftNanos);
         if (s.mode == StrictnessMode.COMPENSATING) {
-            compensate(now, s.compensation);
+            compensate(now, s);
         }
         long a;
         long release;
@@ -541,7 +592,7 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
                 HORIZON.setRelease(this, Long.MIN_VALUE);
             }
             if (next.sliceUnits < old.sliceUnits) {
-                keepBacklogInOps(old.sliceUnits, next.sliceUnits);
+                keepBacklogInOps(old, next.sliceUnits);
             }
         }
     }
@@ -550,14 +601,17 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
      * On a rate increase while behind, the backlog keeps its size in ops, not in time: a gap of
      * 50 ms at 1 000 ops/s (50 ops owed) becomes 5 ms at 10 000 ops/s, not 500 ops. The difference is
      * given away as idle time. (On a decrease the gap keeps its time; moving the schedule back would
-     * hand out time twice.)
+     * hand out time twice.) While paused the backlog is what was owed when the pause began: the paused
+     * time itself is given away by {@link #resume()}, so counting it here too would forfeit it twice and
+     * leave the schedule ahead of the clock after the resume.
      */
-    private void keepBacklogInOps(long oldSlice, long newSlice) {
-        long now = readClock(settings);
+    private void keepBacklogInOps(LimiterSettings old, long newSlice) {
+        long now = readClock(settings); // the new settings are in force already
+        long owedUntil = old.paused ? Math.min(now, old.pausedAtUnits) : now;
         long a = (long) ALLOCATED.getVolatile(this);
-        long gap = now - a;
+        long gap = owedUntil - a;
         if (gap > 0) {
-            long shift = gap - (long) ((double) gap * newSlice / oldSlice);
+            long shift = gap - (long) ((double) gap * newSlice / old.sliceUnits);
             if (shift > 0) {
                 ALLOCATED.getAndAdd(this, shift);
                 idle.getAndAdd(shift);
@@ -618,21 +672,18 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
     Grant newGrant(long ownerThreadId) {
         GrantState state = new GrantState();
         Grant grant = new Grant(this, state, ownerThreadId);
-        grants.add(new GrantRef(grant, state, collected));
+        GrantRef ref = new GrantRef(grant, state, collected);
+        grant.ref = ref;
+        grants.add(ref);
         foldCollected();
         return grant;
     }
 
     /** Closes a grant: unused run slices become idle time, tallies move to the retired totals. */
     void retire(Grant grant) {
-        GrantState st = grant.state;
-        for (GrantRef ref : grants) {
-            if (ref.state == st) {
-                if (grants.remove(ref)) {
-                    fold(st);
-                }
-                return;
-            }
+        grant.state.closed = true;
+        if (grants.remove(grant.ref)) {
+            fold(grant.state);
         }
     }
 

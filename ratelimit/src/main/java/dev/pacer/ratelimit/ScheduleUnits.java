@@ -5,7 +5,9 @@ package dev.pacer.ratelimit;
  *
  * <p>Slices are kept in units so high rates do not drift: 7 M ops/s is 142.857 ns a slice, which in
  * whole nanoseconds would run 0.6 % fast; in units it is 36 571 (error 1.2e-5, i.e. 12 ppm), and 1e9
- * ops/s is exactly 256. Low rates stay exact: 0.001 ops/s is 2.56e14 units, well inside a double's
+ * ops/s is exactly 256. The slice is rounded to the nearest unit, so a rate's relative error is at
+ * most half a unit over the slice: {@code rate / 5.12e11}, i.e. 20 ppm at 1e7 ops/s, 0.02 % at 1e8 and
+ * 0.2 % at the 1e9 ceiling. Low rates stay exact: 0.001 ops/s is 2.56e14 units, well inside a double's
  * 53-bit integer range.
  *
  * <p>Positions are counted from the limiter's origin (its creation), so a signed 64-bit position

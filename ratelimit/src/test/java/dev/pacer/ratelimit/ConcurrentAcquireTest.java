@@ -66,41 +66,114 @@ class ConcurrentAcquireTest {
     }
 
     @Test
-    void reconfiguringAndPausingWhileThreadsAcquireLosesNothingAndStallsNoOne() throws Exception {
+    void changingStrictnessAndPausingWhileThreadsAcquireKeepsTheScheduleExactlyAccounted() throws Exception {
         LockFreeRateLimiter l = (LockFreeRateLimiter) RateLimiters.create(RateSpec.parse("500k"));
+        long slice = l.sliceUnits();
+        Controller controller = new Controller(l,
+                i -> l.reconfigure(RateSpec.parse("500k," + new String[] {"0", "0.25", "1", "1.1", "0.5"}[i % 5])),
+                () -> l.reconfigure(RateSpec.parse("500k,0.25")));
+        long granted = acquireWhile(controller, l);
+
+        assertEquals(granted, l.snapshot().permitsGranted(), "every grant counted once");
+        assertEquals(0, l.snapshot().reservedNanos(), "closed grants hold nothing");
+        assertEquals(l.allocatedUnits(), granted * slice + l.idleUnits(),
+                "the schedule advanced by exactly the slices granted plus the time given away");
+        assertTrue(l.idleUnits() >= ScheduleUnits.fromNanos(controller.pausedNanos),
+                "every pause was given away as idle time: " + l.idleUnits() + " units idle, paused for "
+                        + controller.pausedNanos + " ns");
+    }
+
+    @Test
+    void changingTheRateWhileThreadsAcquireLosesNothingAndStallsNoOne() throws Exception {
+        String[] specs = {"1M", "100k,1", "2M,0.5", "50k,1.1", "1G", "300k"};
+        LockFreeRateLimiter l = (LockFreeRateLimiter) RateLimiters.create(RateSpec.parse("500k"));
+        Controller controller = new Controller(l, i -> l.reconfigure(RateSpec.parse(specs[i % specs.length])),
+                () -> l.reconfigure(RateSpec.parse("2M"))); // a rate increase while paused
+        long granted = acquireWhile(controller, l);
+
+        assertEquals(granted, l.snapshot().permitsGranted(), "every grant counted once");
+        assertEquals(0, l.snapshot().reservedNanos(), "closed grants hold nothing");
+        // each grant cost the slice in force when it was claimed: between the smallest and largest
+        long costs = l.allocatedUnits() - l.idleUnits();
+        assertTrue(costs >= granted * ScheduleUnits.slice(1e9) && costs <= granted * ScheduleUnits.slice(50e3),
+                "the schedule advanced by the slices granted plus the time given away: " + costs + " units for "
+                        + granted + " grants");
+    }
+
+    /** Runs {@link #THREADS} acquirers of 20 000 grants each while the controller changes the limiter. */
+    private static long acquireWhile(Controller controller, LockFreeRateLimiter l) throws Exception {
         AtomicLong acquired = new AtomicLong();
-        CountDownLatch done = new CountDownLatch(1);
-        Thread controller = new Thread(() -> {
-            String[] specs = {"1M", "100k,1", "2M,0.5", "50k,1.1", "1G", "300k"};
-            for (int i = 0; done.getCount() > 0; i++) {
-                l.reconfigure(RateSpec.parse(specs[i % specs.length]));
-                if (i % 7 == 3) {
-                    l.pause();
-                    LockSupportSleep.micros(200);
-                    l.resume();
+        Thread control = new Thread(controller, "controller");
+        control.start();
+        try {
+            runThreads(t -> {
+                try (Grant g = l.newGrant()) {
+                    long previous = Long.MIN_VALUE;
+                    for (int i = 0; i < 20_000; i++) {
+                        l.acquire(g);
+                        assertTrue(g.scheduledNanos() > previous, "a thread's slots only move forward");
+                        previous = g.scheduledNanos();
+                        acquired.incrementAndGet();
+                    }
                 }
-                LockSupportSleep.micros(300);
-            }
-        });
-        controller.start();
-        long[] lastSlot = new long[THREADS];
-        runThreads(t -> {
-            try (Grant g = l.newGrant()) {
-                long previous = Long.MIN_VALUE;
-                for (int i = 0; i < 20_000; i++) {
-                    l.acquire(g);
-                    assertTrue(g.scheduledNanos() > previous, "a thread's slots only move forward");
-                    previous = g.scheduledNanos();
-                    acquired.incrementAndGet();
-                }
-                lastSlot[t] = previous;
-            }
-        });
-        done.countDown();
-        controller.join();
+            });
+        } finally {
+            controller.done = true;
+            control.join();
+        }
+        if (controller.failure != null) {
+            throw new AssertionError("the controller failed", controller.failure);
+        }
+        assertTrue(controller.changes > 0, "the settings changed while threads acquired");
         assertEquals(THREADS * 20_000L, acquired.get());
-        assertEquals(acquired.get(), l.snapshot().permitsGranted(), "every grant counted once");
-        assertTrue(l.snapshot().idleNanos() > 0, "pauses were given away as idle time");
+        return acquired.get();
+    }
+
+    interface Change {
+        void apply(int i);
+    }
+
+    /**
+     * Applies change i = 0, 1, 2, ... every 300 µs until done; every 7th time it also pauses the limiter
+     * for about 200 µs and applies {@code whilePaused} before resuming. Keeps its failure for the test.
+     */
+    static final class Controller implements Runnable {
+        final RateLimiter limiter;
+        final Change change;
+        final Runnable whilePaused;
+        volatile boolean done;
+        volatile Throwable failure;
+        volatile int changes;
+        /** Time between pause() returning and resume() being called, summed: the limiter's pauses span it. */
+        volatile long pausedNanos;
+
+        Controller(RateLimiter limiter, Change change, Runnable whilePaused) {
+            this.limiter = limiter;
+            this.change = change;
+            this.whilePaused = whilePaused;
+        }
+
+        @Override
+        public void run() {
+            try {
+                for (int i = 0; !done; i++) {
+                    change.apply(i);
+                    if (i % 7 == 3) {
+                        limiter.pause();
+                        long pausedAt = System.nanoTime();
+                        LockSupportSleep.micros(200);
+                        whilePaused.run();
+                        long resumingAt = System.nanoTime();
+                        limiter.resume();
+                        pausedNanos += resumingAt - pausedAt;
+                    }
+                    changes = i + 1;
+                    LockSupportSleep.micros(300);
+                }
+            } catch (Throwable t) {
+                failure = t;
+            }
+        }
     }
 
     interface Body {

@@ -1,10 +1,13 @@
 package dev.pacer.ratelimit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The cached clock and runs of slices, on a synthetic clock that moves 10 ns per op (the cost of a
@@ -147,5 +150,132 @@ class FastPathTest {
         long reads = clockReads;
         assertEquals(4_000_000, l.acquire(g), "exact: the stale cached clock is not trusted for this one");
         assertTrue(clockReads > reads);
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Burst compensation with the fast path on (the default): clock reads that count are the caller's
+    // own, on the slow path, at a run claim, or handed over with sawClock
+
+    /** Late ops after a 100 ms stall at 1 000 ops/s; each op takes 10 µs and hands its end over. */
+    long lateOpsOfACallerWithItsOwnClock(String spec) {
+        LockFreeRateLimiter l = limiter(spec);
+        Grant g = l.newGrant();
+        l.acquire(g);
+        time.advance(100_000_000); // the op stalled: 100 slots behind
+        g.sawClock(time.nanoTime());
+        long late = 0;
+        while (l.acquire(g) > 0) {
+            late++;
+            time.advance(10_000);
+            g.sawClock(time.nanoTime());
+        }
+        assertEquals(l.allocatedUnits(), g.permitsGranted() * l.sliceUnits() + l.idleUnits() + g.state.reservedUnits(),
+                "allocated = granted + idle + reserved");
+        return late;
+    }
+
+    @Test
+    void callersThatHandOverTheirOwnClockCompensateLikeCallersThatReadIt() {
+        assertTrue(lateOpsOfACallerWithItsOwnClock("1000,0") >= 100, "strictness 0 runs the whole backlog");
+        long late = lateOpsOfACallerWithItsOwnClock("1000,0.25");
+        // each late op closes a quarter of the gap: 100 ms is down to a slice within 13 ops
+        assertTrue(late < 30, "strictness 0.25 closed the 100-op backlog in " + late + " late ops");
+    }
+
+    /** Late ops after a 10 ms stall at 1 M ops/s, for a caller that never hands over a clock (runs of slices). */
+    long[] lateOpsAndIdleOfAFastCaller(String spec) {
+        LockFreeRateLimiter l = limiter(spec);
+        Grant g = l.newGrant();
+        l.acquire(g);
+        time.advance(10_000_000); // 10 000 slots behind
+        long late = 0;
+        while (l.acquire(g) > 0) {
+            late++;
+            time.advance(10);
+        }
+        g.close();
+        assertEquals(l.allocatedUnits(), g.permitsGranted() * l.sliceUnits() + l.idleUnits(),
+                "allocated = granted + idle");
+        return new long[] {late, ScheduleUnits.toNanos(l.idleUnits())};
+    }
+
+    @Test
+    void aCallerClaimingRunsOfSlicesCompensatesAtEveryClaim() {
+        assertTrue(lateOpsAndIdleOfAFastCaller("1M,0")[0] >= 10_000, "strictness 0 runs the whole backlog");
+        long[] quarter = lateOpsAndIdleOfAFastCaller("1M,0.25");
+        // Every run claim reads the clock and closes a quarter of the gap: 151 of the 10 000 owed ops run
+        // before the schedule has caught up and 9.85 ms of the stall is given away (compensating only on
+        // the slow path, between runs, let 687 run and forfeited 9.3 ms).
+        assertTrue(quarter[0] < 300, "strictness 0.25 ran " + quarter[0] + " of the 10 000 owed ops");
+        assertTrue(quarter[1] > 9_600_000, "nearly all of the 10 ms stall was forfeited: " + quarter[1] + " ns");
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Runs and the shared horizon across a change of mode
+
+    /** A grant holding a run of slices, 10 ms behind at 1 M ops/s. */
+    Grant holdingARun(LockFreeRateLimiter l) {
+        Grant g = l.newGrant();
+        l.acquire(g);
+        time.advance(10_000_000);
+        for (int i = 0; i < 500; i++) {
+            l.acquire(g);
+            time.advance(10);
+        }
+        assertTrue(g.state.reservedUnits() > 0, "holding a run");
+        return g;
+    }
+
+    @ParameterizedTest(name = "to {0}")
+    @ValueSource(strings = {"1M,1", "1M,1.1"})
+    void aRunIsGivenBackAtOnceWhenTheModeLeavesTheFastPath(String spec) {
+        LockFreeRateLimiter l = limiter("1M");
+        Grant g = holdingARun(l);
+        l.reconfigure(RateSpec.parse(spec));
+        l.acquire(g);
+        assertEquals(0, g.state.reservedUnits(), "strict and burst modes hold no runs");
+        l.acquire(g);
+        assertEquals(0, g.state.reservedUnits(), "and claim none");
+        assertEquals(l.allocatedUnits(), 503 * l.sliceUnits() + l.idleUnits(), "the run became idle time");
+    }
+
+    @Test
+    void aWeightedAcquireGivesTheRunBackFirst() {
+        LockFreeRateLimiter l = limiter("1M");
+        Grant g = holdingARun(l);
+        l.acquire(3, g);
+        assertEquals(0, g.state.reservedUnits());
+        assertEquals(l.allocatedUnits(), 504 * l.sliceUnits() + l.idleUnits());
+    }
+
+    @Test
+    void aHorizonPublishedLateByARacingReaderDoesNotLetBurstCallersSkipTheBurstLine() {
+        LockFreeRateLimiter l = limiter("1000");
+        Grant g = l.newGrant();
+        l.acquire(g);
+        time.advance(100_000_000); // 100 slots behind
+        l.reconfigure(RateSpec.parse("1000,1.1"));
+        // A reader that read the clock under the old settings stores its horizon after the switch
+        // (reconfigure had reset it): every slot behind the clock looks late-and-known.
+        l.horizon = ScheduleUnits.fromNanos(100_000_000);
+        long previous = Long.MIN_VALUE / 2;
+        for (int i = 0; i < 50; i++) {
+            l.acquire(g);
+            long start = g.startNanos();
+            assertTrue(start - previous >= 909_090, "ops " + i + " started " + (start - previous)
+                    + " ns after the previous one: faster than 110 % of the rate");
+            previous = start;
+        }
+    }
+
+    @Test
+    void aClosedGrantIsRefusedSoItsTalliesCannotEscapeTheTotals() {
+        LockFreeRateLimiter l = limiter("1M");
+        Grant g = holdingARun(l);
+        g.close();
+        assertThrows(IllegalStateException.class, () -> l.acquire(g));
+        assertThrows(IllegalStateException.class, () -> l.acquire(2, g));
+        assertEquals(501, l.snapshot().permitsGranted());
+        assertEquals(l.allocatedUnits(), 501 * l.sliceUnits() + l.idleUnits(), "allocated = granted + idle");
     }
 }

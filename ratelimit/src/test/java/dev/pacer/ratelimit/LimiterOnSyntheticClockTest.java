@@ -354,6 +354,27 @@ class LimiterOnSyntheticClockTest {
         }
 
         @Test
+        void aRateChangeWhilePausedGivesThePauseAwayOnce() {
+            LockFreeRateLimiter l = limiter("1000,0");
+            Grant g = l.newGrant();
+            l.acquire(g);
+            clock.advance(51 * MS); // pointer at 1 ms, clock at 51 ms: 50 ops owed when the pause begins
+            l.pause();
+            clock.advance(1_000 * MS);
+            l.reconfigure(RateSpec.parse("10000,0"));
+            l.resume();
+
+            int burst = 0;
+            while (l.acquire(g) > 0) {
+                burst++;
+            }
+            assertEquals(50, burst, "the ops owed when the pause began run, and nothing else is owed");
+            assertEquals(1_051 * MS, started(g), "the first op on time went at once: no stall after the resume");
+            assertEquals(1_000 * MS + 45 * MS, l.snapshot().idleNanos(),
+                    "the pause, once, and the backlog's 50 ms less its 5 ms at the new rate");
+        }
+
+        @Test
         void anAcquireWhilePausedWaitsForResume() throws Exception {
             LockFreeRateLimiter l = limiter("1000");
             l.pause();
