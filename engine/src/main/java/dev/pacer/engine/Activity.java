@@ -42,6 +42,12 @@ public final class Activity {
      * 10 ops/s is 100 ops, not 101. Long.MAX_VALUE when the run has no duration. Set once in start().
      */
     volatile long deadlineNanos = Long.MAX_VALUE;
+    /**
+     * Set by a worker that stopped because its next op would start at or after the deadline: the run
+     * ended by its duration even if every worker got there (woken a little early by the park
+     * overshoot) before the reporter saw the clock pass the deadline. Written once per worker at exit.
+     */
+    volatile boolean deadlineReached;
     /** Unpaced runs only: workers wait while true (paced runs pause their limiter instead). */
     private volatile boolean paused;
     private final Object pauseGate = new Object();
@@ -103,6 +109,11 @@ public final class Activity {
 
     void awaitGo() throws InterruptedException {
         go.await();
+    }
+
+    /** True once a worker has stopped at the deadline: the run ended by its duration. */
+    public boolean deadlineReached() {
+        return deadlineReached;
     }
 
     /** Monotonic time at which the run ends (no op scheduled then or later starts), or Long.MAX_VALUE. */

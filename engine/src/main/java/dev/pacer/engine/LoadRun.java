@@ -168,14 +168,17 @@ public final class LoadRun {
         // No op starts at or after the deadline, so a run that reached it ends there: the moments the
         // workers and this thread took to notice (ms on a loaded machine) are not part of the run, and
         // counting them would understate the achieved rate. Ops in flight at the deadline still land
-        // in this last interval.
+        // in this last interval. Workers may also all have stopped a little before it (an early
+        // wake-up within the park threshold for a slot at the deadline): every slot before the
+        // deadline was still issued, so the run's length is its duration then too.
         long end = System.nanoTime();
-        if (end > deadline && lastCut < deadline) {
+        boolean byDuration = activity.deadlineReached() && (stopReason == null || stopReason.equals("duration"));
+        if ((end > deadline || byDuration) && lastCut < deadline) {
             end = deadline;
         }
         cut(lastCut, end, t0, startEpochMs);
         if (stopReason == null) {
-            stopReason = config.cycles() > 0 ? "cycles" : "end";
+            stopReason = byDuration ? "duration" : config.cycles() > 0 ? "cycles" : "end";
         }
         summary = summarize();
         out.print(SummaryText.format(summary));

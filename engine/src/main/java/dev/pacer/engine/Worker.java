@@ -88,6 +88,7 @@ final class Worker implements Runnable {
                     wait = limiter.acquireInterruptibly(grant);
                     ACQUIRING.setOpaque(this, false);
                     if (grant.scheduledNanos() - activity.deadlineNanos >= 0) {
+                        activity.deadlineReached = true;
                         break; // scheduled at or after the end of the run
                     }
                     start = grant.startNanos();
@@ -98,6 +99,7 @@ final class Worker implements Runnable {
                     wait = 0;
                     start = previousEnd;
                     if (start - activity.deadlineNanos >= 0) {
+                        activity.deadlineReached = true;
                         break;
                     }
                 }
