@@ -81,10 +81,14 @@ public final class Grant implements AutoCloseable {
      * Tells the limiter this thread read the clock at {@code nanoTime} (on the {@link NanoClock}'s scale),
      * e.g. its op's end. The next acquire uses it as a floor of the current time: a slot before it goes
      * without a clock read, and its start and wait are exact to within what the caller did since.
-     * Optional; free; the engine's workers call it with every op's end time.
+     * Optional; free, but for one CAS when strictness is between 0 and 1 and the schedule is behind the
+     * reading (burst compensation: see {@link StrictnessMode#COMPENSATING}). The engine's workers call it
+     * with every op's end time.
      */
     public void sawClock(long nanoTime) {
-        state.hintUnits = ScheduleUnits.fromNanos(nanoTime - limiter.origin);
+        long units = ScheduleUnits.fromNanos(nanoTime - limiter.origin);
+        state.hintUnits = units;
+        limiter.sawClock(units);
     }
 
     /**

@@ -51,8 +51,6 @@ final class GrantState {
     int probeCountdown;
     /** A clock reading the caller handed over ({@link Grant#sawClock}), in units; 0 if none. */
     long hintUnits;
-    /** COMPENSATING: the latest hint this grant compensated on; each reading is used once. */
-    long compensatedAtUnits;
     /** Set by close(); a closed grant is refused, so its tallies cannot escape the totals. */
     boolean closed;
 

@@ -216,6 +216,7 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
         long sch = st.runNext;
         long hint;
         if (sch < st.runEnd && st.runSettings == s) {
+            // runs are only claimed under fast-path settings, so s allows the fast path
             st.runNext = sch + s.sliceUnits;
             // a run's slots go by the reading taken when it was claimed (they are all at least
             // runLag behind it); the shared horizon was set before the run was added and misses them
@@ -226,13 +227,16 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
                 return acquireShared(1, grant, interruptible);
             }
             sch = claim(grant, st, s);
+            if (!s.fastPath) {
+                // burst mode, or no cached clock: neither a horizon (which a reader racing a change of
+                // mode may have stored late) nor a hint may release this slot
+                st.wantRun = false;
+                return settle(sch, s.sliceUnits, 1, s, grant, interruptible);
+            }
             hint = sch < st.runEnd ? Math.max(st.hintUnits, st.runStartUnits) : st.hintUnits;
         }
-        if (s.fastPath && (sch <= horizon || sch <= hint)) {
+        if (sch <= horizon || sch <= hint) {
             long now = Math.max(seen, hint);
-            if (s.compensation > 0 && hint > st.compensatedAtUnits && sch <= hint) {
-                compensateOnHint(st, hint, s); // a late caller with a reading of its own: a clock read
-            }
             boolean far = now - sch >= s.runLagUnits;
             st.wantRun = far;
             if (far && st.runLen == 1) {
@@ -316,9 +320,6 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
         GrantState st = grant.state;
         long hint = st.hintUnits;
         if (s.fastPath && (sch <= horizon || sch <= hint)) {
-            if (s.compensation > 0 && hint > st.compensatedAtUnits && sch <= hint) {
-                compensateOnHint(st, hint, s);
-            }
             return grant.granted(sch, Math.max(seen, hint), permits);
         }
         return settle(sch, cost, permits, s, grant, interruptible);
@@ -437,14 +438,17 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
     }
 
     /**
-     * COMPENSATING, fast path: a late caller handed over a clock reading it has not compensated on yet
-     * ({@link Grant#sawClock}, e.g. its previous op's end). That is a clock read like any other, so it
-     * closes its fraction of the gap; without this, callers that always bring their own reading (the
-     * engine's workers) would never compensate and strictness 0.5 would behave as 0.
+     * A caller handed over a clock reading ({@link Grant#sawClock}, e.g. its op's end; units since
+     * origin). In COMPENSATING mode that is a clock read like any other: if the schedule is behind it,
+     * that fraction of the gap is closed. Without this, callers that always bring their own reading
+     * (the engine's workers, whose late slots then pass on it) would never compensate and strictness
+     * 0.5 would behave as 0. Done here rather than in acquire, so the fast path pays nothing for it.
      */
-    private void compensateOnHint(GrantState st, long hint, LimiterSettings s) {
-        st.compensatedAtUnits = hint;
-        compensate(hint, s);
+    void sawClock(long units) {
+        LimiterSettings s = settings;
+        if (s.compensation > 0) {
+            compensate(units, s);
+        }
     }
 
     /**
