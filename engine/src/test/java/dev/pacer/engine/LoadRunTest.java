@@ -53,6 +53,30 @@ class LoadRunTest {
         assertEquals("duration", s.stopReason());
     }
 
+    /** One worker at 1 000 ops/s for 1.5 s whose op stalls 300 ms once, at cycle 100. */
+    long opsAroundAStall(String rate) throws Exception {
+        Op op = cycle -> {
+            if (cycle == 100) {
+                Thread.sleep(300);
+            }
+            return null;
+        };
+        return run(new ActivityConfig(OpSpec.parse("stall"), 1, false, RateSpec.parse(rate), Duration.ofMillis(1_500), 0),
+                op).ops();
+    }
+
+    @Test
+    void burstCompensationForfeitsMostOfAStallsBacklogWhereAverageModeRunsIt() throws Exception {
+        // Strictness 0 runs the ~300 ops the stall owed (every slot before the end is issued); 0.5 forfeits
+        // half the open gap at each op's end (the worker hands its end time to the limiter), so only a
+        // handful of them run. A loaded machine adds stalls of its own, which widen the difference.
+        long average = opsAroundAStall("1000,0");
+        long compensated = opsAroundAStall("1000,0.5");
+        assertTrue(average >= 1_450, "strictness 0 issued the slots the stall delayed: " + average);
+        assertTrue(average - compensated >= 200,
+                "strictness 0.5 forfeited the stall's backlog: " + compensated + " ops against " + average);
+    }
+
     @Test
     void opFailuresAreCountedByTypeAndNeverKillAWorker() throws Exception {
         Op op = cycle -> {
