@@ -61,6 +61,7 @@ public final class Activity {
     private final CountDownLatch startedLatch = new CountDownLatch(1);
     private final List<Change> changes = new CopyOnWriteArrayList<>();
     private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
+    private final TargetLedger target = new TargetLedger();
     private int nextWorkerId;
     private int threadSetting;
     private long startNanos;
@@ -91,6 +92,7 @@ public final class Activity {
         } else {
             startNanos = System.nanoTime();
         }
+        target.start(startNanos, config.rate() == null ? Double.NaN : config.rate().opsPerSecond());
         if (config.duration() != null) {
             deadlineNanos = startNanos + config.duration().toNanos();
         }
@@ -126,6 +128,11 @@ public final class Activity {
         return startNanos;
     }
 
+    /** What the target asked for over time; the reporter cuts it into intervals. */
+    public TargetLedger target() {
+        return target;
+    }
+
     public void addChangeListener(Consumer<Change> listener) {
         listeners.add(listener);
     }
@@ -150,6 +157,7 @@ public final class Activity {
         } else {
             limiter.reconfigure(spec);
         }
+        target.setRate(System.nanoTime(), spec.opsPerSecond());
         return record("rate", spec.toString(), source);
     }
 
@@ -162,6 +170,7 @@ public final class Activity {
             throw new IllegalArgumentException("adjustRate needs a target rate");
         }
         limiter.reconfigure(spec);
+        target.setRate(System.nanoTime(), spec.opsPerSecond());
     }
 
     /** Changes the strictness only; needs a rate. */
@@ -195,6 +204,7 @@ public final class Activity {
             limiter.pause();
         }
         paused = true;
+        target.setPaused(System.nanoTime(), true);
         return record("pause", "", source);
     }
 
@@ -203,6 +213,7 @@ public final class Activity {
             limiter.resume();
         }
         paused = false;
+        target.setPaused(System.nanoTime(), false);
         synchronized (pauseGate) {
             pauseGate.notifyAll();
         }

@@ -9,6 +9,8 @@ import dev.pacer.ratelimit.RateSpec;
  * @param stats         what was recorded in the interval
  * @param elapsedSec    seconds since the run started, at the interval's end
  * @param target        the rate in force at the interval's end, or null when unpaced
+ * @param targetRate    the mean target over the interval (what it asked for, changes and pauses
+ *                      included), ops/s; NaN when unpaced
  * @param threads       workers at the interval's end
  * @param phase         the phase the interval belongs to, or null
  * @param warmup        whether that phase is a warm-up
@@ -16,7 +18,8 @@ import dev.pacer.ratelimit.RateSpec;
  * @param totalSeconds  measured seconds so far
  * @param totalErrors   measured errors so far
  */
-public record IntervalReport(IntervalStats stats, double elapsedSec, RateSpec target, int threads, String phase,
+public record IntervalReport(IntervalStats stats, double elapsedSec, RateSpec target, double targetRate, int threads,
+                             String phase,
                              boolean warmup, long totalOps, double totalSeconds, long totalErrors) {
 
     /** Achieved rate in the interval, ops/s. */

@@ -192,17 +192,17 @@ public final class LoadRun {
     private void cut(long from, long to, long t0, long startEpochMs) {
         IntervalStats stats = metrics.drain(from, to, startEpochMs + (from - t0) / 1_000_000,
                 startEpochMs + (to - t0) / 1_000_000);
-        RateSpec target = activity.rate();
-        double rate = target == null ? Double.NaN : target.opsPerSecond();
+        RateSpec inForce = activity.rate();
+        TargetLedger.Target asked = activity.target().cut(to);
         boolean warmup = phase != null && phase.warmup;
         if (!warmup) {
-            totals.add(stats, rate);
+            totals.add(stats, asked);
         }
         if (phase != null) {
-            phase.totals.add(stats, rate);
+            phase.totals.add(stats, asked);
             phases.putIfAbsent(phase.name, phase);
         }
-        IntervalReport report = new IntervalReport(stats, (to - t0) / 1e9, target, activity.threads(),
+        IntervalReport report = new IntervalReport(stats, (to - t0) / 1e9, inForce, asked.rate(), activity.threads(),
                 phase == null ? null : phase.name, warmup, totals.ops(), totals.seconds(), totals.errors());
         if (hlog != null) {
             hlog.interval(report);

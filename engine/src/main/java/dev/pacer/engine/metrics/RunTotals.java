@@ -1,5 +1,6 @@
 package dev.pacer.engine.metrics;
 
+import dev.pacer.engine.TargetLedger;
 import dev.pacer.engine.op.Outcome;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -10,18 +11,15 @@ import org.HdrHistogram.Histogram;
  * Accumulates intervals into totals: the whole run's measured part, or one phase.
  *
  * <p>Histograms are added, never averaged: the totals' percentiles are those of every value recorded.
- * The target rate is kept as a time-weighted mean over the paced intervals, so a run whose rate was
- * changed compares its achieved rate with what was asked of it over time. Reporter thread only.
+ * The target is summed as what it asked for ({@link TargetLedger}), so a run whose rate was changed,
+ * ramped or paused compares its achieved rate with what was asked of it over time. Reporter thread only.
  */
 public final class RunTotals {
 
     private final Map<Metric, Histogram> histograms = new EnumMap<>(Metric.class);
     private final Map<Outcome, Long> outcomes = new LinkedHashMap<>();
     private double seconds;
-    private double pacedSeconds;
-    private double targetOpsWeighted;
-    private double minTarget = Double.POSITIVE_INFINITY;
-    private double maxTarget = Double.NEGATIVE_INFINITY;
+    private TargetLedger.Target target = TargetLedger.Target.NONE;
 
     public RunTotals() {
         for (Metric m : Metric.values()) {
@@ -29,20 +27,15 @@ public final class RunTotals {
         }
     }
 
-    /** Adds an interval that ran at {@code targetRate} ops/s ({@code NaN} when unpaced). */
-    public void add(IntervalStats interval, double targetRate) {
+    /** Adds an interval and what the target asked for in it. */
+    public void add(IntervalStats interval, TargetLedger.Target asked) {
         for (Metric m : Metric.values()) {
             histograms.get(m).add(interval.histogram(m));
         }
         interval.outcomes().forEach((o, n) -> outcomes.merge(o, n, Long::sum));
         double s = interval.seconds();
         seconds += s;
-        if (!Double.isNaN(targetRate)) {
-            pacedSeconds += s;
-            targetOpsWeighted += targetRate * s;
-            minTarget = Math.min(minTarget, targetRate);
-            maxTarget = Math.max(maxTarget, targetRate);
-        }
+        target = target.plus(asked);
     }
 
     public Histogram histogram(Metric m) {
@@ -80,11 +73,8 @@ public final class RunTotals {
         return seconds > 0 ? ops() / seconds : 0;
     }
 
-    /** Time-weighted target over the paced intervals (exact when it never changed), or NaN if none was paced. */
+    /** Mean target over the paced time (exact when it never changed), or NaN if none was paced. */
     public double targetRate() {
-        if (pacedSeconds <= 0) {
-            return Double.NaN;
-        }
-        return minTarget == maxTarget ? minTarget : targetOpsWeighted / pacedSeconds;
+        return target.rate();
     }
 }

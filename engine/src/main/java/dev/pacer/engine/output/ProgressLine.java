@@ -25,8 +25,8 @@ public final class ProgressLine {
             b.append(' ').append(r.phase()).append(r.warmup() ? " (warm-up)" : "");
         }
         b.append(String.format(" ops %d  rate %s/s (overall %s/s", r.stats().ops(), rate(r.rate()), rate(r.overallRate())));
-        if (r.target() != null) {
-            b.append(", target ").append(rate(r.target().opsPerSecond()));
+        if (!Double.isNaN(r.targetRate())) {
+            b.append(", target ").append(rate(r.targetRate()));
         }
         b.append(')');
         appendLatency(b, "wait", r.stats().histogram(Metric.WAIT));
