@@ -65,10 +65,12 @@ public final class ScenarioRunner {
                 if (!activity.isRunning()) {
                     return;
                 }
+                // the new rate first, at the boundary: the system under test sees the schedule change on
+                // time; the reporter's cut (a few ms later) counts what was asked in it (TargetLedger)
+                applyPhaseStart(activity, p, first);
                 if (!first) {
                     run.beginPhase(p.name(), p.warmup(), "scenario");
                 }
-                applyPhaseStart(activity, p, first);
                 first = false;
                 long end = phaseStart + p.duration().toNanos();
                 switch (p.rate()) {
@@ -134,6 +136,7 @@ public final class ScenarioRunner {
 
     /** One line about the scenario for the start of a run. */
     public static String describe(Scenario s) {
-        return "scenario " + s.name() + ": " + s.phases().size() + " phases, " + Durations.format(s.totalDuration());
+        int n = s.phases().size();
+        return "scenario " + s.name() + ": " + n + (n == 1 ? " phase, " : " phases, ") + Durations.format(s.totalDuration());
     }
 }
