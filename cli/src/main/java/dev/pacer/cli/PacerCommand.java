@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
  * {@code pacer}: paced load tests from the command line.
  *
  * <p>Exit codes: 0 success; 1 the run failed (error ratio over {@code --max-error-ratio}, a
- * threshold failed) or an unexpected error; 2 bad usage (one line naming the bad value).
+ * threshold failed) or an unexpected error; 2 bad usage (one line naming the bad value); 130 and 143
+ * stopped by SIGINT or SIGTERM (the JVM's 128 + signal), after the summary and logs were written.
  */
 @Command(name = "pacer",
         mixinStandardHelpOptions = true,
@@ -30,7 +31,8 @@ import picocli.CommandLine.Command;
         exitCodeList = {
                 "0:success",
                 "1:the run failed (errors over --max-error-ratio, a --threshold failed) or an internal error",
-                "2:bad usage: one line names the bad value"})
+                "2:bad usage: one line names the bad value",
+                "130:stopped by Ctrl-C (SIGINT), 143: by SIGTERM; what was measured is written first"})
 public final class PacerCommand implements Runnable {
 
     static final int EXIT_OK = 0;

@@ -61,7 +61,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = {"-r", "--rate"}, paramLabel = "RATE[,STRICTNESS]", converter = Converters.Rate.class,
             description = {"Target ops/s: 1000, 2.5k, 1.5M; optional strictness after a comma:",
-                    "0 average (default), 0..1 burst compensation, 1 strict, >1 burst allowance (1.1 = up to 110 %).",
+                    "0 average (default), 0..1 burst compensation, 1 strict, >1 burst allowance (1.1 = up to 110 %%).",
                     "Without --rate the run is unpaced (as fast as the threads go)."})
     RateSpec rate;
 
@@ -109,7 +109,7 @@ final class RunCommand implements Callable<Integer> {
     Path plot;
 
     @Option(names = "--threshold", paramLabel = "GATE",
-            description = {"A pass/fail gate, repeatable: 'response.p99<20ms', 'achieved>=0.99*target', 'errors<0.1%'.",
+            description = {"A pass/fail gate, repeatable: 'response.p99<20ms', 'achieved>=0.99*target', 'errors<0.1%%'.",
                     "A failed gate makes the exit code 1."})
     List<String> thresholds = new ArrayList<>();
 
@@ -197,7 +197,10 @@ final class RunCommand implements Callable<Integer> {
                 if (!quiet) {
                     err.println(header(activity));
                     if (scenario != null) {
-                        err.println("pacer: " + ScenarioRunner.describe(scenario));
+                        Duration runs = ScenarioRunner.runDuration(scenario, duration);
+                        err.println("pacer: " + ScenarioRunner.describe(scenario)
+                                + (runs.equals(scenario.totalDuration()) ? ""
+                                        : ", cut to " + Durations.format(runs) + " by --duration"));
                     }
                     if (server != null) {
                         err.println("pacer: control endpoint http://" + server.address().getHostString() + ":"
