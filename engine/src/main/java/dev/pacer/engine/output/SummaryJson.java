@@ -76,10 +76,14 @@ public final class SummaryJson {
         return root;
     }
 
-    /** Writes the summary atomically (temp file, then move), so a reader never sees half a file. */
+    /**
+     * Writes the summary atomically (temp file beside it, then move), so a reader never sees half a file.
+     * The temp file is created like any other file (the umask decides its mode; a createTempFile would
+     * be private, 0600, and so would the summary).
+     */
     public static void write(Summary s, Path file) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        Path tmp = Files.createTempFile(parent, file.getFileName().toString(), ".tmp");
+        Path absolute = file.toAbsolutePath();
+        Path tmp = absolute.resolveSibling("." + absolute.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
         try {
             MAPPER.writeValue(tmp.toFile(), toJson(s));
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
