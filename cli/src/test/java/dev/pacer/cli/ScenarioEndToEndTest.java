@@ -111,7 +111,10 @@ class ScenarioEndToEndTest {
         assertTrue(warm.get("warmup").asBoolean());
         assertTrue(warm.get("ops").asLong() > 1500, warm.toString());
         assertEquals(s.get("phases").get(1).get("ops").asLong(), s.get("ops").asLong(), "totals are the measured phase only");
-        assertTrue(Math.abs(s.get("ops").asLong() - 500) <= 25, s.toString());
+        // The reporter cuts the interval at a phase boundary a little after it (0.1-90 ms seen early in a run,
+        // while its code is still cold), so the phase's length and count vary by that much; its rate does not.
+        assertEquals(500, s.get("achievedRate").asDouble(), 25, s.toString());
+        assertEquals(1.0, s.get("durationSeconds").asDouble(), 0.15, s.toString());
     }
 
     @Test
