@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class HttpWarmUp {
 
-    static final Duration DURATION = Duration.ofMillis(1500);
+    static final Duration DURATION = Duration.ofMillis(3000);
     static final int REQUESTS = 40_000;
     static final int THREADS = 16;
 
