@@ -304,8 +304,9 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
 
     /** Any number of permits, no runs; also the path for paused and strict limiters. */
     private long acquireShared(long permits, Grant grant, boolean interruptible) throws InterruptedException {
-        if (grant.state.runNext < grant.state.runEnd) {
-            abandonRun(grant.state); // claimed under other settings, or not usable for several permits
+        GrantState st = grant.state;
+        if (st.runNext < st.runEnd) {
+            abandonRun(st); // claimed under other settings, or not usable for several permits
         }
         LimiterSettings s = settings;
         while (s.paused) {
@@ -317,7 +318,6 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
             return acquireStrict(cost, permits, grant, interruptible);
         }
         long sch = (long) ALLOCATED.getAndAdd(this, cost);
-        GrantState st = grant.state;
         long hint = st.hintUnits;
         if (s.fastPath && (sch <= horizon || sch <= hint)) {
             return grant.granted(sch, Math.max(seen, hint), permits);
@@ -745,7 +745,7 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
     }
 
     /** Weak reference to a grant that keeps its state reachable, so a dropped grant's tallies are folded in. */
-    private static final class GrantRef extends WeakReference<Grant> {
+    static final class GrantRef extends WeakReference<Grant> {
         final GrantState state;
 
         GrantRef(Grant grant, GrantState state, ReferenceQueue<Grant> queue) {
