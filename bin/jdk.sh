@@ -1,7 +1,8 @@
 # Sourced by ./pacer, ./run-tests and .ci/run: finds a JDK >= 21 and exports JAVA_HOME.
 # Order: $JAVA_HOME, the javac on PATH, then every JDK under /usr/lib/jvm (newest first;
 # PACER_JVM_DIR overrides that folder, which is how the failure path is tested).
-# On failure it prints one sentence to stderr and returns 1.
+# On failure it prints one sentence to stderr and returns 1. A missing or empty JVM folder is no failure
+# (macOS, container images): JAVA_HOME or PATH may still name a JDK.
 
 PACER_MIN_JAVA=21
 
@@ -20,7 +21,7 @@ pacer_find_jdk() {
 $(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")"
   fi
   candidates="$candidates
-$(ls -d "${PACER_JVM_DIR:-/usr/lib/jvm}"/*/ 2>/dev/null | sed 's:/$::' | sort -rV)"
+$({ ls -d "${PACER_JVM_DIR:-/usr/lib/jvm}"/*/ 2>/dev/null || true; } | sed 's:/$::' | sort -rV)"
   seen=""
   while IFS= read -r home; do
     [ -n "$home" ] || continue

@@ -1,12 +1,10 @@
 package dev.pacer.benchmarks;
 
-import dev.pacer.engine.ActivityConfig;
+import dev.pacer.engine.run.ActivityConfig;
 import dev.pacer.engine.LoadRun;
 import dev.pacer.engine.RunOptions;
 import dev.pacer.engine.control.ControlEndpoint;
-import dev.pacer.engine.control.HttpControlServer;
-import dev.pacer.engine.control.RunController;
-import dev.pacer.engine.control.RunStatus;
+import dev.pacer.engine.event.StopReason;
 import dev.pacer.engine.op.OpSpec;
 import dev.pacer.ratelimit.RateSpec;
 import java.io.BufferedInputStream;
@@ -17,9 +15,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -41,7 +37,7 @@ public final class ControlLatency {
         AtomicInteger n = new AtomicInteger();
         ActivityConfig config = new ActivityConfig(OpSpec.parse("record"), 2, false, RateSpec.parse("1000"), null, 0);
         PrintStream sink = new PrintStream(new ByteArrayOutputStream());
-        LoadRun run = new LoadRun(new RunOptions(config, Duration.ofSeconds(1), null, null, false, List.of(), 1),
+        LoadRun run = new LoadRun(RunOptions.builder(config).control(ControlEndpoint.parse("0"), null).build(),
                 cycle -> {
                     int i = n.getAndIncrement();
                     if (i < starts.length) {
@@ -49,7 +45,6 @@ public final class ControlLatency {
                     }
                     return null;
                 }, sink, sink);
-        RunController controller = new RunController(run, new RunStatus(run.activity()));
         Thread runner = new Thread(() -> {
             try {
                 run.run();
@@ -62,8 +57,7 @@ public final class ControlLatency {
         long[] sent = new long[changes];
         long[] answered = new long[changes];
         double[] newRate = new double[changes];
-        try (HttpControlServer server = HttpControlServer.start(ControlEndpoint.parse("0"), null, controller);
-             Socket socket = new Socket("127.0.0.1", server.address().getPort())) {
+        try (Socket socket = new Socket("127.0.0.1", run.controlAddress().getPort())) {
             // a plain keep-alive HTTP/1.1 connection, as curl or a script would hold: "sent" is when the
             // request is written, with no client library in between
             socket.setTcpNoDelay(true);
@@ -82,7 +76,7 @@ public final class ControlLatency {
                 Thread.sleep(300 + ThreadLocalRandom.current().nextInt(200));
             }
         }
-        run.requestStop("done", "harness");
+        run.requestStop(StopReason.CONTROL, "harness");
         runner.join();
 
         int ops = Math.min(n.get(), starts.length);

@@ -1,5 +1,6 @@
 package dev.pacer.benchmarks;
 
+
 import dev.pacer.ratelimit.Grant;
 import dev.pacer.ratelimit.RateLimiter;
 import dev.pacer.ratelimit.RateLimiters;

@@ -1,11 +1,14 @@
 package dev.pacer.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pacer.engine.control.ControlAction;
+import dev.pacer.engine.control.ControlEndpoint;
+import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.text.Json;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.ConnectException;
+import java.net.Inet6Address;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -28,13 +31,11 @@ import picocli.CommandLine.Parameters;
                 "  pacer control pause | resume | stop", ""})
 final class ControlCommand implements Callable<Integer> {
 
-    static final ObjectMapper JSON = new ObjectMapper();
-
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--to", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:7070",
-            description = "Where the run listens (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--to", paramLabel = "[HOST:]PORT", defaultValue = "127.0.0.1:7070",
+            description = "Where the run listens, written as for 'pacer run --control' (default: ${DEFAULT-VALUE}).")
     String to;
 
     @Option(names = "--token", paramLabel = "TOKEN", description = "Bearer token (default: $PACER_CONTROL_TOKEN).")
@@ -49,11 +50,9 @@ final class ControlCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ControlAction action = ControlAction.of(verb.toLowerCase(java.util.Locale.ROOT), value); // validates locally first
-        if (!to.matches("(\\[[^\\]]+\\]|[^:\\[\\]/]+):\\d{1,5}")) {
-            throw new IllegalArgumentException("invalid --to '" + to + "': expected HOST:PORT, e.g. 127.0.0.1:7070");
-        }
+        String where = address(to);
         String bearer = token != null ? token : System.getenv("PACER_CONTROL_TOKEN");
-        URI uri = URI.create("http://" + to + "/" + verb.toLowerCase(java.util.Locale.ROOT));
+        URI uri = URI.create("http://" + where + "/" + verb.toLowerCase(java.util.Locale.ROOT));
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10));
         if (bearer != null) {
             request.header("Authorization", "Bearer " + bearer);
@@ -61,7 +60,7 @@ final class ControlCommand implements Callable<Integer> {
         if (action instanceof ControlAction.Status) {
             request.GET();
         } else {
-            String body = value == null ? "" : JSON.writeValueAsString(value);
+            String body = value == null ? "" : Json.MAPPER.writeValueAsString(value);
             request.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
         }
         PrintWriter out = spec.commandLine().getOut();
@@ -70,16 +69,16 @@ final class ControlCommand implements Callable<Integer> {
         try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
             response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (ConnectException e) {
-            err.println("pacer control: cannot reach a run at " + to + " (is 'pacer run --control' running there?)");
+            err.println("pacer control: cannot reach a run at " + where + " (is 'pacer run --control' running there?)");
             return PacerCommand.EXIT_FAILED;
         } catch (IOException e) {
-            err.println("pacer control: " + to + ": " + PacerCommand.oneLine(String.valueOf(e.getMessage())));
+            err.println("pacer control: " + where + ": " + PacerCommand.oneLine(String.valueOf(e.getMessage())));
             return PacerCommand.EXIT_FAILED;
         }
-        JsonNode body = JSON.readTree(response.body());
+        JsonNode body = Json.MAPPER.readTree(response.body());
         if (response.statusCode() == 200) {
             out.println(action instanceof ControlAction.Status
-                    ? JSON.writerWithDefaultPrettyPrinter().writeValueAsString(body)
+                    ? Json.PRETTY.writeValueAsString(body)
                     : "ok: " + body.get("change").asText());
             out.flush();
             return PacerCommand.EXIT_OK;
@@ -87,5 +86,17 @@ final class ControlCommand implements Callable<Integer> {
         err.println("pacer control: " + response.statusCode() + " " + (body.has("error") ? body.get("error").asText() : response.body()));
         err.flush();
         return response.statusCode() == 400 ? PacerCommand.EXIT_USAGE : PacerCommand.EXIT_FAILED;
+    }
+
+    /** {@code HOST:PORT} for a URI from what {@code --to} says, read as {@code --control} reads it. */
+    private static String address(String to) {
+        ControlEndpoint endpoint;
+        try {
+            endpoint = ControlEndpoint.parse(to);
+        } catch (SettingException e) {
+            throw new SettingException("to", e.value(), e.reason());
+        }
+        String host = endpoint.host().getHostAddress();
+        return (endpoint.host() instanceof Inet6Address ? "[" + host + "]" : host) + ":" + endpoint.port();
     }
 }

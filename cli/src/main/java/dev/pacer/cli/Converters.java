@@ -1,6 +1,7 @@
 package dev.pacer.cli;
 
-import dev.pacer.engine.Durations;
+import dev.pacer.engine.text.Durations;
+import dev.pacer.engine.text.SettingException;
 import dev.pacer.ratelimit.RateSpec;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -25,13 +26,25 @@ final class Converters {
         }
     }
 
+    /** A duration that may be zero. */
+    static final class NonNegativeDuration implements CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            try {
+                return Durations.parse(value, "duration");
+            } catch (SettingException e) {
+                throw new CommandLine.TypeConversionException(e.render(setting -> "duration"));
+            }
+        }
+    }
+
     static final class PositiveDuration implements CommandLine.ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
             try {
                 return Durations.parsePositive(value, "duration");
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
+            } catch (SettingException e) {
+                throw new CommandLine.TypeConversionException(e.render(setting -> "duration"));
             }
         }
     }
@@ -53,11 +66,18 @@ final class Converters {
                 case "G" -> 9;
                 default -> 0;
             });
+            long count;
             try {
-                return n.longValueExact();
+                count = n.longValueExact();
             } catch (ArithmeticException e) {
-                throw new CommandLine.TypeConversionException("invalid count '" + value + "': not a whole number");
+                throw new CommandLine.TypeConversionException("invalid count '" + value + "': not a whole number"
+                        + (n.signum() > 0 && n.scale() <= 0 ? " below 2^63" : ""));
             }
+            if (count == 0) {
+                throw new CommandLine.TypeConversionException("invalid count '" + value
+                        + "': must be at least 1 (without --cycles a run has no count limit)");
+            }
+            return count;
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.pacer.cli;
 
+import dev.pacer.engine.op.OpSpec;
+import dev.pacer.engine.text.SettingException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,6 +51,15 @@ final class HttpOptions {
         put(m, "expect", expect);
         put(m, "http-version", httpVersion);
         return m;
+    }
+
+    /** Refuses these options (given as flags or in a scenario file) for an op other than http, the one that reads them. */
+    static void refuseUnlessHttp(OpSpec op) {
+        if (!op.name().equals("http")) {
+            op.options().entrySet().stream().findFirst().ifPresent(given -> {
+                throw new SettingException(given.getKey(), given.getValue().get(0), "only the http op takes it: add ${op} http");
+            });
+        }
     }
 
     private static void put(Map<String, List<String>> m, String key, String value) {

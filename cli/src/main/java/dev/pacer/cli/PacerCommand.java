@@ -1,10 +1,12 @@
 package dev.pacer.cli;
 
+import dev.pacer.engine.text.SettingException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Properties;
-import picocli.AutoComplete;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -14,6 +16,11 @@ import picocli.CommandLine.Command;
  * <p>Exit codes: 0 success; 1 the run failed (error ratio over {@code --max-error-ratio}, a
  * threshold failed) or an unexpected error; 2 bad usage (one line naming the bad value); 130 and 143
  * stopped by SIGINT or SIGTERM (the JVM's 128 + signal), after the summary and logs were written.
+ *
+ * <p>Bad input reaches this class as an {@link IllegalArgumentException}: the engine's
+ * {@link SettingException} (a setting, named here by its flag through {@link Flags}), its
+ * {@code ScenarioException} ({@code file:line: ...}), or a parser's one line ({@code RateSpec}, a
+ * threshold, a log). Each becomes one line and exit code 2; anything else is exit code 1.
  */
 @Command(name = "pacer",
         mixinStandardHelpOptions = true,
@@ -25,7 +32,7 @@ import picocli.CommandLine.Command;
                 ControlCommand.class,
                 ScenariosCommand.class,
                 ReportCommand.class,
-                AutoComplete.GenerateCompletion.class,
+                CompletionCommand.class,
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -33,7 +40,7 @@ import picocli.CommandLine.Command;
                 "1:the run failed (errors over --max-error-ratio, a --threshold failed) or an internal error",
                 "2:bad usage: one line names the bad value",
                 "130:stopped by Ctrl-C (SIGINT), 143: by SIGTERM; what was measured is written first"})
-public final class PacerCommand implements Runnable {
+public final class PacerCommand implements Callable<Integer> {
 
     static final int EXIT_OK = 0;
     static final int EXIT_FAILED = 1;
@@ -42,29 +49,42 @@ public final class PacerCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** No command given: the usage, on stderr, and exit code 2 (a script that forgot its command fails). */
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return EXIT_USAGE;
     }
 
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
 
-    /** The configured command line: bad usage prints one line and exits 2, never a stack trace. */
+    /**
+     * The configured command line: bad usage prints one line and exits 2, never a stack trace; a
+     * mistyped option or command gets picocli's suggestion; help fills the terminal's width; and
+     * {@code @file} arguments are left alone ({@code --body @payload.json} is the http op's to read).
+     */
     static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new PacerCommand());
+        cl.setExpandAtFiles(false);
+        cl.setUsageHelpAutoWidth(true);
         cl.setExitCodeExceptionMapper(e -> e instanceof IllegalArgumentException ? EXIT_USAGE : EXIT_FAILED);
         cl.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
-            err.println("pacer: " + oneLine(ex.getMessage()) + " (see: "
+            err.println("pacer: " + oneLine(ex.getMessage()) + suggestion(ex) + " (see: "
                     + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help)");
             err.flush();
             return EXIT_USAGE;
         });
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
-            if (ex instanceof IllegalArgumentException) {
+            if (ex instanceof SettingException se) {
+                err.println("pacer: " + oneLine(se.render(Flags::of)));
+                err.flush();
+                return EXIT_USAGE;
+            }
+            if (ex instanceof IllegalArgumentException) { // a ScenarioException (file:line), or a parser's one line
                 err.println("pacer: " + oneLine(ex.getMessage()));
                 err.flush();
                 return EXIT_USAGE;
@@ -79,6 +99,24 @@ public final class PacerCommand implements Runnable {
             return EXIT_FAILED;
         });
         return cl;
+    }
+
+    /** The exit status of a run stopped by a signal ({@code SIGINT}, {@code SIGTERM}): 128 + its number. */
+    static int exitStatusOfSignal(String signal) {
+        return switch (signal) {
+            case "SIGINT" -> 130;
+            case "SIGTERM" -> 143;
+            default -> EXIT_FAILED;
+        };
+    }
+
+    /** {@code ", did you mean --rate?"} for an unknown option or command picocli finds a near name for. */
+    private static String suggestion(CommandLine.ParameterException ex) {
+        if (!(ex instanceof CommandLine.UnmatchedArgumentException u) || u.getSuggestions().isEmpty()) {
+            return "";
+        }
+        List<String> names = u.getSuggestions();
+        return ", did you mean " + String.join(" or ", names.subList(0, Math.min(3, names.size()))) + "?";
     }
 
     static String oneLine(String message) {

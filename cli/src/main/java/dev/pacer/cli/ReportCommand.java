@@ -1,13 +1,12 @@
 package dev.pacer.cli;
 
-import dev.pacer.engine.Durations;
-import dev.pacer.engine.report.HlogFile;
-import dev.pacer.engine.report.HlogReader;
-import dev.pacer.engine.report.Report;
-import dev.pacer.engine.report.ReportCsv;
-import dev.pacer.engine.report.ReportHtml;
-import dev.pacer.engine.report.ReportJson;
-import dev.pacer.engine.report.ReportText;
+import dev.pacer.engine.text.Durations;
+import dev.pacer.engine.hlog.HlogReader;
+import dev.pacer.report.Report;
+import dev.pacer.report.ReportCsv;
+import dev.pacer.report.ReportHtml;
+import dev.pacer.report.ReportJson;
+import dev.pacer.report.ReportText;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -73,15 +72,14 @@ final class ReportCommand implements Callable<Integer> {
         if (fromSec != null && toSec != null && toSec <= fromSec) {
             throw new IllegalArgumentException("invalid --to '" + to + "': must be after --from '" + from + "'");
         }
-        List<HlogFile> files = new ArrayList<>();
         for (Path log : logs) {
-            files.add(HlogReader.read(log));
+            HlogReader.read(log, first -> false); // every log can be read before anything is printed
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<List<HlogFile>> views = merge ? List.of(files) : files.stream().map(List::of).toList();
+        List<List<Path>> views = merge ? List.of(logs) : logs.stream().map(List::of).toList();
         int unreadable = 0;
-        for (List<HlogFile> view : views) {
+        for (List<Path> view : views) {
             Report report = Report.of(view, fromSec, toSec);
             for (String warning : report.warnings()) {
                 err.println("pacer report: " + warning);

@@ -1,29 +1,19 @@
 package dev.pacer.cli;
 
-import dev.pacer.engine.ActivityConfig;
-import dev.pacer.engine.Durations;
-import dev.pacer.engine.LoadRun;
-import dev.pacer.engine.RunOptions;
-import dev.pacer.engine.Summary;
-import dev.pacer.engine.Threshold;
-import dev.pacer.engine.control.ConsoleControl;
-import dev.pacer.engine.control.ControlEndpoint;
-import dev.pacer.engine.control.HttpControlServer;
-import dev.pacer.engine.control.RunController;
-import dev.pacer.engine.control.RunStatus;
+import dev.pacer.engine.LoadTest;
+import dev.pacer.engine.event.StopReason;
+import dev.pacer.engine.result.Summary;
 import dev.pacer.engine.scenario.Scenario;
+import dev.pacer.engine.scenario.ScenarioException;
 import dev.pacer.engine.scenario.ScenarioParser;
-import dev.pacer.engine.scenario.ScenarioRunner;
 import dev.pacer.engine.scenario.Scenarios;
-import dev.pacer.engine.op.Op;
 import dev.pacer.engine.op.OpSpec;
-import dev.pacer.engine.op.Ops;
-import dev.pacer.engine.report.HlogReader;
-import dev.pacer.engine.report.Report;
-import dev.pacer.engine.report.ReportHtml;
-import dev.pacer.ratelimit.ParkingSleeper;
+import dev.pacer.engine.hlog.HlogReader;
+import dev.pacer.engine.text.SettingException;
+import dev.pacer.report.Report;
+import dev.pacer.report.ReportHtml;
 import dev.pacer.ratelimit.RateSpec;
-import java.io.PrintStream;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,7 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -93,6 +82,16 @@ final class RunCommand implements Callable<Integer> {
             description = "Run a built-in scenario by name (see: pacer scenarios). Flags given here override the file's.")
     String scenarioName;
 
+    @Option(names = "--max-in-flight", paramLabel = "N",
+            description = {"Asynchronous ops (http): the most in flight at once; a slot that finds none free waits,",
+                    "and that is wait time (default: the op's own bound, e.g. --connections)."})
+    Integer maxInFlight;
+
+    @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "10s", converter = Converters.NonNegativeDuration.class,
+            description = {"How long ops in flight when the run ends (its duration, Ctrl-C, stop) may take to finish;",
+                    "those still running are then counted as cancelled (default: ${DEFAULT-VALUE}). A second Ctrl-C ends it at once."})
+    Duration grace;
+
     @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "1s", converter = Converters.PositiveDuration.class,
             description = "Reporting interval: progress lines and .hlog intervals (default: ${DEFAULT-VALUE}).")
     Duration interval;
@@ -103,6 +102,10 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--summary", paramLabel = "FILE.json", description = "Write the summary as JSON.")
     Path summary;
+
+    @Option(names = "--csv", paramLabel = "FILE.csv",
+            description = "Stream one CSV row per interval: start, end, phase, ops, errors, per metric p50/p90/p99/max (ns).")
+    Path csv;
 
     @Option(names = "--plot", paramLabel = "FILE.html",
             description = "At the end, write the page 'pacer report --plot' makes of this run's .hlog.")
@@ -121,6 +124,12 @@ final class RunCommand implements Callable<Integer> {
             description = {"Open the HTTP control endpoint: GET /status; POST /rate /strictness /threads /pause /resume /stop.",
                     "Binds 127.0.0.1 unless HOST says otherwise; a non-loopback HOST requires a token."})
     String control;
+
+    @Option(names = "--metrics", paramLabel = "[HOST:]PORT",
+            description = {"Serve Prometheus metrics at http://HOST:PORT/metrics: wait/service/response histograms, ops",
+                    "by outcome, target and achieved rate, threads, in flight, the limiter. Loopback unless HOST",
+                    "says otherwise; then it requires the control token too."})
+    String metrics;
 
     @Option(names = "--control-token", paramLabel = "TOKEN",
             description = "Bearer token the control endpoint requires (default: $PACER_CONTROL_TOKEN).")
@@ -141,89 +150,120 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Scenario scenario = scenario();
-        ActivityConfig activity;
-        if (scenario == null) {
-            activity = new ActivityConfig(OpSpec.parse(op == null ? "noop" : op, opOptions()),
-                    threads == null ? 1 : threads, virtual, rate, duration, cycles == null ? 0 : cycles);
-        } else {
-            if (rate != null) {
-                throw new IllegalArgumentException("--rate cannot be combined with a scenario: its phases set the rate");
-            }
-            Map<String, List<String>> options = new LinkedHashMap<>(scenario.opOptions());
-            options.putAll(opOptions());
-            String opText = op != null ? op : scenario.op() != null ? scenario.op() : "noop";
-            activity = new ActivityConfig(OpSpec.parse(opText, options),
-                    threads != null ? threads : ScenarioRunner.initialThreads(scenario, 1), virtual,
-                    ScenarioRunner.initialRate(scenario), ScenarioRunner.runDuration(scenario, duration),
-                    cycles == null ? 0 : cycles);
-        }
-        List<Threshold> gates = new ArrayList<>();
+        LoadTest test = blamingTheFile(scenario, () -> loadTest(scenario));
+        test.interval(interval).grace(grace).hlog(hlog).summaryJson(summary).csv(csv).maxErrorRatio(maxErrorRatio)
+                .output(System.out, System.err).announce(!quiet).progress(!quiet && (progress || Terminal.stderrIsTerminal()))
+                .handleSignals(true);
         for (String t : thresholds) {
-            gates.add(Threshold.parse(t));
+            test.threshold(t);
         }
-        checkWritable(hlog, "--hlog");
-        checkWritable(summary, "--summary");
-        checkWritable(plot, "--plot");
-        Path log = hlog;
-        Path tempLog = null;
-        if (plot != null && log == null) {
-            tempLog = Files.createTempFile("pacer-run", ".hlog");
-            log = tempLog;
+        Map<String, Path> outputs = new LinkedHashMap<>();
+        outputs.put("--hlog", hlog);
+        outputs.put("--summary", summary);
+        outputs.put("--plot", plot);
+        outputs.put("--csv", csv);
+        OutputFiles.check(outputs);
+        if (controlToken != null && control == null && metrics == null) {
+            throw new IllegalArgumentException("--control-token protects the control and metrics endpoints: give --control or --metrics too");
         }
-        ControlEndpoint endpoint = control == null ? null : ControlEndpoint.parse(control);
         String envToken = System.getenv("PACER_CONTROL_TOKEN");
         String token = controlToken != null ? controlToken : envToken == null || envToken.isBlank() ? null : envToken;
-        RunOptions options = new RunOptions(activity, interval, log, summary,
-                !quiet && (progress || Terminal.stderrIsTerminal()), gates, maxErrorRatio);
-
-        PrintStream out = System.out;
-        PrintStream err = System.err;
-        try (Op theOp = Ops.create(activity.op())) {
-            LoadRun run = new LoadRun(options, theOp, out, err);
-            Thread hook = new Thread(() -> {
-                run.requestStop("signal", "signal");
-                try {
-                    run.awaitFinished(30, TimeUnit.SECONDS); // the summary and logs get written, then the JVM exits
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "pacer-shutdown");
-            RunController controller = new RunController(run, new RunStatus(run.activity()));
-            run.addIntervalListener(controller.status());
-            try (HttpControlServer server = endpoint == null ? null : HttpControlServer.start(endpoint, token, controller)) {
-                if (scenario != null) {
-                    new ScenarioRunner(scenario, run).start();
-                }
-                if (!quiet) {
-                    err.println(header(activity));
-                    if (scenario != null) {
-                        Duration runs = ScenarioRunner.runDuration(scenario, duration);
-                        err.println("pacer: " + ScenarioRunner.describe(scenario)
-                                + (runs.equals(scenario.totalDuration()) ? ""
-                                        : ", cut to " + Durations.format(runs) + " by --duration"));
-                    }
-                    if (server != null) {
-                        err.println("pacer: control endpoint http://" + server.address().getHostString() + ":"
-                                + server.address().getPort() + " (GET /status; POST /rate /strictness /threads /pause /resume /stop)");
-                    }
-                }
-                if (!noConsole && Terminal.stdinIsReadable()) {
-                    new ConsoleControl(controller, System.in, err).start();
-                }
-                Runtime.getRuntime().addShutdownHook(hook);
-                Summary result = run.run();
-                if (plot != null) {
-                    ReportHtml.write(Report.of(List.of(HlogReader.read(log)), null, null), plot);
-                    if (!quiet) {
-                        err.println("pacer: wrote " + plot);
-                    }
-                }
-                return result.passed() ? PacerCommand.EXIT_OK : PacerCommand.EXIT_FAILED;
+        test.token(token);
+        if (control != null) {
+            test.control(control, token);
+        }
+        if (metrics != null) {
+            test.metrics(metrics);
+        }
+        boolean live = !quiet && !noConsole && Terminal.isInteractive();
+        if (!live && !noConsole && Terminal.stdinIsReadable()) {
+            test.console(System.in);
+        }
+        Path tempLog = plot != null && hlog == null ? Files.createTempFile("pacer-run", ".hlog") : null;
+        try {
+            if (plot != null) {
+                // a finish listener runs before a signal lets the run end, so the page is written then too
+                Path log = tempLog != null ? tempLog : hlog;
+                test.hlog(log).onFinish(s -> writePlot(log, tempLog));
             }
+            Summary result = live ? runLive(test, scenario) : blamingTheFile(scenario, test::run).summary();
+            if (result.stopReason() == StopReason.SIGNAL) {
+                return PacerCommand.exitStatusOfSignal(result.stoppedBy());
+            }
+            return result.passed() ? PacerCommand.EXIT_OK : PacerCommand.EXIT_FAILED;
         } finally {
             if (tempLog != null) {
                 Files.deleteIfExists(tempLog);
             }
+        }
+    }
+
+    /** On a terminal: the live view while it runs, then the summary. */
+    private Summary runLive(LoadTest test, Scenario scenario) throws Exception {
+        String summaryText;
+        LoadTest.Result result;
+        try (LiveConsole console = LiveConsole.open()) {
+            console.attach(test);
+            LoadTest.Running running = blamingTheFile(scenario, test::start);
+            summaryText = console.interact(running);
+            result = running.await();
+        }
+        System.out.print(summaryText);
+        System.out.flush();
+        return result.summary();
+    }
+
+    /** The test the flags describe; with a scenario, flags given here override the file's top-level values. */
+    private LoadTest loadTest(Scenario scenario) {
+        LoadTest test;
+        Map<String, List<String>> options = new LinkedHashMap<>();
+        String opText = op;
+        if (scenario == null) {
+            test = rate == null ? LoadTest.unpaced() : LoadTest.rate(rate);
+        } else {
+            if (rate != null) {
+                throw new IllegalArgumentException("--rate cannot be combined with a scenario: its phases set the rate");
+            }
+            test = LoadTest.scenario(scenario);
+            options.putAll(scenario.opOptions());
+            opText = op != null ? op : scenario.op();
+        }
+        options.putAll(opOptions());
+        OpSpec spec = OpSpec.parse(opText == null ? "noop" : opText, options);
+        HttpOptions.refuseUnlessHttp(spec);
+        test.op(spec).virtualThreads(virtual)
+                .duration(duration).cycles(cycles == null ? 0 : cycles).maxInFlight(maxInFlight == null ? 0 : maxInFlight);
+        if (threads != null) {
+            test.threads(threads);
+        }
+        return test;
+    }
+
+    /**
+     * Runs {@code step}; a setting it refuses that came from the scenario file (not from a flag) is
+     * reported at the file's line, in the file's words.
+     */
+    private <T> T blamingTheFile(Scenario scenario, Callable<T> step) throws Exception {
+        try {
+            return step.call();
+        } catch (SettingException e) {
+            boolean byFlag = e.setting().equals("op") ? op != null : opOptions().containsKey(e.setting());
+            ScenarioException inFile = scenario == null || byFlag ? null : scenario.refuse(e);
+            throw inFile != null ? inFile : e;
+        }
+    }
+
+    private void writePlot(Path log, Path tempLog) {
+        try {
+            ReportHtml.write(Report.of(List.of(log), null, null), plot);
+            if (!quiet) {
+                System.err.println("pacer: wrote " + plot);
+            }
+            if (tempLog != null) {
+                Files.deleteIfExists(tempLog);
+            }
+        } catch (IOException | RuntimeException e) {
+            System.err.println("pacer: could not write " + plot + ": " + PacerCommand.oneLine(e.getMessage()));
         }
     }
 
@@ -238,7 +278,10 @@ final class RunCommand implements Callable<Integer> {
         if (scenarioFile == null) {
             return null;
         }
-        if (!Files.isRegularFile(scenarioFile)) {
+        if (Files.isDirectory(scenarioFile)) {
+            throw new IllegalArgumentException("invalid scenario file '" + scenarioFile + "': is a folder");
+        }
+        if (!Files.exists(scenarioFile)) {
             throw new IllegalArgumentException("scenario file '" + scenarioFile + "' does not exist"
                     + (scenarioFile.toString().contains("/") || scenarioFile.toString().endsWith(".yaml") ? ""
                     : "; to run a built-in scenario, use --scenario " + scenarioFile));
@@ -249,43 +292,5 @@ final class RunCommand implements Callable<Integer> {
     /** Named options for ops that take flags of their own (the http op's). */
     Map<String, List<String>> opOptions() {
         return http.toOptions();
-    }
-
-    private static String header(ActivityConfig a) {
-        StringBuilder b = new StringBuilder("pacer: ").append(a.op()).append(", ").append(a.threads())
-                .append(a.virtualThreads() ? " virtual" : "").append(a.threads() == 1 ? " thread" : " threads");
-        if (a.rate() != null) {
-            b.append(", rate ").append(a.rate())
-                    .append(", park threshold ")
-                    .append(Durations.format((double) ParkingSleeper.calibrated().parkThresholdNanos()));
-        } else {
-            b.append(", unpaced");
-        }
-        if (a.duration() != null) {
-            b.append(", for ").append(Durations.format(a.duration()));
-        }
-        if (a.cycles() > 0) {
-            b.append(", ").append(a.cycles()).append(" cycles");
-        }
-        if (a.duration() == null && a.cycles() == 0) {
-            b.append(", until Ctrl-C");
-        }
-        return b.toString();
-    }
-
-    private static void checkWritable(Path file, String option) {
-        if (file == null) {
-            return;
-        }
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent == null || !Files.isDirectory(parent)) {
-            throw new IllegalArgumentException("invalid " + option + " '" + file + "': the folder " + parent + " does not exist");
-        }
-        if (Files.isDirectory(file)) {
-            throw new IllegalArgumentException("invalid " + option + " '" + file + "': is a folder");
-        }
-        if (!Files.isWritable(parent)) {
-            throw new IllegalArgumentException("invalid " + option + " '" + file + "': cannot write in " + parent);
-        }
     }
 }

@@ -1,6 +1,6 @@
 package dev.pacer.cli;
 
-import dev.pacer.engine.Durations;
+import dev.pacer.engine.text.Durations;
 import dev.pacer.engine.scenario.Scenario;
 import dev.pacer.engine.scenario.Scenarios;
 import java.io.PrintWriter;

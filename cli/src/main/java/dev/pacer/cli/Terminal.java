@@ -34,6 +34,27 @@ final class Terminal {
     }
 
     /**
+     * True when this process talks to a person at a terminal: standard input, output and error are all
+     * the terminal, and it is the terminal's foreground job. Then a run shows the live view.
+     */
+    static boolean isInteractive() {
+        return isTerminal(0) && isTerminal(1) && isTerminal(2) && stdinIsReadable();
+    }
+
+    private static boolean isTerminal(int fd) {
+        try {
+            Path link = Path.of("/proc/self/fd/" + fd);
+            if (!Files.exists(link)) {
+                return System.console() != null;
+            }
+            String target = Files.readSymbolicLink(link).toString();
+            return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    /**
      * True when standard error is a terminal. On Linux this reads {@code /proc/self/fd/2}; elsewhere
      * it falls back to {@link System#console()}.
      */

@@ -1,5 +1,10 @@
 package dev.pacer.cli;
 
+import dev.pacer.engine.event.ChangeKind;
+import dev.pacer.engine.hlog.HlogFile;
+import dev.pacer.engine.hlog.HlogReader;
+import dev.pacer.engine.hlog.Marker;
+import dev.pacer.ratelimit.RateSpec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,8 +22,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.HistogramLogReader;
@@ -29,7 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
 class ControlEndToEndTest {
 
     static final ObjectMapper JSON = new ObjectMapper();
-    static final Pattern CHANGE = Pattern.compile("#\\[pacer change] rate (\\d+),\\S* \\((\\w+)\\) at ([0-9.]+)s");
 
     @TempDir
     Path dir;
@@ -89,10 +91,10 @@ class ControlEndToEndTest {
         // the changes, as the .hlog recorded them
         List<double[]> changes = new ArrayList<>(); // {at, rate}
         changes.add(new double[] {0, 1000});
-        for (String line : Files.readAllLines(dir.resolve("steps.hlog"))) {
-            Matcher m = CHANGE.matcher(line);
-            if (m.find()) {
-                changes.add(new double[] {Double.parseDouble(m.group(3)), Double.parseDouble(m.group(1))});
+        HlogFile log = HlogReader.read(dir.resolve("steps.hlog"));
+        for (Marker m : log.markers()) {
+            if (m.kind() == ChangeKind.RATE) {
+                changes.add(new double[] {m.atSec() - log.startSec(), RateSpec.parse(m.value()).opsPerSecond()});
             }
         }
         assertEquals(3, changes.size(), "two rate changes are in the log as comments");
@@ -160,11 +162,33 @@ class ControlEndToEndTest {
         assertTrue(r.stderr().contains("ok: threads 3 (console)"), r.stderr());
         assertTrue(r.stderr().contains("status: target 2000"), r.stderr());
         JsonNode s = JSON.readTree(dir.resolve("console.json").toFile());
-        assertEquals("console", s.get("stopReason").asText());
+        assertEquals("control", s.get("stopReason").asText());
+        assertEquals("console", s.get("stoppedBy").asText());
         List<String> kinds = new ArrayList<>();
         s.get("changes").forEach(c -> kinds.add(c.get("kind").asText() + "/" + c.get("source").asText()));
         assertEquals(List.of("rate/console", "threads/console", "stop/console"), kinds);
         assertEquals(3, s.get("threads").asInt());
+    }
+
+    @Test
+    void stdinWithoutNewlinesCostsABoundedBufferNotTheHeap() throws Exception {
+        PacerProcess p = PacerProcess.start(dir, List.of("-Xmx128m"), "run", "--rate", "100", "--duration", "60s",
+                "--summary", "zeros.json", "-q");
+        try (OutputStream stdin = p.process.getOutputStream()) {
+            byte[] zeros = new byte[1 << 20];
+            for (int i = 0; i < 512; i++) { // 512 MB without a newline, as head -c 512M /dev/zero | pacer run would
+                stdin.write(zeros);
+            }
+            stdin.write("\nstop\n".getBytes(StandardCharsets.UTF_8));
+        } catch (java.io.IOException pipeClosed) {
+            // the old console died of OutOfMemoryError and stopped reading; the asserts below say so
+        }
+        PacerProcess.Result r = p.await(90);
+        assertEquals(0, r.exitCode(), r.stderr());
+        assertFalse(r.stderr().contains("Error") || r.stderr().contains("Exception"), r.stderr());
+        assertTrue(r.stderr().contains("error: line 1: over 4096 bytes, ignored"), r.stderr());
+        assertEquals("control", JSON.readTree(dir.resolve("zeros.json").toFile()).get("stopReason").asText(),
+                "the command after the long line was read");
     }
 
     @Test

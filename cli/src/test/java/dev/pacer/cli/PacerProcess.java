@@ -22,9 +22,14 @@ final class PacerProcess {
     }
 
     static PacerProcess start(Path workDir, String... args) throws IOException {
+        return start(workDir, List.of("-Xmx512m"), args);
+    }
+
+    /** Starts pacer with these JVM options (a heap bound, GC logging) in place of the default {@code -Xmx512m}. */
+    static PacerProcess start(Path workDir, List<String> jvmOptions, String... args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xmx512m");
+        command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(PacerCommand.class.getName());

@@ -6,10 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -62,6 +67,78 @@ class ReportEndToEndTest {
         assertEquals(1, r.exitCode(), r.stderr());
         assertTrue(r.stderr().contains("c.hlog:" + (bad + 1) + ": unreadable interval histogram"), r.stderr());
         assertTrue(r.stdout().contains("latency"), "the readable intervals are still reported: " + r.stdout());
+    }
+
+    /** A log of {@code seconds} one-second intervals at {@code rate} ops/s, each tag 'wait', 'service', 'response'. */
+    static void writeLog(Path file, int seconds, int rate, Histogram... extra) throws Exception {
+        Random random = new Random(42);
+        try (PrintStream out = new PrintStream(file.toFile())) {
+            HistogramLogWriter w = new HistogramLogWriter(out);
+            long startMs = 1_700_000_000_000L;
+            w.outputLogFormatVersion();
+            w.outputStartTime(startMs);
+            w.setBaseTime(startMs);
+            w.outputLegend();
+            for (Histogram h : extra) {
+                w.outputIntervalHistogram(h);
+            }
+            for (int k = 0; k < seconds; k++) {
+                for (String tag : new String[] {"wait", "service", "response"}) {
+                    Histogram h = new Histogram(3);
+                    h.setAutoResize(true);
+                    for (int i = 0; i < rate; i++) {
+                        h.recordValue(10_000 + (long) (random.nextDouble() * random.nextDouble() * 50_000_000));
+                    }
+                    h.setStartTimeStamp(startMs + k * 1000L);
+                    h.setEndTimeStamp(startMs + (k + 1) * 1000L);
+                    h.setTag(tag);
+                    w.outputIntervalHistogram(h);
+                }
+            }
+        }
+    }
+
+    @Test
+    void anHourLongLogIsReportedAndPlottedInABoundedHeap() throws Exception {
+        writeLog(dir.resolve("hour.hlog"), 3600, 1000); // the built-in soak's length at 1 000 ops/s
+        PacerProcess.Result r = PacerProcess.start(dir, List.of("-Xmx256m"), "report", "hour.hlog", "--plot", "hour.html")
+                .await(120);
+        assertEquals(0, r.exitCode(), r.stderr());
+        assertFalse(r.stderr().contains("Error") || r.stderr().contains("Exception"), r.stderr());
+        assertTrue(r.stdout().contains("3600000"), "every op counted: " + r.stdout());
+        assertTrue(Files.readString(dir.resolve("hour.html")).contains("<svg"));
+    }
+
+    @Test
+    void aHistogramDeclaringAHugeRangeIsNamedNotAllocated() throws Exception {
+        Histogram huge = new Histogram(1, 1L << 62, 5); // ~48 MB of counts when decoded
+        huge.recordValue(1);
+        huge.setStartTimeStamp(1_700_000_000_000L);
+        huge.setEndTimeStamp(1_700_000_001_000L);
+        Histogram[] crafted = new Histogram[130];
+        java.util.Arrays.fill(crafted, huge);
+        writeLog(dir.resolve("crafted.hlog"), 2, 10, crafted);
+        PacerProcess.Result r = PacerProcess.start(dir, List.of("-Xmx256m"), "report", "crafted.hlog").await(60);
+        assertEquals(1, r.exitCode(), r.stderr());
+        assertFalse(r.stderr().contains("Error") || r.stderr().contains("Exception"), r.stderr());
+        assertTrue(r.stderr().contains("crafted.hlog:5: unreadable interval histogram (declares a range of"), r.stderr());
+        assertTrue(r.stdout().contains("response"), "the readable intervals are reported: " + r.stdout());
+    }
+
+    @Test
+    void aByteThatIsNotUtf8IsNamedByItsLineAndTheRestIsRead() throws Exception {
+        Path log = dir.resolve("bytes.hlog");
+        writeLog(log, 3, 10);
+        List<String> lines = new ArrayList<>(Files.readAllLines(log));
+        lines.add(2, "#[pacer change] x");
+        byte[] text = (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8);
+        int at = new String(text, StandardCharsets.ISO_8859_1).indexOf("#[pacer change] x") + 16;
+        text[at] = (byte) 0xff;
+        Files.write(log, text);
+        PacerProcess.Result r = PacerProcess.run(dir, 30, "report", "bytes.hlog");
+        assertEquals(1, r.exitCode(), r.stderr());
+        assertTrue(r.stderr().contains("bytes.hlog:3: not UTF-8 text (byte 0xff)"), r.stderr());
+        assertTrue(r.stdout().contains("response"), r.stdout());
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.io.FileNotFoundException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.HistogramLogReader;
@@ -78,10 +79,101 @@ class RunCommandEndToEndTest {
         assertEquals(130, r.exitCode(), "128 + SIGINT; stderr: " + r.stderr());
         JsonNode s = JSON.readTree(dir.resolve("int.json").toFile());
         assertEquals("signal", s.get("stopReason").asText());
+        assertEquals("SIGINT", s.get("stoppedBy").asText());
         long ops = s.get("ops").asLong();
         assertTrue(ops >= 1000, "ran about a second before the signal: " + ops);
         assertEquals(ops, hlogCounts(hlog).get("response"), "the last partial interval made it into the log");
-        assertTrue(r.stdout().contains("stopped by signal"), r.stdout());
+        assertTrue(r.stdout().contains("stopped by SIGINT"), r.stdout());
+        assertFalse(r.stderr().contains(">> stop"), "no stray stop after the summary: " + r.stderr());
+    }
+
+    @Test
+    void aLogThatCannotBeWrittenStopsTheRunWithOneLineAndExitOne() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(Path.of("/dev/full")), "needs /dev/full (Linux)");
+        PacerProcess.Result r = PacerProcess.run(dir, 60, "run", "--rate", "100", "--duration", "30s", "--hlog", "/dev/full",
+                "--summary", "full.json", "-q");
+        assertEquals(1, r.exitCode(), r.stderr());
+        assertTrue(r.stderr().contains("pacer: cannot write /dev/full: No space left on device; stopping the run"), r.stderr());
+        assertFalse(r.stderr().contains("Exception"), "no stack trace: " + r.stderr());
+        JsonNode s = JSON.readTree(dir.resolve("full.json").toFile());
+        assertEquals("error", s.get("stopReason").asText());
+        assertTrue(s.get("failure").asText().startsWith("cannot write /dev/full"), s.get("failure").asText());
+        assertTrue(s.get("durationSeconds").asDouble() < 10, "stopped at once, not after 30 s");
+    }
+
+    /** Starts a run of one op that sleeps an hour, and waits until its log has an interval. */
+    PacerProcess startHourLongOp(String name, String grace) throws Exception {
+        PacerProcess p = PacerProcess.start(dir, "run", "--rate", "10", "--threads", "1", "--op", "sleep:1h",
+                "--duration", "60s", "--grace", grace, "--interval", "200ms", "--hlog", name + ".hlog",
+                "--summary", name + ".json", "-q");
+        Path hlog = dir.resolve(name + ".hlog");
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (System.nanoTime() < deadline && (!Files.exists(hlog) || hlogCounts(hlog).isEmpty())) {
+            Thread.sleep(50);
+        }
+        return p;
+    }
+
+    @Test
+    void aSignalCountsAnOpThatOutlastsTheGraceAsCancelledAndExits130() throws Exception {
+        PacerProcess p = startHourLongOp("grace", "1s");
+        long t0 = System.nanoTime();
+        p.signal("INT");
+        PacerProcess.Result r = p.await(30);
+        double took = (System.nanoTime() - t0) / 1e9;
+        assertEquals(130, r.exitCode(), r.stderr());
+        assertTrue(took < 15, "the grace was 1 s: " + took);
+        JsonNode s = JSON.readTree(dir.resolve("grace.json").toFile());
+        assertEquals(1, s.get("ops").asLong(), "the op in flight is counted once");
+        assertEquals(1, s.get("outcomes").get("cancelled").asLong());
+        assertEquals(1, hlogCounts(dir.resolve("grace.hlog")).get("response"), "and logged");
+    }
+
+    @Test
+    void aSecondSignalEndsTheGraceAtOnce() throws Exception {
+        PacerProcess p = startHourLongOp("twice", "60s");
+        long t0 = System.nanoTime();
+        p.signal("INT");
+        Thread.sleep(300);
+        p.signal("INT");
+        PacerProcess.Result r = p.await(30);
+        double took = (System.nanoTime() - t0) / 1e9;
+        assertEquals(130, r.exitCode(), r.stderr());
+        assertTrue(took < 15, "not the 60 s grace: " + took);
+        JsonNode s = JSON.readTree(dir.resolve("twice.json").toFile());
+        assertEquals(1, s.get("outcomes").get("cancelled").asLong(), "what was in flight, cancelled; the summary is written");
+    }
+
+    @Test
+    void sigintMidRunStillWritesThePlotAndLeavesNoTempLog() throws Exception {
+        Path tmp = Files.createDirectories(dir.resolve("tmp")); // where the run's temporary .hlog goes
+        PacerProcess p = PacerProcess.start(dir, List.of("-Xmx512m", "-Djava.io.tmpdir=" + tmp), "run", "--rate", "1000",
+                "--duration", "60s", "--interval", "200ms", "--plot", "sig.html", "-q");
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (System.nanoTime() < deadline && tempLogs(tmp).stream().mapToLong(RunCommandEndToEndTest::responses).sum() < 1000) {
+            Thread.sleep(100);
+        }
+        assertEquals(1, tempLogs(tmp).size(), "--plot without --hlog logs to a temporary file while it runs");
+        p.signal("INT");
+        PacerProcess.Result r = p.await(30);
+        assertEquals(130, r.exitCode(), "128 + SIGINT; stderr: " + r.stderr());
+        String page = Files.readString(dir.resolve("sig.html"));
+        assertTrue(page.contains("<svg") && page.contains("</html>"), "the whole page was written before the JVM exited");
+        assertEquals(List.of(), tempLogs(tmp), "and the temporary log was removed");
+    }
+
+    static List<Path> tempLogs(Path tmp) throws java.io.IOException {
+        try (var files = Files.list(tmp)) {
+            return files.filter(f -> f.getFileName().toString().matches("pacer-run.*\\.hlog")).toList();
+        }
+    }
+
+    private static long responses(Path hlog) {
+        try {
+            return hlogCounts(hlog).getOrDefault("response", 0L);
+        } catch (Exception notYetReadable) {
+            return 0;
+        }
     }
 
     @ParameterizedTest

@@ -47,7 +47,7 @@ class ScenarioEndToEndTest {
         PacerProcess.Result r = PacerProcess.run(dir, 90, "run", "shape.yaml", "--hlog", "shape.hlog", "--summary",
                 "shape.json", "--progress");
         assertEquals(0, r.exitCode(), r.stderr());
-        assertTrue(r.stderr().contains("] ramp ops"), "the progress line shows the phase: " + r.stderr());
+        assertTrue(r.stderr().contains(" ramp] "), "the progress line shows the phase: " + r.stderr());
 
         List<Interval> intervals = new ArrayList<>();
         HistogramLogReader reader = new HistogramLogReader(dir.resolve("shape.hlog").toFile());

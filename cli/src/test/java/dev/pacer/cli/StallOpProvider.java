@@ -1,6 +1,6 @@
 package dev.pacer.cli;
 
-import dev.pacer.engine.Durations;
+import dev.pacer.engine.text.Durations;
 import dev.pacer.engine.op.Op;
 import dev.pacer.engine.op.OpProvider;
 import dev.pacer.engine.op.OpSpec;

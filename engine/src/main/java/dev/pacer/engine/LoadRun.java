@@ -1,63 +1,93 @@
 package dev.pacer.engine;
 
-import dev.pacer.engine.metrics.IntervalStats;
-import dev.pacer.engine.metrics.LatencySummary;
+import dev.pacer.engine.control.ConsoleControl;
+import dev.pacer.engine.control.ControlEndpoint;
+import dev.pacer.engine.control.HttpControlServer;
+import dev.pacer.engine.control.RunController;
+import dev.pacer.engine.control.RunStatus;
+import dev.pacer.engine.event.StopReason;
+import dev.pacer.engine.export.MetricsEndpoint;
+import dev.pacer.engine.export.PrometheusMetrics;
+import dev.pacer.engine.gate.Verdict;
+import dev.pacer.engine.hlog.HlogWriter;
 import dev.pacer.engine.metrics.Metric;
-import dev.pacer.engine.metrics.MetricsRegistry;
-import dev.pacer.engine.metrics.RunTotals;
 import dev.pacer.engine.op.Op;
-import dev.pacer.engine.output.HlogSink;
-import dev.pacer.engine.output.ProgressLine;
-import dev.pacer.engine.output.SummaryJson;
-import dev.pacer.engine.output.SummaryText;
+import dev.pacer.engine.result.IntervalReport;
+import dev.pacer.engine.result.Summary;
+import dev.pacer.engine.run.Activity;
+import dev.pacer.engine.run.ActivityConfig;
+import dev.pacer.engine.run.Reporter;
+import dev.pacer.engine.scenario.ScenarioRunner;
+import dev.pacer.engine.sink.IntervalCsv;
+import dev.pacer.engine.sink.ProgressLine;
+import dev.pacer.engine.sink.StatusBlock;
+import dev.pacer.engine.sink.StartLines;
+import dev.pacer.engine.sink.SummaryJson;
+import dev.pacer.engine.sink.SummaryText;
 import dev.pacer.ratelimit.RateSpec;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.LinkedHashMap;
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import org.HdrHistogram.Histogram;
 
 /**
- * One load run from start to summary: starts the {@link Activity}, cuts an interval every
- * {@code interval} (progress line, .hlog, listeners), stops it at the duration, and at the end
- * writes the summary (text, JSON) and judges it (error ratio, thresholds).
+ * One load run from start to summary, with everything around it: the engine's entry point.
  *
- * <p>{@link #run()} runs the reporter loop on the calling thread. {@link #requestStop} may be called
- * from any thread (a signal handler, the control endpoint); the run then records its last partial
- * interval, flushes and closes its files, and {@link #run()} returns. {@link #awaitFinished} lets a
- * shutdown hook wait for that.
+ * <p>It wires, for the run's length: the {@link Activity} (workers, limiter, and the one place that
+ * changes them), the {@link Reporter} (intervals), the sinks (progress lines on {@code err}, the .hlog,
+ * the summary text on {@code out} and its JSON), the status that control reads, and as the options ask
+ * the HTTP control endpoint, console commands, a scenario's phases and a signal hook. Data flows one
+ * way: workers record, the reporter cuts intervals, sinks and status read them.
+ *
+ * <p>{@link #run()} runs the reporter on the calling thread and returns the {@link Summary} once every
+ * worker has exited. {@link #requestStop} may be called from any thread; the run then records its last
+ * partial interval, writes and closes its files, and {@link #run()} returns. {@link #awaitFinished}
+ * lets another thread (a shutdown hook) wait for that.
  */
 public final class LoadRun {
 
     private final RunOptions options;
     private final Activity activity;
-    private final MetricsRegistry metrics = new MetricsRegistry();
+    private final Reporter reporter;
+    private final RunController controller;
     private final PrintStream out;
     private final PrintStream err;
-    private final List<Consumer<IntervalReport>> intervalListeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<Summary>> finishListeners = new CopyOnWriteArrayList<>();
     private final CountDownLatch finished = new CountDownLatch(1);
-    private final RunTotals totals = new RunTotals();
-    private final Map<String, PhaseState> phases = new LinkedHashMap<>();
-    private volatile Thread reporter;
-    private volatile boolean wake;
-    private volatile String stopReason;
-    private volatile PhaseState pendingPhase;
-    private PhaseState phase;
-    private HlogSink hlog;
-    private Summary summary;
+    private volatile boolean running;
+    private volatile InetSocketAddress controlAddress;
+    private volatile InetSocketAddress metricsAddress;
+    /** The measured run's histograms once it has ended, else empty. */
+    private volatile Map<Metric, Histogram> histograms = Map.of();
+    /** Why the run could not go on (a log it could not write), or null. */
+    private volatile String outputFailure;
 
+    /**
+     * @param options what to run and how
+     * @param op      the op, created from {@code options.activity().op()} (closed by the caller)
+     * @param out     where the summary is printed
+     * @param err     where start lines, progress lines and console answers are printed
+     */
     public LoadRun(RunOptions options, Op op, PrintStream out, PrintStream err) {
-        this.options = options;
-        this.activity = new Activity(options.activity(), op, metrics);
+        this.options = Objects.requireNonNull(options, "options");
+        this.activity = new Activity(options.activity(), op);
+        this.reporter = new Reporter(activity, options.interval(), options.grace());
         this.out = out;
         this.err = err;
+        RunStatus status = new RunStatus(activity);
+        reporter.addListener(status);
+        if (options.statusBlock() != null) {
+            reporter.addListener(r -> options.statusBlock().update(r, statusFacts()));
+        }
+        this.controller = new RunController(activity, status);
     }
 
     /** The running activity: the one place to change rate, threads, pause, stop. */
@@ -65,221 +95,160 @@ public final class LoadRun {
         return activity;
     }
 
+    /** Applies control actions (what the console and the HTTP endpoint call); its status is fed each interval. */
+    public RunController controller() {
+        return controller;
+    }
+
     /** Called on the reporter thread after every interval. */
     public void addIntervalListener(Consumer<IntervalReport> listener) {
-        intervalListeners.add(listener);
-    }
-
-    /** Stops the run from any thread; the summary is still written. Idempotent. */
-    public void requestStop(String reason, String source) {
-        if (stopReason == null) {
-            stopReason = reason;
-        }
-        activity.stop(reason, source);
-        wakeReporter();
+        reporter.addListener(listener);
     }
 
     /**
-     * Starts a phase (a scenario step): the current interval is cut so intervals do not straddle
-     * phases, and what follows is counted under {@code name}. Warm-up phases are left out of totals.
+     * Called with the summary once it has been printed and written, before {@link #awaitFinished}
+     * returns: also when a signal stopped the run, so whatever it writes is written before the JVM exits.
      */
-    public void beginPhase(String name, boolean warmup, String source) {
-        pendingPhase = new PhaseState(name, warmup);
-        activity.mark("phase", name + (warmup ? " (warm-up)" : ""), source);
-        wakeReporter();
-        // wait (briefly) until the reporter has cut at the boundary, so the phase starts clean
-        for (int i = 0; i < 1000 && pendingPhase != null && reporter != null && !activity.isDone(); i++) {
-            LockSupport.parkNanos(100_000);
-        }
+    public void addFinishListener(Consumer<Summary> listener) {
+        finishListeners.add(listener);
+    }
+
+    /** Stops the run from any thread; the summary is still written. The first reason wins. */
+    public void requestStop(StopReason reason, String source) {
+        activity.stop(reason, source);
+    }
+
+    /** The measured run's wait, service and response histograms (warm-up left out), once it has ended. */
+    public Map<Metric, Histogram> histograms() {
+        return histograms;
+    }
+
+    /** Where the Prometheus scrape endpoint listens once the run has started it, or null. */
+    public InetSocketAddress metricsAddress() {
+        return metricsAddress;
+    }
+
+    /** Where the control endpoint listens once the run has started it, or null. */
+    public InetSocketAddress controlAddress() {
+        return controlAddress;
     }
 
     /**
-     * Waits until the summary has been written and files closed; for shutdown hooks. Returns at once
-     * when {@link #run()} was never called.
+     * Waits until the summary has been written and the files closed. Returns at once when
+     * {@link #run()} was never called.
      */
     public boolean awaitFinished(long timeout, TimeUnit unit) throws InterruptedException {
-        return reporter == null || finished.await(timeout, unit);
+        return !running || finished.await(timeout, unit);
     }
 
-    /** Runs to the end. Returns the summary (also printed and written). */
-    public Summary run() throws IOException, InterruptedException {
-        reporter = Thread.currentThread();
-        try {
-            return runReporterLoop();
-        } finally {
+    /** Runs to the end. Returns the summary (also printed, and written when asked). */
+    @SuppressWarnings("try") // the signal handlers are held for the run's length, not used in the block
+    public Summary run() throws IOException {
+        running = true;
+        try (SignalStop signals = options.handleSignals() ? new SignalStop(activity) : null;
+             HlogWriter hlog = options.hlog() == null ? null : new HlogWriter(options.hlog(), StartLines.settings(options.activity()), this::outputFailed);
+             IntervalCsv csv = options.csv() == null ? null : new IntervalCsv(options.csv(), this::outputFailed);
+             HttpControlServer server = options.control() == null ? null
+                     : HttpControlServer.start(options.control(), options.controlToken(), controller);
+             MetricsEndpoint metrics = options.metrics() == null ? null : startMetrics()) {
             if (hlog != null) {
-                hlog.close();
+                reporter.addStartListener((startNanos, startEpochMs) -> {
+                    hlog.start(startEpochMs);
+                    activity.addChangeListenerWithHistory(hlog::change);
+                });
+                reporter.addListener(r -> hlog.interval(r.stats()));
             }
+            if (csv != null) {
+                reporter.addListener(csv);
+            }
+
+            if (options.progress()) {
+                ProgressLine.Printer progress = new ProgressLine.Printer(err, options.interval().toNanos() / 1e9,
+                        ConsoleControl.SOURCE);
+                activity.addChangeListener(progress::change);
+                reporter.addListener(progress::interval);
+            }
+            if (options.scenario() != null) {
+                new ScenarioRunner(options.scenario(), activity, reporter).start();
+            }
+            if (server != null) {
+                controlAddress = server.address();
+            }
+            if (metrics != null) {
+                metricsAddress = new InetSocketAddress(options.metrics().host(), metrics.port());
+            }
+            if (options.announce()) {
+                announce();
+            }
+            if (options.console() != null) {
+                new ConsoleControl(controller, options.console(), err).start();
+            }
+            Reporter.Measurement measured = reporter.run();
+            histograms = measured.histograms();
+            Summary summary = summarize(measured);
+            out.print(SummaryText.format(summary));
+            out.flush();
+            if (options.summaryJson() != null) {
+                SummaryJson.write(summary, options.summaryJson());
+            }
+            for (Consumer<Summary> l : finishListeners) {
+                l.accept(summary);
+            }
+            return summary;
+        } finally {
             finished.countDown();
         }
     }
 
-    private Summary runReporterLoop() throws IOException {
-        ActivityConfig config = options.activity();
-        activity.whenDone().thenRun(this::wakeReporter);
-        long startEpochMs = System.currentTimeMillis();
-        if (options.hlog() != null) {
-            hlog = new HlogSink(options.hlog(), startEpochMs, describe(config));
-            activity.changes().forEach(hlog::change); // made before the run started (a scenario's first phase)
-            activity.addChangeListener(hlog::change);
-        }
-        if (options.progress()) {
-            activity.addChangeListener(c -> err.println("  >> " + c.describe()));
-        }
-        try {
-            activity.op.warmUp();
-        } catch (Exception e) {
-            throw new IllegalStateException("the op's warm-up failed: " + e.getMessage(), e);
-        }
-        long t0 = activity.start();
-        long intervalNanos = options.interval().toNanos();
-        long deadline = activity.deadlineNanos();
-        long lastCut = t0;
-        long nextTick = t0 + intervalNanos;
-        phase = pendingPhase;
-        pendingPhase = null;
-        while (!activity.isDone()) {
-            long now = System.nanoTime();
-            if (now >= deadline && activity.isRunning()) {
-                requestStop("duration", "duration");
-            }
-            PhaseState next = pendingPhase;
-            // Past the deadline the workers are finishing their last ops: the final cut ends the run
-            // at the deadline; a tick cuts only if they take longer than an interval.
-            boolean tick = now >= nextTick && (now < deadline || now - deadline >= intervalNanos);
-            if (tick || next != null) {
-                cut(lastCut, now, t0, startEpochMs);
-                lastCut = now;
-                if (next != null) {
-                    phase = next;
-                    pendingPhase = null;
-                }
-                while (nextTick <= now) {
-                    nextTick += intervalNanos;
-                }
-                continue;
-            }
-            if (!wake) {
-                long wakeAt = now < deadline ? Math.min(nextTick, deadline) : Math.max(nextTick, deadline + intervalNanos);
-                LockSupport.parkNanos(this, wakeAt - now); // the workers' end wakes this thread too
-            }
-            wake = false;
-        }
-        // No op starts at or after the deadline, so a run that reached it ends there: the moments the
-        // workers and this thread took to notice (ms on a loaded machine) are not part of the run, and
-        // counting them would understate the achieved rate. Ops in flight at the deadline still land
-        // in this last interval. Workers may also all have stopped a little before it (an early
-        // wake-up within the park threshold for a slot at the deadline): every slot before the
-        // deadline was still issued, so the run's length is its duration then too.
-        long end = System.nanoTime();
-        boolean byDuration = activity.deadlineReached() && (stopReason == null || stopReason.equals("duration"));
-        if ((end > deadline || byDuration) && lastCut < deadline) {
-            end = deadline;
-        }
-        cut(lastCut, end, t0, startEpochMs);
-        if (stopReason == null) {
-            stopReason = byDuration ? "duration" : config.cycles() > 0 ? "cycles" : "end";
-        }
-        summary = summarize();
-        out.print(SummaryText.format(summary));
-        out.flush();
-        if (options.summaryJson() != null) {
-            SummaryJson.write(summary, options.summaryJson());
-        }
-        return summary;
+    /** The Prometheus endpoint, fed by the reporter each interval. */
+    private MetricsEndpoint startMetrics() throws IOException {
+        PrometheusMetrics exported = new PrometheusMetrics(activity);
+        reporter.addListener(exported);
+        ControlEndpoint e = options.metrics();
+        return MetricsEndpoint.start(e.socketAddress(), e.text(), options.controlToken(), exported);
     }
 
-    private void cut(long from, long to, long t0, long startEpochMs) {
-        IntervalStats stats = metrics.drain(from, to, startEpochMs + (from - t0) / 1_000_000,
-                startEpochMs + (to - t0) / 1_000_000);
-        RateSpec inForce = activity.rate();
-        TargetLedger.Target asked = activity.target().cut(to);
-        boolean warmup = phase != null && phase.warmup;
-        if (!warmup) {
-            totals.add(stats, asked);
-        }
-        if (phase != null) {
-            phase.totals.add(stats, asked);
-            phases.putIfAbsent(phase.name, phase);
-        }
-        IntervalReport report = new IntervalReport(stats, (to - t0) / 1e9, inForce, asked.rate(), activity.threads(),
-                phase == null ? null : phase.name, warmup, totals.ops(), totals.seconds(), totals.errors());
-        if (hlog != null) {
-            hlog.interval(report);
-        }
-        if (options.progress()) {
-            err.println(ProgressLine.format(report));
-        }
-        for (Consumer<IntervalReport> l : intervalListeners) {
-            l.accept(report);
-        }
+    /** The run's state for a status block, now. */
+    public StatusBlock.Facts statusFacts() {
+        ActivityConfig c = options.activity();
+        int cores = Runtime.getRuntime().availableProcessors();
+        double cpu = ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                && os.getProcessCpuLoad() >= 0 ? os.getProcessCpuLoad() * cores : Double.NaN;
+        return new StatusBlock.Facts(c.op().toString(), activity.threads(), activity.inFlight(),
+                activity.inFlightCapacity(), activity.rate(), activity.isPaused(), c.duration(), c.cycles(), cpu, cores);
     }
 
-    private Summary summarize() {
+    /** A file the run writes failed: say so once, stop the run, and fail its summary. */
+    private void outputFailed(String why) {
+        outputFailure = why;
+        err.println("pacer: " + why + "; stopping the run");
+        activity.stop(StopReason.ERROR, "output");
+    }
+
+    private Summary summarize(Reporter.Measurement m) {
         ActivityConfig config = options.activity();
         RateSpec finalRate = activity.rate();
-        List<PhaseSummary> phaseSummaries = new ArrayList<>();
-        for (PhaseState p : phases.values()) {
-            phaseSummaries.add(new PhaseSummary(p.name, p.warmup, p.totals.ops(), p.totals.errors(),
-                    p.totals.targetRate(), p.totals.achievedRate(), p.totals.seconds(), latencies(p.totals)));
-        }
-        Summary draft = new Summary(config.op().toString(), activity.threads(), config.virtualThreads(),
-                totals.targetRate(), finalRate == null ? Double.NaN : finalRate.strictness(), totals.achievedRate(),
-                totals.ops(), totals.errors(), totals.outcomesByLabel(false), totals.outcomesByLabel(true),
-                totals.seconds(), latencies(totals), activity.changes(), phaseSummaries, List.of(),
-                options.maxErrorRatio(), stopReason, null);
-        List<ThresholdResult> gates = new ArrayList<>();
-        for (Threshold t : options.thresholds()) {
-            gates.add(t.evaluate(draft));
-        }
-        String failure = null;
-        if (draft.errorRatio() > options.maxErrorRatio()) {
-            failure = String.format("error ratio %.4f is over --max-error-ratio %s", draft.errorRatio(),
-                    options.maxErrorRatio());
-        }
-        long failed = gates.stream().filter(g -> !g.passed()).count();
-        if (failed > 0) {
-            String gateFailure = failed + " threshold" + (failed > 1 ? "s" : "") + " failed";
-            failure = failure == null ? gateFailure : failure + "; " + gateFailure;
-        }
-        return new Summary(draft.op(), draft.threads(), draft.virtualThreads(), draft.targetRate(), draft.strictness(),
-                draft.achievedRate(), draft.ops(), draft.errors(), draft.outcomes(), draft.errorsByType(),
-                draft.durationSeconds(), draft.latencies(), draft.changes(), draft.phases(), gates,
-                draft.maxErrorRatio(), draft.stopReason(), failure);
+        Verdict verdict = Verdict.judge(m.figures(), options.thresholds(), options.maxErrorRatio());
+        String failure = outputFailure == null ? verdict.failure()
+                : outputFailure + (verdict.failure() == null ? "" : "; " + verdict.failure());
+        return new Summary(config.op().toString(), activity.threads(), config.virtualThreads(),
+                finalRate == null ? Double.NaN : finalRate.strictness(), m.figures(), m.outcomes(), m.errorsByType(),
+                activity.changes(), m.phases(), verdict.thresholds(), options.maxErrorRatio(), activity.stopReason(),
+                activity.stopSource(), failure);
     }
 
-    private static Map<Metric, LatencySummary> latencies(RunTotals t) {
-        Map<Metric, LatencySummary> m = new EnumMap<>(Metric.class);
-        for (Metric metric : Metric.values()) {
-            m.put(metric, LatencySummary.of(t.histogram(metric)));
+    private void announce() {
+        err.println(StartLines.run(options.activity()));
+        if (options.scenario() != null) {
+            err.println("pacer: " + ScenarioRunner.describe(options.scenario(), options.activity().duration()));
         }
-        return m;
-    }
-
-    private static String describe(ActivityConfig c) {
-        return "run --op " + c.op() + " --threads " + c.threads() + (c.virtualThreads() ? " --virtual" : "")
-                + (c.rate() == null ? "" : " --rate " + c.rate())
-                + (c.duration() == null ? "" : " --duration " + Durations.format(c.duration()))
-                + (c.cycles() > 0 ? " --cycles " + c.cycles() : "");
-    }
-
-    private void wakeReporter() {
-        wake = true;
-        Thread t = reporter;
-        if (t != null) {
-            LockSupport.unpark(t);
+        InetSocketAddress a = controlAddress;
+        if (a != null) {
+            err.println(StartLines.control(a));
         }
-    }
-
-    /** A phase's name, warm-up flag and totals. */
-    private static final class PhaseState {
-        final String name;
-        final boolean warmup;
-        final RunTotals totals = new RunTotals();
-
-        PhaseState(String name, boolean warmup) {
-            this.name = name;
-            this.warmup = warmup;
+        InetSocketAddress m = metricsAddress;
+        if (m != null) {
+            err.println("pacer: Prometheus metrics at http://" + m.getHostString() + ":" + m.getPort() + "/metrics");
         }
     }
 }

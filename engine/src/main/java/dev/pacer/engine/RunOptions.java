@@ -1,40 +1,324 @@
 package dev.pacer.engine;
 
+import dev.pacer.engine.control.ControlEndpoint;
+import dev.pacer.engine.gate.Threshold;
+import dev.pacer.engine.run.ActivityConfig;
+import dev.pacer.engine.scenario.Scenario;
+import dev.pacer.engine.sink.StatusBlock;
+import dev.pacer.engine.text.Durations;
+import dev.pacer.engine.text.SettingException;
+import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * A load run: the activity plus how it is reported and judged.
- *
- * @param activity      what to run
- * @param interval      reporting interval: progress lines and .hlog intervals
- * @param hlog          interval histogram log to write, or null
- * @param summaryJson   JSON summary to write, or null
- * @param progress      print a progress line every interval
- * @param thresholds    pass/fail gates
- * @param maxErrorRatio the run fails when errors / ops exceeds this
+ * Everything a {@link LoadRun} needs besides the op: what to run, how it is reported and judged, and
+ * how it is controlled while it runs. Immutable; made with {@link #builder(ActivityConfig)}, where every
+ * setting but the activity has a default.
  */
-public record RunOptions(ActivityConfig activity, Duration interval, Path hlog, Path summaryJson, boolean progress,
-                         List<Threshold> thresholds, double maxErrorRatio) {
+public final class RunOptions {
 
     /** Errors may be at most 1 % of ops by default. */
     public static final double DEFAULT_MAX_ERROR_RATIO = 0.01;
+    /** One progress line and one log interval a second by default. */
+    public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
+    /** The shortest reporting interval. */
+    public static final Duration MIN_INTERVAL = Duration.ofMillis(10);
+    /** How long ops in flight at the end of a run may take to finish, by default. */
+    public static final Duration DEFAULT_GRACE = Duration.ofSeconds(10);
 
-    public RunOptions {
-        Objects.requireNonNull(activity, "activity");
-        Objects.requireNonNull(interval, "interval");
-        if (interval.toMillis() < 10) {
-            throw new IllegalArgumentException("invalid --interval '" + Durations.format(interval) + "': must be at least 10ms");
-        }
-        thresholds = List.copyOf(thresholds);
-        if (!(maxErrorRatio >= 0 && maxErrorRatio <= 1)) {
-            throw new IllegalArgumentException("invalid --max-error-ratio '" + maxErrorRatio + "': must be between 0 and 1");
-        }
+    private final ActivityConfig activity;
+    private final Duration interval;
+    private final Duration grace;
+    private final Path hlog;
+    private final Path summaryJson;
+    private final Path csv;
+    private final boolean progress;
+    private final boolean announce;
+    private final List<Threshold> thresholds;
+    private final double maxErrorRatio;
+    private final ControlEndpoint control;
+    private final ControlEndpoint metrics;
+    private final String controlToken;
+    private final InputStream console;
+    private final Scenario scenario;
+    private final boolean handleSignals;
+    private final StatusBlock statusBlock;
+
+    private RunOptions(Builder b) {
+        this.activity = b.activity;
+        this.interval = b.interval;
+        this.grace = b.grace;
+        this.hlog = b.hlog;
+        this.summaryJson = b.summaryJson;
+        this.csv = b.csv;
+        this.progress = b.progress;
+        this.announce = b.announce;
+        this.thresholds = List.copyOf(b.thresholds);
+        this.maxErrorRatio = b.maxErrorRatio;
+        this.control = b.control;
+        this.metrics = b.metrics;
+        this.controlToken = b.controlToken;
+        this.console = b.console;
+        this.scenario = b.scenario;
+        this.handleSignals = b.handleSignals;
+        this.statusBlock = b.statusBlock;
     }
 
+    /** Options for {@code activity}, every other setting at its default. */
+    public static Builder builder(ActivityConfig activity) {
+        return new Builder(activity);
+    }
+
+    /** Options for {@code activity}, every other setting at its default. */
     public static RunOptions of(ActivityConfig activity) {
-        return new RunOptions(activity, Duration.ofSeconds(1), null, null, false, List.of(), DEFAULT_MAX_ERROR_RATIO);
+        return builder(activity).build();
+    }
+
+    /** What to run. */
+    public ActivityConfig activity() {
+        return activity;
+    }
+
+    /** Reporting interval: progress lines, log intervals, status. */
+    public Duration interval() {
+        return interval;
+    }
+
+    /**
+     * How long ops still in flight when the run's schedule ends (its duration, a stop) may take to finish;
+     * those still running then are recorded as cancelled.
+     */
+    public Duration grace() {
+        return grace;
+    }
+
+    /** The interval histogram log to write, or null. */
+    public Path hlog() {
+        return hlog;
+    }
+
+    /** The JSON summary to write, or null. */
+    public Path summaryJson() {
+        return summaryJson;
+    }
+
+    /** The CSV file of per-interval rows to stream, or null. */
+    public Path csv() {
+        return csv;
+    }
+
+    /** Whether a progress line is printed every interval (and each change as it happens). */
+    public boolean progress() {
+        return progress;
+    }
+
+    /** Whether the start lines are printed (what runs, the scenario, the control endpoint). */
+    public boolean announce() {
+        return announce;
+    }
+
+    /** Pass/fail gates. */
+    public List<Threshold> thresholds() {
+        return thresholds;
+    }
+
+    /** The run fails when errors / ops is over this. */
+    public double maxErrorRatio() {
+        return maxErrorRatio;
+    }
+
+    /** Where the HTTP control endpoint listens, or null for none. */
+    public ControlEndpoint control() {
+        return control;
+    }
+
+    /** Where the Prometheus scrape endpoint listens, or null for none. */
+    public ControlEndpoint metrics() {
+        return metrics;
+    }
+
+    /** The bearer token the control and metrics endpoints require, or null. */
+    public String controlToken() {
+        return controlToken;
+    }
+
+    /** Where console commands are read from, or null for none. */
+    public InputStream console() {
+        return console;
+    }
+
+    /** The scenario whose phases the run plays, or null. */
+    public Scenario scenario() {
+        return scenario;
+    }
+
+    /**
+     * Whether SIGINT and SIGTERM stop the run cleanly for the run's length: the first stops it (ops in
+     * flight get the grace period), a second ends the grace period at once; the summary and files are
+     * written either way, and {@link LoadRun#run()} returns. (Off, the JVM's own handling applies.)
+     */
+    public boolean handleSignals() {
+        return handleSignals;
+    }
+
+    /** The live status block to update every interval (a terminal's view), or null. */
+    public StatusBlock statusBlock() {
+        return statusBlock;
+    }
+
+    /** Builds {@link RunOptions}; each setter checks its value and names it when refused. */
+    public static final class Builder {
+        private final ActivityConfig activity;
+        private Duration interval = DEFAULT_INTERVAL;
+        private Duration grace = DEFAULT_GRACE;
+        private Path hlog;
+        private Path summaryJson;
+        private Path csv;
+        private boolean progress;
+        private boolean announce;
+        private final List<Threshold> thresholds = new ArrayList<>();
+        private double maxErrorRatio = DEFAULT_MAX_ERROR_RATIO;
+        private ControlEndpoint control;
+        private ControlEndpoint metrics;
+        private String controlToken;
+        private InputStream console;
+        private Scenario scenario;
+        private boolean handleSignals;
+        private StatusBlock statusBlock;
+
+        private Builder(ActivityConfig activity) {
+            this.activity = Objects.requireNonNull(activity, "activity");
+        }
+
+        /** Reporting interval, at least {@link #MIN_INTERVAL}. */
+        public Builder interval(Duration interval) {
+            if (interval.compareTo(MIN_INTERVAL) < 0) {
+                throw new SettingException("interval", Durations.format(interval), "must be at least 10ms");
+            }
+            this.interval = interval;
+            return this;
+        }
+
+        /** How long ops in flight at the end may take to finish (0: cancel them at once). */
+        public Builder grace(Duration grace) {
+            if (grace.isNegative()) {
+                throw new SettingException("grace", Durations.format(grace), "must not be negative");
+            }
+            this.grace = grace;
+            return this;
+        }
+
+        public Builder hlog(Path file) {
+            this.hlog = file;
+            return this;
+        }
+
+        public Builder summaryJson(Path file) {
+            this.summaryJson = file;
+            return this;
+        }
+
+        /** Stream one CSV row per interval to {@code file} (see {@code IntervalCsv}). */
+        public Builder csv(Path file) {
+            this.csv = file;
+            return this;
+        }
+
+        public Builder progress(boolean progress) {
+            this.progress = progress;
+            return this;
+        }
+
+        public Builder announce(boolean announce) {
+            this.announce = announce;
+            return this;
+        }
+
+        public Builder threshold(Threshold gate) {
+            thresholds.add(Objects.requireNonNull(gate, "gate"));
+            return this;
+        }
+
+        public Builder thresholds(List<Threshold> gates) {
+            gates.forEach(this::threshold);
+            return this;
+        }
+
+        /** The largest error ratio that passes, between 0 and 1. */
+        public Builder maxErrorRatio(double ratio) {
+            if (!(ratio >= 0 && ratio <= 1)) {
+                throw new SettingException("max-error-ratio", Double.toString(ratio), "must be between 0 and 1");
+            }
+            this.maxErrorRatio = ratio;
+            return this;
+        }
+
+        /**
+         * The HTTP control endpoint and its bearer token (null for none). An endpoint that listens beyond
+         * this machine needs a token.
+         */
+        public Builder control(ControlEndpoint endpoint, String token) {
+            if (token != null && token.isBlank()) {
+                throw new SettingException("control-token", "", "must not be blank");
+            }
+            if (endpoint != null && !endpoint.isLoopback() && token == null) {
+                throw new SettingException("control", endpoint.text(), "listens beyond this machine, so it needs ${control-token}");
+            }
+            this.control = endpoint;
+            this.controlToken = token;
+            return this;
+        }
+
+        /**
+         * The Prometheus scrape endpoint (null for none), under the same rules as the control endpoint:
+         * beyond this machine it needs the token given with {@link #control} (or {@link #token}).
+         */
+        public Builder metrics(ControlEndpoint endpoint) {
+            this.metrics = endpoint;
+            return this;
+        }
+
+        /** The bearer token the control and metrics endpoints require (null for none). */
+        public Builder token(String token) {
+            if (token != null && token.isBlank()) {
+                throw new SettingException("control-token", "", "must not be blank");
+            }
+            this.controlToken = token;
+            return this;
+        }
+
+        /** Reads console commands ({@code rate 8000}, {@code stop}, ...) from {@code in} until it ends. */
+        public Builder console(InputStream in) {
+            this.console = in;
+            return this;
+        }
+
+        /** Plays a scenario's phases; the activity should be the scenario's (see {@code ScenarioRunner}). */
+        public Builder scenario(Scenario scenario) {
+            this.scenario = scenario;
+            return this;
+        }
+
+        /** Updates {@code block} every interval, for a terminal to draw. */
+        public Builder statusBlock(StatusBlock block) {
+            this.statusBlock = block;
+            return this;
+        }
+
+        public Builder handleSignals(boolean handle) {
+            this.handleSignals = handle;
+            return this;
+        }
+
+        public RunOptions build() {
+            if (metrics != null && !metrics.isLoopback() && controlToken == null) {
+                throw new SettingException("metrics", metrics.text(), "listens beyond this machine, so it needs ${control-token}");
+            }
+            return new RunOptions(this);
+        }
     }
 }

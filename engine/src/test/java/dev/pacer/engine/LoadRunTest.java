@@ -1,9 +1,14 @@
 package dev.pacer.engine;
 
+import dev.pacer.engine.result.Summary;
+import dev.pacer.engine.run.ActivityConfig;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pacer.engine.event.ChangeKind;
+import dev.pacer.engine.event.StopReason;
 import dev.pacer.engine.metrics.Metric;
 import dev.pacer.engine.op.Op;
 import dev.pacer.engine.op.OpSpec;
@@ -12,7 +17,6 @@ import dev.pacer.ratelimit.RateSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +26,7 @@ class LoadRunTest {
     final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
     Summary run(ActivityConfig config, Op op) throws Exception {
-        LoadRun run = new LoadRun(new RunOptions(config, Duration.ofMillis(100), null, null, false, List.of(), 0.01),
+        LoadRun run = new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(100)).build(),
                 op, new PrintStream(out), new PrintStream(new ByteArrayOutputStream()));
         return run.run();
     }
@@ -37,7 +41,7 @@ class LoadRunTest {
         Summary s = run(new ActivityConfig(OpSpec.parse("counting"), 4, false, null, null, 100_000), op);
         assertEquals(100_000, s.ops());
         assertEquals(99_999L * 100_000 / 2, sum.get(), "cycles 0..99999, each exactly once");
-        assertEquals("cycles", s.stopReason());
+        assertEquals(StopReason.CYCLES, s.stopReason());
         assertTrue(s.passed());
         assertEquals(100_000, s.latencies().get(Metric.RESPONSE).count());
         assertTrue(out.toString().contains("ops        100000"), out.toString());
@@ -50,7 +54,7 @@ class LoadRunTest {
                 cycle -> null);
         assertTrue(s.ops() <= 40, "not 41: " + s.ops());
         assertTrue(s.ops() >= 39, "the slots before the end all ran: " + s.ops());
-        assertEquals("duration", s.stopReason());
+        assertEquals(StopReason.DURATION, s.stopReason());
     }
 
     /** One worker at 1 000 ops/s for 1.5 s whose op stalls 300 ms once, at cycle 100. */
@@ -93,6 +97,7 @@ class LoadRunTest {
         assertEquals(8_000L, s.outcomes().get("ok"));
         assertFalse(s.passed(), "10 % errors is over the default 1 %");
         assertTrue(s.failure().contains("error ratio 0.1000"), s.failure());
+        assertEquals(s.ops(), s.outcomes().values().stream().mapToLong(Long::longValue).sum(), "every op has one outcome");
     }
 
     @Test
@@ -104,7 +109,7 @@ class LoadRunTest {
             return null;
         };
         ActivityConfig config = new ActivityConfig(OpSpec.parse("x"), 2, false, RateSpec.parse("50k"), null, 40_000);
-        LoadRun run = new LoadRun(new RunOptions(config, Duration.ofMillis(50), null, null, false, List.of(), 0.01), op,
+        LoadRun run = new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(50)).build(), op,
                 new PrintStream(out), new PrintStream(new ByteArrayOutputStream()));
         Thread control = new Thread(() -> {
             int[] steps = {8, 1, 5, 2, 16, 3};
@@ -124,7 +129,7 @@ class LoadRunTest {
         control.join();
         assertEquals(40_000, s.ops(), "every cycle ran and was recorded across thread changes");
         assertEquals(40_000, done.get());
-        assertTrue(s.changes().stream().anyMatch(c -> c.kind().equals("threads")));
+        assertTrue(s.changes().stream().anyMatch(c -> c.kind() == ChangeKind.THREADS));
     }
 
     @Test
@@ -135,7 +140,7 @@ class LoadRunTest {
             return null;
         };
         ActivityConfig config = new ActivityConfig(OpSpec.parse("x"), 2, false, null, null, 0);
-        LoadRun run = new LoadRun(new RunOptions(config, Duration.ofMillis(50), null, null, false, List.of(), 0.01), op,
+        LoadRun run = new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(50)).build(), op,
                 new PrintStream(out), new PrintStream(new ByteArrayOutputStream()));
         Thread runner = new Thread(() -> {
             try {
@@ -158,7 +163,7 @@ class LoadRunTest {
         while (done.get() < atResume + 1000) {
             Thread.onSpinWait();
         }
-        run.requestStop("test over", "test");
+        run.requestStop(StopReason.CONTROL, "test");
         runner.join(10_000);
         assertFalse(runner.isAlive());
     }

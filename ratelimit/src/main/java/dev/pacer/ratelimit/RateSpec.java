@@ -109,6 +109,16 @@ public record RateSpec(double opsPerSecond, double strictness) {
         return 1e9 / opsPerSecond;
     }
 
+    /**
+     * Nanoseconds per op as the limiter schedules them: {@link #sliceNanos()} rounded to its time unit
+     * (2<sup>-8</sup> ns). Slot k of a schedule at this rate is k of these after its start; to ask
+     * whether slot k is ideally before some instant, scale that instant by
+     * {@code scheduledSliceNanos() / sliceNanos()}.
+     */
+    public double scheduledSliceNanos() {
+        return (double) ScheduleUnits.slice(opsPerSecond) / ScheduleUnits.NANO;
+    }
+
     /** The text form, which {@link #parse(String)} reads back to an equal spec: {@code RATE,STRICTNESS}. */
     @Override
     public String toString() {

@@ -1,20 +1,21 @@
 package dev.pacer.engine.control;
 
-import dev.pacer.engine.Change;
-import java.io.BufferedReader;
+import dev.pacer.engine.event.Change;
+import dev.pacer.engine.text.BoundedLineReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Commands typed into the terminal running {@code pacer run}: one per line ({@code rate 8000},
  * {@code threads 32}, {@code status}, ...). Each is acknowledged on one line ({@code ok: ...}) or
  * refused on one line ({@code error: ...}) and the run goes on. Reads on a daemon thread until end of
- * input.
+ * input, at most {@link #MAX_LINE_BYTES} of UTF-8 a line.
  */
 public final class ConsoleControl {
+
+    /** The longest command line read; a longer one (stdin without newlines) is refused, never buffered. */
+    static final int MAX_LINE_BYTES = 4096;
 
     private final RunController controller;
     private final InputStream in;
@@ -32,12 +33,14 @@ public final class ConsoleControl {
     }
 
     private void readLoop() {
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-            for (String line; (line = reader.readLine()) != null; ) {
-                if (!line.isBlank()) {
-                    out.println(execute(line));
-                    out.flush();
+        try (BoundedLineReader reader = new BoundedLineReader(in, MAX_LINE_BYTES)) {
+            for (BoundedLineReader.Line line; (line = reader.next()) != null; ) {
+                if (line.problem() != null) {
+                    out.println("error: line " + line.number() + ": " + line.problem() + ", ignored");
+                } else if (!line.text().isBlank()) {
+                    out.println(execute(line.text()));
                 }
+                out.flush();
             }
         } catch (IOException e) {
             // input closed: no more commands
@@ -46,12 +49,26 @@ public final class ConsoleControl {
 
     /** Runs one command line and returns the one-line answer. */
     public String execute(String line) {
+        return answer(controller, line);
+    }
+
+    /** The source console commands are recorded with. */
+    public static final String SOURCE = "console";
+
+    /**
+     * Runs one command line against a run and returns its answer, one line: {@code ok: rate 8000,0
+     * (console) at 12.345s}, {@code error: ...}, the status, or the list of commands for {@code help}.
+     */
+    public static String answer(RunController controller, String line) {
         try {
             ControlAction action = ControlAction.parse(line);
             if (action instanceof ControlAction.Status) {
                 return controller.status().describe();
             }
-            Change c = controller.apply(action, "console");
+            if (action instanceof ControlAction.Help) {
+                return "commands: " + ControlAction.VERBS;
+            }
+            Change c = controller.apply(action, SOURCE);
             return "ok: " + (c == null ? line.strip() : c.describe());
         } catch (IllegalArgumentException | IllegalStateException e) {
             return "error: " + e.getMessage();

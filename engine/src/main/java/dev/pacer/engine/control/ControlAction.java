@@ -1,5 +1,6 @@
 package dev.pacer.engine.control;
 
+import dev.pacer.engine.text.SettingException;
 import dev.pacer.ratelimit.RateSpec;
 import java.util.Locale;
 
@@ -10,7 +11,7 @@ import java.util.Locale;
 public sealed interface ControlAction {
 
     /** The verbs, as typed and as HTTP paths. */
-    String VERBS = "rate RATE[,STRICTNESS] | strictness S | threads N | pause | resume | status | stop";
+    String VERBS = "rate RATE[,STRICTNESS] | strictness S | threads N | pause | resume | status | stop | help";
 
     record SetRate(RateSpec spec) implements ControlAction {
     }
@@ -31,6 +32,10 @@ public sealed interface ControlAction {
     }
 
     record Stop() implements ControlAction {
+    }
+
+    /** Lists the commands (console only). */
+    record Help() implements ControlAction {
     }
 
     /**
@@ -60,7 +65,7 @@ public sealed interface ControlAction {
                 try {
                     return new SetStrictness(RateSpec.of(1).withStrictness(Double.parseDouble(v)).strictness());
                 } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException("invalid strictness '" + v + "': expected a number between 0 and 100");
+                    throw new SettingException("strictness", v, "expected a number between 0 and 100");
                 }
             }
             case "threads" -> {
@@ -68,10 +73,10 @@ public sealed interface ControlAction {
                 try {
                     return new SetThreads(Integer.parseInt(v));
                 } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException("invalid threads '" + v + "': expected a whole number");
+                    throw new SettingException("threads", v, "expected a whole number");
                 }
             }
-            case "pause", "resume", "status", "stop" -> {
+            case "pause", "resume", "status", "stop", "help" -> {
                 if (value != null && !value.isEmpty()) {
                     throw new IllegalArgumentException("'" + verb + "' takes no value, got '" + value + "'");
                 }
@@ -79,6 +84,7 @@ public sealed interface ControlAction {
                     case "pause" -> new Pause();
                     case "resume" -> new Resume();
                     case "status" -> new Status();
+                    case "help" -> new Help();
                     default -> new Stop();
                 };
             }

@@ -1,5 +1,6 @@
 package dev.pacer.engine.control;
 
+import dev.pacer.engine.text.SettingException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -18,21 +19,26 @@ public record ControlEndpoint(InetAddress host, int port, String text) {
 
     private static final Pattern FORM = Pattern.compile("(?:(\\[[^\\]]+\\]|[^:\\[\\]]+):)?(\\d{1,5})");
 
-    /** Parses {@code [HOST:]PORT}; throws {@link IllegalArgumentException} with one line naming it. */
+    /** Parses {@code [HOST:]PORT} for the control endpoint; throws a {@link SettingException} naming it. */
     public static ControlEndpoint parse(String text) {
+        return parse(text, "control");
+    }
+
+    /** Parses {@code [HOST:]PORT} for {@code setting} (e.g. {@code metrics}). */
+    public static ControlEndpoint parse(String text, String setting) {
         Matcher m = FORM.matcher(text == null ? "" : text.strip());
         if (!m.matches()) {
-            throw new IllegalArgumentException("invalid --control '" + text + "': expected PORT or HOST:PORT, e.g. 7070 or 127.0.0.1:7070");
+            throw new SettingException(setting, text, "expected PORT or HOST:PORT, e.g. 7070 or 127.0.0.1:7070");
         }
         int port = Integer.parseInt(m.group(2));
         if (port > 65_535) {
-            throw new IllegalArgumentException("invalid --control '" + text + "': port " + port + " is over 65535");
+            throw new SettingException(setting, text, "port " + port + " is over 65535");
         }
         String host = m.group(1) == null ? "127.0.0.1" : m.group(1).replaceAll("^\\[|\\]$", "");
         try {
             return new ControlEndpoint(InetAddress.getByName(host), port, text);
         } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("invalid --control '" + text + "': unknown host '" + host + "'");
+            throw new SettingException(setting, text, "unknown host '" + host + "'");
         }
     }
 

@@ -1,24 +1,29 @@
 package dev.pacer.engine.control;
 
+import dev.pacer.engine.text.SettingException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.pacer.engine.Change;
+import dev.pacer.engine.event.Change;
+import dev.pacer.engine.text.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.regex.Pattern;
 
 /**
  * The HTTP control endpoint of a running load, on the JDK's built-in {@link HttpServer}.
  *
  * <pre>
  *   GET  /status                          the status JSON (see {@link RunStatus#toJson()})
- *   POST /rate        body 8000 | "8k,0.5" | {"rate": "8000,0.5"}
+ *   POST /rate        body 8000 | 8k,0.5 | "8k,0.5" | {"rate": "8000,0.5"}
  *   POST /strictness  body 0.5  | {"strictness": 0.5}
  *   POST /threads     body 32   | {"threads": 32}
  *   POST /pause, /resume, /stop   (no body)
@@ -27,29 +32,44 @@ import java.security.MessageDigest;
  * malformed JSON gets {@code 400 {"error": "..."}} and changes nothing. When a token is set, every
  * request must carry {@code Authorization: Bearer TOKEN}, else {@code 401} and nothing changes; a
  * token is mandatory when the endpoint binds a non-loopback address.
+ *
+ * <p>Each exchange runs on a virtual thread of its own, so a client that stalls mid-request holds only
+ * its own connection, which is closed once it has taken {@link #MAX_REQUEST_SECONDS} to send its headers.
  */
 public final class HttpControlServer implements AutoCloseable {
 
+    private static final Pattern LINE_BREAK = Pattern.compile("\\R");
+    /** How long a client may take to send its request line and headers. */
+    static final long MAX_REQUEST_SECONDS = 10;
+
     static {
-        // The JDK server leaves Nagle's algorithm on by default; with delayed ACKs that adds milliseconds to
-        // every answer. Control answers are small and should be immediate. (Read once, when the server's
-        // configuration class loads, so it must be set before the first server is created.)
-        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
-            System.setProperty("sun.net.httpserver.nodelay", "true");
-        }
+        // Both are read once, when the server's classes load, so they must be set before the first server
+        // is created. The JDK server leaves Nagle's algorithm on by default; with delayed ACKs that adds
+        // milliseconds to every answer, and control answers are small and should be immediate.
+        setIfUnset("sun.net.httpserver.nodelay", "true");
+        // A connection that has not sent its request line and headers after this many seconds is closed
+        // (by default the server waits forever).
+        setIfUnset("sun.net.httpserver.maxReqTime", Long.toString(MAX_REQUEST_SECONDS));
     }
 
     /** Bodies larger than this are refused (400): control values are a few bytes. */
     static final int MAX_BODY = 64 * 1024;
-
     private final HttpServer server;
+    private final ExecutorService exchanges;
     private final RunController controller;
-    private final byte[] expectedAuthorization;
+    private final byte[] expectedToken;
 
-    private HttpControlServer(HttpServer server, RunController controller, String token) {
+    private HttpControlServer(HttpServer server, ExecutorService exchanges, RunController controller, String token) {
         this.server = server;
+        this.exchanges = exchanges;
         this.controller = controller;
-        this.expectedAuthorization = token == null ? null : ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
+        this.expectedToken = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void setIfUnset(String property, String value) {
+        if (System.getProperty(property) == null) {
+            System.setProperty(property, value);
+        }
     }
 
     /**
@@ -61,23 +81,24 @@ public final class HttpControlServer implements AutoCloseable {
     public static HttpControlServer start(ControlEndpoint endpoint, String token, RunController controller)
             throws IOException {
         if (token != null && token.isBlank()) {
-            throw new IllegalArgumentException("invalid --control-token: must not be blank");
+            throw new SettingException("control-token", "", "must not be blank");
         }
         if (!endpoint.isLoopback() && token == null) {
-            throw new IllegalArgumentException("--control " + endpoint.text() + " listens beyond this machine: give --control-token"
-                    + " or set PACER_CONTROL_TOKEN");
+            throw new SettingException("control", endpoint.text(), "listens beyond this machine, so it needs ${control-token}");
         }
         HttpServer server;
         try {
             server = HttpServer.create(endpoint.socketAddress(), 16);
         } catch (java.net.BindException e) {
-            throw new IllegalArgumentException("invalid --control '" + endpoint.text() + "': cannot listen there ("
-                    + e.getMessage() + ")");
+            throw new SettingException("control", endpoint.text(), "cannot listen there (" + e.getMessage() + ")");
         }
-        HttpControlServer s = new HttpControlServer(server, controller, token);
+        // Each exchange, from reading its request on, runs on a virtual thread of its own: on the server's one
+        // dispatcher thread a client that sent one byte and waited would hold every other request (an
+        // authorized one behind an unauthenticated one too) and then fill the accept backlog.
+        ExecutorService exchanges = Executors.newVirtualThreadPerTaskExecutor();
+        HttpControlServer s = new HttpControlServer(server, exchanges, controller, token);
         server.createContext("/", s::handle);
-        server.setExecutor(null); // handlers run on the server's own thread: requests are tiny and rare, and a
-                                  // hand-off to an executor thread costs ~0.5 ms on a small VM
+        server.setExecutor(exchanges);
         server.start();
         return s;
     }
@@ -123,28 +144,38 @@ public final class HttpControlServer implements AutoCloseable {
         }
         String value = verb.matches("rate|strictness|threads") ? value(verb, readBody(ex)) : null;
         Change change = controller.apply(ControlAction.of(verb, value), "http");
-        ObjectNode ok = RunStatus.JSON.createObjectNode().put("ok", true);
+        ObjectNode ok = Json.MAPPER.createObjectNode().put("ok", true);
         ok.put("change", change == null ? verb : change.describe());
         ok.set("status", controller.statusJson());
         send(ex, 200, ok);
     }
 
+    /** {@code Authorization: Bearer TOKEN}: the scheme in any case (RFC 7235), the token exactly. */
     private boolean authorized(HttpExchange ex) {
-        if (expectedAuthorization == null) {
+        if (expectedToken == null) {
             return true;
         }
         String given = ex.getRequestHeaders().getFirst("Authorization");
-        return given != null && MessageDigest.isEqual(expectedAuthorization, given.getBytes(StandardCharsets.UTF_8));
+        String[] parts = given == null ? new String[0] : given.strip().split(" +", 2);
+        return parts.length == 2 && parts[0].equalsIgnoreCase("Bearer")
+                && MessageDigest.isEqual(expectedToken, parts[1].getBytes(StandardCharsets.UTF_8));
     }
 
-    /** The value of a POST body: a JSON scalar, or an object with the verb (or "value") as key. */
+    /**
+     * The value of a POST body: plain text ({@code 8k,0.5}, as {@code curl -d} sends it), a JSON scalar,
+     * or a JSON object with the verb (or "value") as key.
+     */
     static String value(String verb, String body) {
-        if (body.isBlank()) {
-            throw new IllegalArgumentException("POST /" + verb + " needs a JSON body, e.g. " + example(verb));
+        String text = body.strip();
+        if (text.isEmpty()) {
+            throw new IllegalArgumentException("POST /" + verb + " needs a body, e.g. " + example(verb));
+        }
+        if (!text.startsWith("{") && !text.startsWith("[") && !text.startsWith("\"")) {
+            return oneLine(verb, text);
         }
         JsonNode node;
         try {
-            node = RunStatus.JSON.readTree(body);
+            node = Json.MAPPER.readTree(body);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("malformed JSON body for /" + verb + ": "
                     + e.getOriginalMessage().split("\n")[0] + "; expected e.g. " + example(verb));
@@ -155,12 +186,21 @@ public final class HttpControlServer implements AutoCloseable {
         if (node == null || !node.isValueNode() || node.isNull()) {
             throw new IllegalArgumentException("POST /" + verb + " body has no value; expected e.g. " + example(verb));
         }
-        return node.asText();
+        return oneLine(verb, node.asText());
+    }
+
+    /** A value is one line: one with a line break is refused without echoing it (the answer is one line too). */
+    private static String oneLine(String verb, String value) {
+        if (LINE_BREAK.matcher(value).find()) {
+            throw new IllegalArgumentException("POST /" + verb + " body holds a line break; expected one value, e.g. "
+                    + example(verb));
+        }
+        return value;
     }
 
     private static String example(String verb) {
         return switch (verb) {
-            case "rate" -> "8000, \"8k,0.5\" or {\"rate\": \"8000,0.5\"}";
+            case "rate" -> "8000, 8k,0.5 or {\"rate\": \"8000,0.5\"}";
             case "strictness" -> "0.5 or {\"strictness\": 0.5}";
             default -> "32 or {\"threads\": 32}";
         };
@@ -177,11 +217,11 @@ public final class HttpControlServer implements AutoCloseable {
     }
 
     private static ObjectNode error(String message) {
-        return RunStatus.JSON.createObjectNode().put("error", message);
+        return Json.MAPPER.createObjectNode().put("error", message);
     }
 
     private static void send(HttpExchange ex, int status, JsonNode body) throws IOException {
-        byte[] bytes = RunStatus.JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(body);
+        byte[] bytes = Json.PRETTY.writeValueAsBytes(body);
         ex.getResponseHeaders().set("Content-Type", "application/json");
         ex.sendResponseHeaders(status, bytes.length);
         try (OutputStream out = ex.getResponseBody()) {
@@ -192,5 +232,6 @@ public final class HttpControlServer implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
+        exchanges.shutdownNow();
     }
 }

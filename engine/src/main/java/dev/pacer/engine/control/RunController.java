@@ -1,22 +1,23 @@
 package dev.pacer.engine.control;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.pacer.engine.Change;
-import dev.pacer.engine.LoadRun;
+import dev.pacer.engine.event.Change;
+import dev.pacer.engine.event.StopReason;
+import dev.pacer.engine.run.Activity;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Applies {@link ControlAction}s to a running load: the one entry point the console and the HTTP
- * endpoint share. Every change goes through {@link dev.pacer.engine.Activity}, which records it for the
+ * endpoint share. Every change goes through {@link Activity}, which records it for the
  * .hlog, the summary and the progress output. Thread-safe.
  */
 public final class RunController {
 
-    private final LoadRun run;
+    private final Activity activity;
     private final RunStatus status;
 
-    public RunController(LoadRun run, RunStatus status) {
-        this.run = run;
+    public RunController(Activity activity, RunStatus status) {
+        this.activity = activity;
         this.status = status;
     }
 
@@ -32,11 +33,11 @@ public final class RunController {
      * @throws IllegalArgumentException one line naming a value the run cannot take; nothing changed
      */
     public Change apply(ControlAction action, String source) {
-        var activity = run.activity();
-        if (!(action instanceof ControlAction.Status)) {
+        boolean changes = !(action instanceof ControlAction.Status || action instanceof ControlAction.Help);
+        if (changes) {
             awaitStart(activity);
         }
-        if (!activity.isRunning() && !(action instanceof ControlAction.Status)) {
+        if (!activity.isRunning() && changes) {
             throw new IllegalStateException("the run has stopped");
         }
         return switch (action) {
@@ -46,14 +47,12 @@ public final class RunController {
             case ControlAction.Pause a -> activity.pause(source);
             case ControlAction.Resume a -> activity.resume(source);
             case ControlAction.Status a -> null;
-            case ControlAction.Stop a -> {
-                run.requestStop(source, source);
-                yield activity.changes().isEmpty() ? null : activity.changes().get(activity.changes().size() - 1);
-            }
+            case ControlAction.Help a -> null;
+            case ControlAction.Stop a -> activity.stop(StopReason.CONTROL, source);
         };
     }
 
-    private static void awaitStart(dev.pacer.engine.Activity activity) {
+    private static void awaitStart(Activity activity) {
         try {
             if (!activity.awaitStarted(60, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("the run has not started yet");

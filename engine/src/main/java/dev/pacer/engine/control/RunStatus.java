@@ -1,9 +1,9 @@
 package dev.pacer.engine.control;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.pacer.engine.Activity;
-import dev.pacer.engine.IntervalReport;
+import dev.pacer.engine.run.Activity;
+import dev.pacer.engine.result.IntervalReport;
+import dev.pacer.engine.text.Json;
 import dev.pacer.engine.metrics.Metric;
 import dev.pacer.ratelimit.RateSpec;
 import java.util.function.Consumer;
@@ -15,8 +15,6 @@ import org.HdrHistogram.Histogram;
  * report), read by the console and HTTP threads.
  */
 public final class RunStatus implements Consumer<IntervalReport> {
-
-    static final ObjectMapper JSON = new ObjectMapper();
 
     private final Activity activity;
     private volatile IntervalReport last;
@@ -32,12 +30,13 @@ public final class RunStatus implements Consumer<IntervalReport> {
 
     /**
      * The status as JSON: {@code targetRate}, {@code strictness}, {@code achievedRate} (last interval),
-     * {@code overallRate}, {@code threads}, {@code paused}, {@code running}, {@code ops}, {@code errors},
+     * {@code overallRate}, {@code threads}, {@code retiringThreads} (lowered away, finishing the op whose
+     * slot they hold), {@code inFlight} (asynchronous ops), {@code paused}, {@code running}, {@code ops}, {@code errors},
      * {@code elapsedSeconds}, {@code phase}, and {@code interval} with the last interval's {@code ops},
      * {@code rate} and {@code wait}/{@code response} p50, p99 and max in nanoseconds.
      */
     public ObjectNode toJson() {
-        ObjectNode n = JSON.createObjectNode();
+        ObjectNode n = Json.MAPPER.createObjectNode();
         RateSpec rate = activity.rate();
         IntervalReport r = last;
         if (rate == null) {
@@ -50,6 +49,8 @@ public final class RunStatus implements Consumer<IntervalReport> {
         n.put("achievedRate", r == null ? 0 : r.rate());
         n.put("overallRate", r == null ? 0 : r.overallRate());
         n.put("threads", activity.threads());
+        n.put("retiringThreads", activity.retiringThreads());
+        n.put("inFlight", activity.inFlight());
         n.put("paused", activity.isPaused());
         n.put("running", activity.isRunning());
         n.put("ops", r == null ? 0 : r.totalOps());
@@ -84,8 +85,8 @@ public final class RunStatus implements Consumer<IntervalReport> {
                 s.get("targetRate").isNull() ? "unpaced" : s.get("targetRate").asText(),
                 s.get("strictness").isNull() ? "-" : s.get("strictness").asText(), s.get("threads").asInt(),
                 s.get("paused").asBoolean() ? ", paused" : "", i.get("rate").asDouble(),
-                dev.pacer.engine.Durations.format(i.get("wait").get("p99").asDouble()),
-                dev.pacer.engine.Durations.format(i.get("response").get("p99").asDouble()),
+                dev.pacer.engine.text.Durations.format(i.get("wait").get("p99").asDouble()),
+                dev.pacer.engine.text.Durations.format(i.get("response").get("p99").asDouble()),
                 s.get("overallRate").asDouble(), s.get("ops").asLong(), s.get("errors").asLong());
     }
 }

@@ -1,16 +1,24 @@
 package dev.pacer.engine.metrics;
 
+import dev.pacer.engine.op.Outcome;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Every worker's metrics, for the reporter to drain.
+ * Every recorder of a run, for the reporter to drain.
  *
  * <p>Workers {@link #attach(boolean)} when they start and {@link #detach(WorkerMetrics)} when they
  * exit; a detached single-writer set is drained once more and then dropped, so nothing a retiring
  * worker recorded is lost. {@link #drain} is called by one thread, the reporter.
+ *
+ * <h2>Closing</h2>
+ * When the run's schedule ends the reporter calls {@link #close()}, then drains (which flips every
+ * set's phaser): from then on every completion claims its op by CAS (see
+ * {@link WorkerMetrics#complete}), so {@link #cancel} may race completions and each op is still
+ * recorded once. {@code closing}: written once by the reporter (volatile), read by writers inside
+ * their critical section.
  */
 public final class MetricsRegistry {
 
@@ -20,23 +28,26 @@ public final class MetricsRegistry {
     private final List<SingleWriterMetrics> exclusive = new CopyOnWriteArrayList<>();
     private final ConcurrentLinkedQueue<SingleWriterMetrics> detached = new ConcurrentLinkedQueue<>();
     private final List<SharedMetrics> stripes = new ArrayList<>();
+    /** Where cancellations are recorded. */
+    private final SharedMetrics cancellations = new SharedMetrics(this);
     private int nextStripe;
+    private volatile boolean closing;
 
     public MetricsRegistry() {
         for (int i = 0; i < STRIPES; i++) {
-            stripes.add(new SharedMetrics());
+            stripes.add(new SharedMetrics(this));
         }
     }
 
     /**
-     * Metrics for a new worker: its own single-writer set, or (when {@code shared}, for runs with many
-     * workers) one of a few stripes shared round-robin.
+     * Metrics for a new worker: its own single-writer set, or (when {@code shared}: many workers, or
+     * completions on other threads) one of a few stripes shared round-robin.
      */
     public synchronized WorkerMetrics attach(boolean shared) {
         if (shared) {
             return stripes.get(nextStripe++ % STRIPES);
         }
-        SingleWriterMetrics m = new SingleWriterMetrics();
+        SingleWriterMetrics m = new SingleWriterMetrics(this);
         exclusive.add(m);
         return m;
     }
@@ -46,6 +57,26 @@ public final class MetricsRegistry {
         if (metrics instanceof SingleWriterMetrics m && exclusive.remove(m)) {
             detached.add(m);
         }
+    }
+
+    /** Reporter thread: the run's schedule has ended; drain next, then {@link #cancel} is safe. */
+    public void close() {
+        closing = true;
+    }
+
+    boolean closing() {
+        return closing;
+    }
+
+    /**
+     * Reporter thread, after {@link #close()} and a drain: records {@code op} as {@link Outcome#CANCELLED}
+     * at {@code nowNanos} unless it completed first. True if it was cancelled here.
+     */
+    public boolean cancel(InFlightOp op, long nowNanos) {
+        if (!closing) {
+            throw new IllegalStateException("cancel before close");
+        }
+        return cancellations.complete(op, nowNanos, Outcome.CANCELLED);
     }
 
     /**
@@ -66,6 +97,7 @@ public final class MetricsRegistry {
         for (SharedMetrics m : stripes) {
             m.drainInto(interval);
         }
+        cancellations.drainInto(interval);
         interval.bounds(startNanos, endNanos, startEpochMs, endEpochMs);
         return interval;
     }

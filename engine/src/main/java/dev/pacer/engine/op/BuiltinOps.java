@@ -1,5 +1,6 @@
 package dev.pacer.engine.op;
 
+import dev.pacer.engine.text.SettingException;
 import java.util.concurrent.locks.LockSupport;
 
 /** The ops that ship with pacer: {@code noop}, {@code sleep}, {@code cpu}. */
@@ -23,7 +24,7 @@ public final class BuiltinOps {
         @Override
         public Op create(OpSpec spec) {
             if (!spec.argument().isEmpty()) {
-                throw new IllegalArgumentException("invalid --op '" + spec + "': noop takes no argument");
+                throw new SettingException("op", spec.toString(), "noop takes no argument");
             }
             return cycle -> Outcome.OK;
         }

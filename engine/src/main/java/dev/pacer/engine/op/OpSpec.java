@@ -1,5 +1,6 @@
 package dev.pacer.engine.op;
 
+import dev.pacer.engine.text.SettingException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -29,12 +30,14 @@ public record OpSpec(String name, String argument, Map<String, List<String>> opt
     public static OpSpec parse(String text, Map<String, List<String>> options) {
         String t = text == null ? "" : text.trim();
         if (t.isEmpty()) {
-            throw new IllegalArgumentException("invalid --op '': expected an op name such as noop, sleep:2ms or cpu:50us");
+            throw new SettingException("op", "", "expected an op name such as noop, sleep:2ms or cpu:50us");
         }
         int colon = t.indexOf(':');
-        return colon < 0
-                ? new OpSpec(t, "", options)
-                : new OpSpec(t.substring(0, colon).trim(), t.substring(colon + 1).trim(), options);
+        String name = colon < 0 ? t : t.substring(0, colon).trim();
+        if (name.isEmpty()) {
+            throw new SettingException("op", text, "expected an op name before the ':', such as sleep:2ms");
+        }
+        return new OpSpec(name, colon < 0 ? "" : t.substring(colon + 1).trim(), options);
     }
 
     /** The last value given for an option, or null. */

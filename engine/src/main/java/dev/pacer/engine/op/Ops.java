@@ -1,5 +1,6 @@
 package dev.pacer.engine.op;
 
+import dev.pacer.engine.text.SettingException;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
@@ -23,12 +24,12 @@ public final class Ops {
     /**
      * Creates the op a spec names.
      *
-     * @throws IllegalArgumentException one line naming an unknown op or a bad argument
+     * @throws SettingException naming an unknown op or a bad argument
      */
     public static Op create(OpSpec spec) throws Exception {
         OpProvider provider = providers().get(spec.name());
         if (provider == null) {
-            throw new IllegalArgumentException("unknown --op '" + spec.name() + "': known ops are "
+            throw new SettingException("op", spec.name(), "no such op; known ops are "
                     + providers().keySet().stream().collect(Collectors.joining(", ")));
         }
         return provider.create(spec);

@@ -20,6 +20,11 @@ public final class Outcome {
 
     /** The op completed normally. Returning {@code null} from {@link Op#run(long)} means the same. */
     public static final Outcome OK = of("ok", false);
+    /**
+     * The op was still running when the run ended and its grace period passed: it is counted (it
+     * started), as an error, with the time it had been running as its service time.
+     */
+    public static final Outcome CANCELLED = of("cancelled", true);
 
     private static final ClassValue<Outcome> FOR_THROWABLE = new ClassValue<>() {
         @Override

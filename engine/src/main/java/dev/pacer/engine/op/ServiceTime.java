@@ -1,6 +1,7 @@
 package dev.pacer.engine.op;
 
-import dev.pacer.engine.Durations;
+import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.text.Durations;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
@@ -31,37 +32,45 @@ public abstract sealed class ServiceTime {
      */
     public static ServiceTime parse(String text, String op) {
         String t = text.trim();
-        String what = "--op " + op + " duration";
         if (t.isEmpty()) {
-            throw new IllegalArgumentException("invalid --op '" + op + "': needs a duration, e.g. "
-                    + op + ":2ms, " + op + ":uniform(1ms,5ms) or " + op + ":exp(2ms)");
+            throw new SettingException("op", op, "needs a duration, e.g. " + op + ":2ms, " + op + ":uniform(1ms,5ms) or "
+                    + op + ":exp(2ms)");
         }
         Matcher m = CALL.matcher(t);
         if (!m.matches()) {
-            return new Fixed(Durations.parse(t, what).toNanos());
+            return new Fixed(duration(op, t, t));
         }
         String[] args = m.group(2).split(",", -1);
         return switch (m.group(1)) {
             case "uniform" -> {
                 if (args.length != 2) {
-                    throw new IllegalArgumentException("invalid --op '" + op + ":" + t + "': uniform takes two durations, e.g. uniform(1ms,5ms)");
+                    throw new SettingException("op", op + ":" + t, "uniform takes two durations, e.g. uniform(1ms,5ms)");
                 }
-                long lo = Durations.parse(args[0], what).toNanos();
-                long hi = Durations.parse(args[1], what).toNanos();
+                long lo = duration(op, t, args[0]);
+                long hi = duration(op, t, args[1]);
                 if (hi < lo) {
-                    throw new IllegalArgumentException("invalid --op '" + op + ":" + t + "': the upper bound is below the lower one");
+                    throw new SettingException("op", op + ":" + t, "the upper bound is below the lower one");
                 }
                 yield new Uniform(lo, hi);
             }
             case "exp" -> {
                 if (args.length != 1) {
-                    throw new IllegalArgumentException("invalid --op '" + op + ":" + t + "': exp takes one mean duration, e.g. exp(2ms)");
+                    throw new SettingException("op", op + ":" + t, "exp takes one mean duration, e.g. exp(2ms)");
                 }
-                yield new Exponential(Durations.parse(args[0], what).toNanos());
+                yield new Exponential(duration(op, t, args[0]));
             }
-            default -> throw new IllegalArgumentException("invalid --op '" + op + ":" + t
-                    + "': unknown distribution '" + m.group(1) + "' (fixed duration, uniform(a,b) or exp(mean))");
+            default -> throw new SettingException("op", op + ":" + t,
+                    "unknown distribution '" + m.group(1) + "' (fixed duration, uniform(a,b) or exp(mean))");
         };
+    }
+
+    /** One duration of a distribution; a bad one is reported against the whole op spec. */
+    private static long duration(String op, String spec, String text) {
+        try {
+            return Durations.parse(text, "op").toNanos();
+        } catch (SettingException e) {
+            throw new SettingException("op", op + ":" + spec, "'" + text.strip() + "': " + e.reason());
+        }
     }
 
     static final class Fixed extends ServiceTime {

@@ -1,5 +1,6 @@
 package dev.pacer.engine.scenario;
 
+import dev.pacer.engine.text.SettingException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -15,13 +16,28 @@ import java.util.Map;
  * @param threads     workers (default for every phase), or null
  * @param strictness  strictness (default for every phase), or null
  * @param phases      the phases, in order
+ * @param lines       the line of each op setting the file gives ({@code op}, {@code url}, {@code header}, ...,
+ *                    as the op names them), for problems found when the op is made
  */
 public record Scenario(String name, String description, String source, String op, Map<String, List<String>> opOptions,
-                       Integer threads, Double strictness, List<Phase> phases) {
+                       Integer threads, Double strictness, List<Phase> phases, Map<String, Integer> lines) {
 
     public Scenario {
         opOptions = Map.copyOf(opOptions);
         phases = List.copyOf(phases);
+        lines = Map.copyOf(lines);
+    }
+
+    /**
+     * An op setting from this file that was refused when the op was made, as {@code file:line: ...}: at
+     * the setting's line, or for a missing one at the op's. Null when the file gives neither.
+     */
+    public ScenarioException refuse(SettingException e) {
+        Integer line = lines.get(e.setting());
+        if (line == null && e.value() == null) {
+            line = lines.get("op");
+        }
+        return line == null ? null : new ScenarioException(source, line, e.getMessage());
     }
 
     /** The sum of the phases' durations. */

@@ -6,8 +6,9 @@ public final class ScenarioException extends IllegalArgumentException {
     private final String source;
     private final int line;
 
+    /** @param problem what is wrong; line breaks in it (SnakeYAML's messages have them) become spaces */
     public ScenarioException(String source, int line, String problem) {
-        super(source + ":" + line + ": " + problem);
+        super(source + ":" + line + ": " + problem.strip().replaceAll("\\s*\\R\\s*", " "));
         this.source = source;
         this.line = line;
     }

@@ -1,10 +1,15 @@
 package dev.pacer.engine.scenario;
 
-import dev.pacer.engine.ActivityConfig;
-import dev.pacer.engine.Durations;
+import dev.pacer.engine.run.ActivityConfig;
+import dev.pacer.engine.text.Durations;
 import dev.pacer.ratelimit.RateSpec;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CoderResult;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,15 +65,49 @@ public final class ScenarioParser {
     private static final Set<String> TOP_KEYS = Set.of("name", "description", "op", "threads", "strictness", "phases");
     private static final Set<String> PHASE_KEYS = Set.of("name", "duration", "rate", "steps", "strictness", "threads", "warmup");
 
+    /** The largest scenario file: a scenario is a few lines of phases. */
+    static final int MAX_BYTES = 1 << 20;
+    /** The most phases a scenario may have (each keeps its own histograms); use steps or a ramp for more. */
+    static final int MAX_PHASES = 1_000;
+
     private final String source;
 
     private ScenarioParser(String source) {
         this.source = source;
     }
 
-    /** Reads and validates a scenario file. */
+    /**
+     * Reads and validates a scenario file of at most {@link #MAX_BYTES} of UTF-8 text.
+     *
+     * @throws ScenarioException {@code file:line: what is wrong}
+     * @throws IOException       when it cannot be read at all
+     */
     public static Scenario parse(Path file) throws IOException {
-        return parse(Files.readString(file), file.toString());
+        String source = file.toString();
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(file)) {
+            bytes = in.readNBytes(MAX_BYTES + 1);
+        }
+        if (bytes.length > MAX_BYTES) {
+            throw new ScenarioException(source, 1, "over 1 MB; a scenario file is a few lines of phases");
+        }
+        return parse(utf8(bytes, source), source);
+    }
+
+    /** The text, or a {@code file:line} naming the first byte that is not UTF-8. */
+    private static String utf8(byte[] bytes, String source) {
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer out = CharBuffer.allocate(bytes.length);
+        CoderResult result = StandardCharsets.UTF_8.newDecoder().decode(in, out, true);
+        if (result.isError()) {
+            int at = in.position();
+            int line = 1;
+            for (int i = 0; i < at; i++) {
+                line += bytes[i] == '\n' ? 1 : 0;
+            }
+            throw new ScenarioException(source, line, String.format("not UTF-8 text (byte 0x%02x)", bytes[at] & 0xff));
+        }
+        return out.flip().toString();
     }
 
     /**
@@ -84,7 +123,9 @@ public final class ScenarioParser {
     private Scenario read(String text) {
         Node root;
         try {
-            root = new Yaml(new LoaderOptions()).compose(new StringReader(text)); // (duplicates are checked in mapping())
+            LoaderOptions limits = new LoaderOptions(); // (duplicates are checked in mapping())
+            limits.setCodePointLimit(MAX_BYTES);
+            root = new Yaml(limits).compose(new StringReader(text));
         } catch (MarkedYAMLException e) {
             int line = e.getProblemMark() != null ? e.getProblemMark().getLine() + 1 : 1;
             throw new ScenarioException(source, line, "not valid YAML: " + e.getProblem());
@@ -101,9 +142,14 @@ public final class ScenarioParser {
         Integer threads = top.containsKey("threads") ? threads(top.get("threads").getValueNode()) : null;
         Double strictness = top.containsKey("strictness") ? strictness(top.get("strictness").getValueNode()) : null;
         Map<String, List<String>> opOptions = new LinkedHashMap<>();
+        Map<String, Integer> lines = new HashMap<>();
+        if (op != null) {
+            lines.put("op", line(top.get("op").getKeyNode()));
+        }
         for (Map.Entry<String, String> k : OP_OPTION_KEYS.entrySet()) {
             if (top.containsKey(k.getKey())) {
                 opOptions.put(k.getValue(), values(top.get(k.getKey()).getValueNode(), k.getKey()));
+                lines.put(k.getValue(), line(top.get(k.getKey()).getKeyNode()));
             }
         }
         if (!top.containsKey("phases")) {
@@ -115,14 +161,24 @@ public final class ScenarioParser {
         }
         List<Phase> phases = new ArrayList<>();
         Set<String> names = new HashSet<>();
+        Duration total = Duration.ZERO;
         for (Node p : seq.getValue()) {
+            if (phases.size() == MAX_PHASES) {
+                throw new ScenarioException(source, line(p), "more than " + MAX_PHASES
+                        + " phases; a ramp or steps change the rate within one");
+            }
             Phase phase = phase(p, phases.size() + 1);
             if (!names.add(phase.name())) {
                 throw new ScenarioException(source, phase.line(), "a phase named '" + phase.name() + "' is already defined");
             }
+            total = total.plus(phase.duration());
+            if (total.compareTo(Durations.MAX) > 0) {
+                throw new ScenarioException(source, phase.line(), "the phases up to '" + phase.name()
+                        + "' last more than " + Durations.MAX_TEXT + ", the longest run");
+            }
             phases.add(phase);
         }
-        return new Scenario(name, description, source, op, opOptions, threads, strictness, phases);
+        return new Scenario(name, description, source, op, opOptions, threads, strictness, phases, lines);
     }
 
     private Phase phase(Node node, int index) {
@@ -210,7 +266,7 @@ public final class ScenarioParser {
         String text = scalar(node, "threads");
         try {
             int n = Integer.parseInt(text);
-            ActivityConfig.checkThreads(n, true, "threads");
+            ActivityConfig.checkThreads(n, true);
             return n;
         } catch (NumberFormatException e) {
             throw new ScenarioException(source, line(node), "invalid threads '" + text + "': expected a whole number");

@@ -1,8 +1,8 @@
 package dev.pacer.engine.scenario;
 
-import dev.pacer.engine.Activity;
-import dev.pacer.engine.Durations;
-import dev.pacer.engine.LoadRun;
+import dev.pacer.engine.run.Activity;
+import dev.pacer.engine.run.Reporter;
+import dev.pacer.engine.text.Durations;
 import dev.pacer.ratelimit.RateSpec;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -20,14 +20,18 @@ public final class ScenarioRunner {
 
     /** How often a ramp retunes the rate. */
     static final Duration RETUNE = Duration.ofMillis(10);
+    /** The source the scenario's changes are recorded with. */
+    static final String SOURCE = "scenario";
 
     private final Scenario scenario;
-    private final LoadRun run;
-    private Thread thread;
+    private final Activity activity;
+    private final Reporter reporter;
 
-    public ScenarioRunner(Scenario scenario, LoadRun run) {
+    /** Plays {@code scenario} on {@code activity}, telling {@code reporter} where each phase begins. */
+    public ScenarioRunner(Scenario scenario, Activity activity, Reporter reporter) {
         this.scenario = scenario;
-        this.run = run;
+        this.activity = activity;
+        this.reporter = reporter;
     }
 
     /** The spec the first phase starts at: the run's initial rate. */
@@ -49,12 +53,11 @@ public final class ScenarioRunner {
     /** Starts playing on a daemon thread; the first phase is marked before the run's first interval. */
     public void start() {
         Phase first = scenario.phases().get(0);
-        run.beginPhase(first.name(), first.warmup(), "scenario");
-        thread = Thread.ofPlatform().name("pacer-scenario").daemon(true).start(this::play);
+        reporter.beginPhase(first.name(), first.warmup(), SOURCE);
+        Thread.ofPlatform().name("pacer-scenario").daemon(true).start(this::play);
     }
 
     private void play() {
-        Activity activity = run.activity();
         try {
             if (!activity.awaitStarted(60, TimeUnit.SECONDS)) {
                 return;
@@ -69,7 +72,7 @@ public final class ScenarioRunner {
                 // time; the reporter's cut (a few ms later) counts what was asked in it (TargetLedger)
                 applyPhaseStart(activity, p, first);
                 if (!first) {
-                    run.beginPhase(p.name(), p.warmup(), "scenario");
+                    reporter.beginPhase(p.name(), p.warmup(), SOURCE);
                 }
                 first = false;
                 long end = phaseStart + p.duration().toNanos();
@@ -88,13 +91,13 @@ public final class ScenarioRunner {
 
     private void applyPhaseStart(Activity activity, Phase p, boolean first) {
         if (p.threads() != null && p.threads() != activity.threads()) {
-            activity.setThreads(p.threads(), "scenario");
+            activity.setThreads(p.threads(), SOURCE);
         }
         RateSpec spec = spec(scenario, p, p.rate().rateAt(Duration.ZERO));
         if (first && spec.equals(activity.rate())) {
             return; // the run started at it
         }
-        activity.setRate(spec, "scenario");
+        activity.setRate(spec, SOURCE);
     }
 
     private void playRamp(Activity activity, Phase p, long phaseStart, long end) {
@@ -115,7 +118,7 @@ public final class ScenarioRunner {
             }
             sleepUntil(activity, at);
             if (activity.isRunning()) {
-                activity.setRate(spec(scenario, p, steps.from() + k * steps.by()), "scenario");
+                activity.setRate(spec(scenario, p, steps.from() + k * steps.by()), SOURCE);
             }
         }
         sleepUntil(activity, end);
@@ -134,9 +137,10 @@ public final class ScenarioRunner {
         }
     }
 
-    /** One line about the scenario for the start of a run. */
-    public static String describe(Scenario s) {
+    /** One line about the scenario for the start of a run that lasts {@code runs} (null: the whole scenario). */
+    public static String describe(Scenario s, Duration runs) {
         int n = s.phases().size();
-        return "scenario " + s.name() + ": " + n + (n == 1 ? " phase, " : " phases, ") + Durations.format(s.totalDuration());
+        return "scenario " + s.name() + ": " + n + (n == 1 ? " phase, " : " phases, ") + Durations.format(s.totalDuration())
+                + (runs == null || runs.compareTo(s.totalDuration()) >= 0 ? "" : ", cut to " + Durations.format(runs));
     }
 }

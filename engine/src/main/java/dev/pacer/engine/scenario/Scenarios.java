@@ -1,5 +1,6 @@
 package dev.pacer.engine.scenario;
 
+import dev.pacer.engine.text.SettingException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -44,8 +45,8 @@ public final class Scenarios {
     public static Scenario named(String name) {
         Scenario s = builtIn().get(name);
         if (s == null) {
-            throw new IllegalArgumentException("unknown --scenario '" + name + "': built-in scenarios are "
-                    + String.join(", ", builtIn().keySet()) + " (or give a file: pacer run my.yaml)");
+            throw new SettingException("scenario", name, "no such built-in scenario; they are "
+                    + String.join(", ", builtIn().keySet()) + " (or give a file)");
         }
         return s;
     }

@@ -1,17 +1,24 @@
 package dev.pacer.engine.control;
 
+import dev.pacer.engine.text.SettingException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.pacer.engine.ActivityConfig;
+import dev.pacer.engine.run.ActivityConfig;
 import dev.pacer.engine.LoadRun;
 import dev.pacer.engine.RunOptions;
 import dev.pacer.engine.op.OpSpec;
 import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.engine.event.ChangeKind;
+import dev.pacer.engine.event.StopReason;
+import dev.pacer.engine.text.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The control endpoint against a real in-process run, through the JDK's HTTP client. */
 class HttpControlServerTest {
@@ -34,10 +42,9 @@ class HttpControlServerTest {
     @BeforeEach
     void startRun() throws Exception {
         ActivityConfig config = new ActivityConfig(OpSpec.parse("noop"), 2, false, RateSpec.parse("1000"), null, 0);
-        run = new LoadRun(new RunOptions(config, Duration.ofMillis(100), null, null, false, List.of(), 0.01),
+        run = new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(100)).build(),
                 cycle -> null, new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream()));
-        controller = new RunController(run, new RunStatus(run.activity()));
-        run.addIntervalListener(controller.status());
+        controller = run.controller();
         runner = new Thread(() -> {
             try {
                 run.run();
@@ -51,7 +58,7 @@ class HttpControlServerTest {
 
     @AfterEach
     void stopRun() throws Exception {
-        run.requestStop("test over", "test");
+        run.requestStop(StopReason.CONTROL, "test");
         runner.join(10_000);
         client.close();
     }
@@ -67,7 +74,7 @@ class HttpControlServerTest {
     }
 
     static JsonNode json(HttpResponse<String> r) throws Exception {
-        return RunStatus.JSON.readTree(r.body());
+        return Json.MAPPER.readTree(r.body());
     }
 
     @Test
@@ -102,8 +109,8 @@ class HttpControlServerTest {
             assertTrue(run.activity().isPaused());
             assertEquals(200, send(s, "POST", "/resume", null, null).statusCode());
             assertTrue(!run.activity().isPaused());
-            assertEquals(List.of("rate", "strictness", "threads", "pause", "resume"),
-                    run.activity().changes().stream().map(c -> c.kind()).toList());
+            assertEquals(List.of(ChangeKind.RATE, ChangeKind.STRICTNESS, ChangeKind.THREADS, ChangeKind.PAUSE,
+                    ChangeKind.RESUME), run.activity().changes().stream().map(c -> c.kind()).toList());
         }
     }
 
@@ -139,11 +146,95 @@ class HttpControlServerTest {
         }
     }
 
+    /** Connections that send a few bytes of a request and then nothing, as a stalled or hostile client does. */
+    static List<Socket> halfOpen(HttpControlServer s, int n, String sent) throws Exception {
+        List<Socket> sockets = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Socket socket = new Socket();
+            socket.connect(s.address(), 5_000);
+            socket.getOutputStream().write(sent.getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            sockets.add(socket);
+        }
+        return sockets;
+    }
+
+    HttpResponse<String> sendWithin5s(HttpControlServer s, String method, String path, String body, String authorization)
+            throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.address().getPort() + path))
+                .timeout(Duration.ofSeconds(5))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (authorization != null) {
+            b.header("Authorization", authorization);
+        }
+        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    @Timeout(60)
+    void aHalfOpenConnectionDoesNotBlockOtherRequests() throws Exception {
+        try (HttpControlServer s = HttpControlServer.start(ControlEndpoint.parse("0"), null, controller)) {
+            List<Socket> stalled = halfOpen(s, 1, "G");
+            assertEquals(200, sendWithin5s(s, "GET", "/status", null, null).statusCode());
+            for (Socket socket : stalled) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void moreHalfOpenConnectionsThanTheBacklogDoNotLockTheEndpoint() throws Exception {
+        try (HttpControlServer s = HttpControlServer.start(ControlEndpoint.parse("0"), null, controller)) {
+            List<Socket> stalled = halfOpen(s, 40, "GET /sta");
+            assertEquals(200, sendWithin5s(s, "POST", "/rate", "3000", null).statusCode());
+            assertEquals(3000, run.activity().rate().opsPerSecond());
+            for (Socket socket : stalled) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void anUnauthenticatedStalledClientDoesNotBlockAnAuthorizedOne() throws Exception {
+        try (HttpControlServer s = HttpControlServer.start(ControlEndpoint.parse("0"), "s3cret", controller)) {
+            List<Socket> stalled = halfOpen(s, 20, "POST /rate HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n");
+            assertEquals(200, sendWithin5s(s, "POST", "/rate", "4000", "Bearer s3cret").statusCode());
+            assertEquals(4000, run.activity().rate().opsPerSecond());
+            for (Socket socket : stalled) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
+    void aPlainTextBodyIsTheValueAsTheReadmeSays() throws Exception {
+        try (HttpControlServer s = HttpControlServer.start(ControlEndpoint.parse("0"), null, controller)) {
+            HttpResponse<String> rate = send(s, "POST", "/rate", "8k,0.5", null); // curl -d 8k,0.5
+            assertEquals(200, rate.statusCode(), rate.body());
+            assertEquals(RateSpec.parse("8000,0.5"), run.activity().rate());
+            assertEquals(200, send(s, "POST", "/strictness", " 1\n", null).statusCode());
+            assertEquals(1.0, run.activity().rate().strictness());
+        }
+    }
+
+    @Test
+    void theBearerSchemeIsCaseInsensitive() throws Exception {
+        try (HttpControlServer s = HttpControlServer.start(ControlEndpoint.parse("0"), "s3cret", controller)) {
+            assertEquals(200, send(s, "GET", "/status", null, "bearer s3cret").statusCode());
+            assertEquals(200, send(s, "GET", "/status", null, "BEARER s3cret").statusCode());
+            assertEquals(401, send(s, "GET", "/status", null, "bearer S3CRET").statusCode(), "the token itself is exact");
+        }
+    }
+
     @Test
     void aNonLoopbackBindWithoutATokenIsRefused() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        SettingException e = assertThrows(SettingException.class,
                 () -> HttpControlServer.start(ControlEndpoint.parse("0.0.0.0:0"), null, controller));
-        assertTrue(e.getMessage().contains("--control-token"), e.getMessage());
+        assertEquals("control", e.setting());
+        assertEquals("invalid --control '0.0.0.0:0': listens beyond this machine, so it needs --control-token",
+                e.render(setting -> "--" + setting), "a front end names both settings its own way");
     }
 
     @Test

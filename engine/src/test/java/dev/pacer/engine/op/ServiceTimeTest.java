@@ -1,5 +1,6 @@
 package dev.pacer.engine.op;
 
+import dev.pacer.engine.text.SettingException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -51,8 +52,9 @@ class ServiceTimeTest {
 
     @Test
     void unknownOpsAreRejectedListingTheKnownOnes() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Ops.create(OpSpec.parse("nope")));
-        assertTrue(e.getMessage().startsWith("unknown --op 'nope': known ops are "), e.getMessage());
+        SettingException e = assertThrows(SettingException.class, () -> Ops.create(OpSpec.parse("nope")));
+        assertEquals("op", e.setting());
+        assertTrue(e.getMessage().startsWith("invalid op 'nope': no such op; known ops are "), e.getMessage());
         assertTrue(e.getMessage().contains("noop") && e.getMessage().contains("sleep") && e.getMessage().contains("cpu"));
     }
 }

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pacer.engine.text.SettingException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -144,5 +147,61 @@ class ScenarioParserTest {
         assertTrue(e.getMessage().startsWith("broken.yaml:" + line + ": "), e.getMessage());
         assertTrue(e.getMessage().toLowerCase().contains(problem.toLowerCase()), e.getMessage());
         assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
+    }
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aHugeFileIsRefusedBeforeItIsRead() throws IOException {
+        Path file = dir.resolve("huge.yaml");
+        try (var out = Files.newBufferedWriter(file)) {
+            out.write("# ");
+            char[] comment = new char[1 << 20];
+            java.util.Arrays.fill(comment, 'x');
+            for (int i = 0; i < 20; i++) {
+                out.write(comment); // a 20 MB comment
+            }
+            out.write("\nphases:\n  - {duration: 1s, rate: 1}\n");
+        }
+        ScenarioException e = assertTimeoutPreemptively(Duration.ofSeconds(10),
+                () -> assertThrows(ScenarioException.class, () -> ScenarioParser.parse(file)));
+        assertTrue(e.getMessage().startsWith(file + ":1: "), e.getMessage());
+        assertTrue(e.getMessage().contains("1 MB"), e.getMessage());
+    }
+
+    @Test
+    void moreThanAThousandPhasesAreRefusedAtTheFirstOneOver() {
+        StringBuilder yaml = new StringBuilder("phases:\n");
+        for (int i = 1; i <= 10_000; i++) {
+            yaml.append("  - {name: p").append(i).append(", duration: 1s, rate: 10}\n");
+        }
+        ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioParser.parse(yaml.toString(), "many.yaml"));
+        assertTrue(e.getMessage().startsWith("many.yaml:1002: "), e.getMessage());
+        assertTrue(e.getMessage().contains("1000 phases"), e.getMessage());
+    }
+
+    @Test
+    void aBinaryFileIsNamedWithTheLineOfItsFirstBadByte() throws IOException {
+        Path file = dir.resolve("binary.yaml");
+        Files.write(file, new byte[] {'p', 'h', 'a', 's', 'e', 's', ':', '\n', '\n', ' ', (byte) 0xff, (byte) 0xfe, 0, 1});
+        ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioParser.parse(file));
+        assertEquals(file + ":3: not UTF-8 text (byte 0xff)", e.getMessage());
+    }
+
+    @Test
+    void theLineOfEachOpSettingIsKeptForLaterChecks() {
+        Scenario s = ScenarioParser.parse("""
+                name: x
+                op: sleep:-1ms
+                url: http://h/
+                phases:
+                  - {duration: 1s, rate: 10}
+                """, "op.yaml");
+        SettingException bad = new SettingException("op", "sleep:-1ms", "must not be negative");
+        assertEquals("op.yaml:2: invalid op 'sleep:-1ms': must not be negative", s.refuse(bad).getMessage());
+        assertEquals(3, s.refuse(new SettingException("url", "http://h/", "no")).line());
+        assertEquals(2, s.refuse(new SettingException("body", null, "needed")).line(), "a missing one: the op's line");
+        assertNull(s.refuse(new SettingException("method", "GET", "no")), "not given in the file");
     }
 }

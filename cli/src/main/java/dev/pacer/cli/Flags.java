@@ -1,0 +1,22 @@
+package dev.pacer.cli;
+
+import java.util.Map;
+
+/**
+ * The engine names settings in its own words ({@code threads}, {@code url}, the words scenario files
+ * use); the CLI names them by their flags. This is the one place that maps one to the other.
+ */
+final class Flags {
+
+    /** Settings whose flag is not {@code --} followed by their name. */
+    private static final Map<String, String> RENAMED = Map.of(
+            "strictness", "strictness (after the rate: --rate RATE,STRICTNESS)");
+
+    private Flags() {
+    }
+
+    /** The flag for an engine setting: {@code threads} is {@code --threads}. */
+    static String of(String setting) {
+        return RENAMED.getOrDefault(setting, "--" + setting);
+    }
+}

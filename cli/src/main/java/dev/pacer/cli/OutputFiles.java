@@ -1,0 +1,72 @@
+package dev.pacer.cli;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The files a run writes ({@code --hlog}, {@code --summary}, {@code --plot}), checked before it starts so
+ * that nothing measured is lost at the end: each can be written (a file that does not exist yet is made
+ * and removed again, which is the only sure test: {@code /proc} looks writable), and no two flags name
+ * the same file (one would overwrite the other). Device files and pipes ({@code /dev/null},
+ * {@code /dev/stdout}) may be named by several.
+ */
+final class OutputFiles {
+
+    private OutputFiles() {
+    }
+
+    /**
+     * @param byFlag each output flag and its file (null when not given), in the order to check them
+     * @throws IllegalArgumentException one line naming the flag and the file
+     */
+    static void check(Map<String, Path> byFlag) {
+        Map<Path, String> seen = new LinkedHashMap<>();
+        byFlag.forEach((flag, file) -> {
+            if (file == null) {
+                return;
+            }
+            Path real = checkOne(flag, file);
+            boolean shareable = Files.exists(real) && !Files.isRegularFile(real);
+            String other = shareable ? null : seen.putIfAbsent(real, flag);
+            if (other != null) {
+                throw new IllegalArgumentException("invalid " + flag + " '" + file + "': " + other
+                        + " writes the same file; give each its own");
+            }
+        });
+    }
+
+    /** Checks that {@code file} can be written; returns the file it names, links resolved. */
+    private static Path checkOne(String flag, Path file) {
+        String bad = "invalid " + flag + " '" + file + "': ";
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent == null || !Files.isDirectory(parent)) {
+            throw new IllegalArgumentException(bad + "the folder " + parent + " does not exist");
+        }
+        if (Files.isDirectory(file)) {
+            throw new IllegalArgumentException(bad + "is a folder");
+        }
+        try {
+            if (Files.exists(file)) {
+                if (!Files.isWritable(file)) {
+                    throw new IllegalArgumentException(bad + "cannot write it");
+                }
+                return file.toRealPath();
+            }
+            Path real = parent.toRealPath().resolve(file.getFileName());
+            Files.newOutputStream(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
+            Files.delete(file);
+            return real;
+        } catch (IOException e) {
+            String why = e instanceof FileSystemException f && f.getReason() != null ? f.getReason()
+                    : e instanceof AccessDeniedException ? "permission denied"
+                    : e instanceof FileSystemException ? e.getClass().getSimpleName() : e.getMessage();
+            throw new IllegalArgumentException(bad + "cannot make a file there (" + why + ")");
+        }
+    }
+}

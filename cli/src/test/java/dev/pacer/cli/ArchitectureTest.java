@@ -1,0 +1,73 @@
+package dev.pacer.cli;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.library.Architectures;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The layout's rules, over every module's main classes (this module's test class path sees them all).
+ * Dependencies point one way: ratelimit ← engine ← report ← cli, and inside the engine from the entry
+ * point down to the records at the bottom. A rule whose classes are missing fails too (ArchUnit's
+ * default), so a renamed package cannot make a rule pass by matching nothing.
+ */
+@AnalyzeClasses(packages = "dev.pacer", importOptions = ImportOption.DoNotIncludeTests.class)
+class ArchitectureTest {
+
+    /** No two packages depend on each other, directly or through others, in any module. */
+    @ArchTest
+    static final ArchRule noPackageCycles = slices().matching("dev.pacer.(**)").should().beFreeOfCycles();
+
+    /** The limiter is a library of its own: the JDK and itself, nothing else. */
+    @ArchTest
+    static final ArchRule ratelimitDependsOnNothingOfOurs = classes().that().resideInAPackage("dev.pacer.ratelimit..")
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "dev.pacer.ratelimit..");
+
+    @ArchTest
+    static final ArchRule engineNeverUsesTheCliOrTheReport = noClasses().that().resideInAPackage("dev.pacer.engine..")
+            .should().dependOnClassesThat().resideInAnyPackage("dev.pacer.cli..", "dev.pacer.report..");
+
+    @ArchTest
+    static final ArchRule reportNeverUsesTheCli = noClasses().that().resideInAPackage("dev.pacer.report..")
+            .should().dependOnClassesThat().resideInAPackage("dev.pacer.cli..");
+
+    /**
+     * The engine's layers, top to bottom; packages in one tier are peers. Each may use only the tiers
+     * below it: the entry point ({@code LoadRun}, {@code LoadTest}, {@code RunOptions}); what drives or
+     * reads a run from outside (control, metrics export, scenarios); the sinks (progress line, summary
+     * text and JSON); the run core (activity, workers, reporter); the log format; the gates; the result
+     * records; the metrics; the ops; the events; the text helpers.
+     */
+    static final String[][] ENGINE_TIERS = {
+            {"entry"}, {"control", "export", "scenario"}, {"sink"}, {"run"}, {"hlog"}, {"gate"}, {"result"},
+            {"metrics"}, {"op"}, {"event"}, {"text"}};
+
+    @ArchTest
+    static final ArchRule engineLayersPointDown = engineLayers();
+
+    private static ArchRule engineLayers() {
+        Architectures.LayeredArchitecture rule = layeredArchitecture().consideringOnlyDependenciesInLayers();
+        for (String[] tier : ENGINE_TIERS) {
+            for (String layer : tier) {
+                rule = rule.layer(layer).definedBy(layer.equals("entry") ? "dev.pacer.engine" : "dev.pacer.engine." + layer + "..");
+            }
+        }
+        List<String> above = new ArrayList<>();
+        for (String[] tier : ENGINE_TIERS) {
+            for (String layer : tier) {
+                rule = above.isEmpty() ? rule.whereLayer(layer).mayNotBeAccessedByAnyLayer()
+                        : rule.whereLayer(layer).mayOnlyBeAccessedByLayers(above.toArray(String[]::new));
+            }
+            above.addAll(List.of(tier));
+        }
+        return rule;
+    }
+}

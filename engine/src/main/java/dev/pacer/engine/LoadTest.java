@@ -1,0 +1,486 @@
+package dev.pacer.engine;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.pacer.engine.control.ConsoleControl;
+import dev.pacer.engine.control.ControlAction;
+import dev.pacer.engine.control.ControlEndpoint;
+import dev.pacer.engine.event.Change;
+import dev.pacer.engine.event.StopReason;
+import dev.pacer.engine.gate.Threshold;
+import dev.pacer.engine.metrics.Metric;
+import dev.pacer.engine.op.Op;
+import dev.pacer.engine.op.OpSpec;
+import dev.pacer.engine.op.Ops;
+import dev.pacer.engine.result.IntervalReport;
+import dev.pacer.engine.result.Summary;
+import dev.pacer.engine.run.ActivityConfig;
+import dev.pacer.engine.scenario.Scenario;
+import dev.pacer.engine.scenario.ScenarioParser;
+import dev.pacer.engine.scenario.ScenarioRunner;
+import dev.pacer.engine.sink.StatusBlock;
+import dev.pacer.ratelimit.RateSpec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import org.HdrHistogram.Histogram;
+
+/**
+ * A load test built in code: everything {@code pacer run} does, as a Java API (the CLI is built on it).
+ *
+ * <pre>{@code
+ * LoadTest.Result r = LoadTest.rate("5k,0.5")              // 5 000 ops/s, burst compensation 0.5
+ *         .threads(8)
+ *         .op(cycle -> { client.call(cycle); return null; })  // your op: return an Outcome, or null for ok
+ *         .duration(Duration.ofSeconds(30))
+ *         .threshold("response.p99<20ms")
+ *         .run();
+ * assertTrue(r.passed(), r.failure());
+ * }</pre>
+ *
+ * <p>{@link #run()} blocks until the test ends; {@link #start()} returns a {@link Running} handle to
+ * change the rate, threads, pause or stop it while it runs (the same actions as the console and the
+ * HTTP endpoint, recorded with the source {@code api}). Listeners see every interval and change. By
+ * default nothing is printed; {@link #output} sends the progress lines and the summary somewhere.
+ *
+ * <p>A {@code LoadTest} is a builder: set what you need, then run it; it may be run again. Bad values
+ * are refused with a {@link dev.pacer.engine.text.SettingException} naming them, when set or at the
+ * latest when the test starts, before anything runs. Not thread-safe while being built.
+ */
+public final class LoadTest {
+
+    private static final PrintStream DISCARD = new PrintStream(OutputStream.nullOutputStream());
+
+    private RateSpec rate;
+    private Scenario scenario;
+    private Op op;
+    private OpSpec opSpec = OpSpec.parse("noop");
+    private int threads = 1;
+    private boolean virtualThreads;
+    private Duration duration;
+    private long cycles;
+    private int maxInFlight;
+    private Duration interval = RunOptions.DEFAULT_INTERVAL;
+    private Duration grace = RunOptions.DEFAULT_GRACE;
+    private Path hlog;
+    private Path summaryJson;
+    private Path csv;
+    private final List<Threshold> thresholds = new ArrayList<>();
+    private double maxErrorRatio = RunOptions.DEFAULT_MAX_ERROR_RATIO;
+    private ControlEndpoint control;
+    private ControlEndpoint metrics;
+    private String controlToken;
+    private InputStream console;
+    private boolean handleSignals;
+    private StatusBlock statusBlock;
+    private PrintStream out = DISCARD;
+    private PrintStream err = DISCARD;
+    private boolean progress;
+    private boolean announce;
+    private final List<Consumer<IntervalReport>> intervalListeners = new ArrayList<>();
+    private final List<Consumer<Change>> changeListeners = new ArrayList<>();
+    private final List<Consumer<Summary>> finishListeners = new ArrayList<>();
+
+    private LoadTest() {
+    }
+
+    /** A test paced at {@code spec}: {@code 1000}, {@code 2.5k}, {@code 1M,0.5} (see {@link RateSpec}). */
+    public static LoadTest rate(String spec) {
+        return rate(RateSpec.parse(spec));
+    }
+
+    /** A test paced at {@code opsPerSecond}, strictness 0. */
+    public static LoadTest rate(double opsPerSecond) {
+        return rate(RateSpec.of(opsPerSecond));
+    }
+
+    /** A test paced at {@code spec}. */
+    public static LoadTest rate(RateSpec spec) {
+        LoadTest t = new LoadTest();
+        t.rate = Objects.requireNonNull(spec, "spec");
+        return t;
+    }
+
+    /** A test with no target: as fast as the threads go. */
+    public static LoadTest unpaced() {
+        return new LoadTest();
+    }
+
+    /**
+     * A test that plays a scenario: its phases set the rate; its op, threads and strictness are the
+     * defaults, which the setters here override.
+     */
+    public static LoadTest scenario(Scenario scenario) {
+        LoadTest t = new LoadTest();
+        t.scenario = Objects.requireNonNull(scenario, "scenario");
+        t.rate = ScenarioRunner.initialRate(scenario);
+        t.threads = ScenarioRunner.initialThreads(scenario, 1);
+        if (scenario.op() != null) {
+            t.opSpec = OpSpec.parse(scenario.op(), scenario.opOptions());
+        }
+        return t;
+    }
+
+    /** A test that plays the scenario in a YAML file. */
+    public static LoadTest scenario(Path file) throws IOException {
+        return scenario(ScenarioParser.parse(file));
+    }
+
+    /** The op to run: yours (see {@link Op}; an {@link dev.pacer.engine.op.AsyncOp} completes later). */
+    public LoadTest op(Op op) {
+        this.op = Objects.requireNonNull(op, "op");
+        this.opSpec = OpSpec.parse(op.getClass().isSynthetic() ? "custom" : op.getClass().getSimpleName());
+        return this;
+    }
+
+    /** A built-in op or one on the class path, by spec: {@code sleep:2ms}, {@code cpu:50us}. */
+    public LoadTest op(String spec) {
+        return op(OpSpec.parse(spec));
+    }
+
+    /** An op by spec with named options (the http op's {@code url}, {@code method}, ...). */
+    public LoadTest op(OpSpec spec) {
+        this.opSpec = Objects.requireNonNull(spec, "spec");
+        this.op = null;
+        return this;
+    }
+
+    /** Workers, 1 or more (default 1; up to 4 096 platform or 100 000 virtual threads). */
+    public LoadTest threads(int threads) {
+        this.threads = threads;
+        return this;
+    }
+
+    /** Run the workers as virtual threads (thousands are cheap). */
+    public LoadTest virtualThreads(boolean virtual) {
+        this.virtualThreads = virtual;
+        return this;
+    }
+
+    /** Stop after this long (a scenario's duration is its phases' unless this is shorter). */
+    public LoadTest duration(Duration duration) {
+        this.duration = duration;
+        return this;
+    }
+
+    /** Stop after this many ops (0: no limit). */
+    public LoadTest cycles(long cycles) {
+        this.cycles = cycles;
+        return this;
+    }
+
+    /** Asynchronous ops: the most in flight at once (0: the op's own bound). */
+    public LoadTest maxInFlight(int maxInFlight) {
+        this.maxInFlight = maxInFlight;
+        return this;
+    }
+
+    /** Reporting interval (default 1 s, at least 10 ms). */
+    public LoadTest interval(Duration interval) {
+        this.interval = interval;
+        return this;
+    }
+
+    /** How long ops in flight at the end may take before they are cancelled (default 10 s). */
+    public LoadTest grace(Duration grace) {
+        this.grace = grace;
+        return this;
+    }
+
+    /** Write the interval histogram log. */
+    public LoadTest hlog(Path file) {
+        this.hlog = file;
+        return this;
+    }
+
+    /** Write the summary as JSON. */
+    public LoadTest summaryJson(Path file) {
+        this.summaryJson = file;
+        return this;
+    }
+
+    /** Stream one CSV row per interval (start, end, phase, ops, errors, per metric p50/p90/p99/max). */
+    public LoadTest csv(Path file) {
+        this.csv = file;
+        return this;
+    }
+
+    /** A pass/fail gate: {@code response.p99<20ms}, {@code achieved>=0.99*target}, {@code errors<0.1%}. */
+    public LoadTest threshold(String gate) {
+        thresholds.add(Threshold.parse(gate));
+        return this;
+    }
+
+    /** The largest error ratio that passes (default 0.01). */
+    public LoadTest maxErrorRatio(double ratio) {
+        this.maxErrorRatio = ratio;
+        return this;
+    }
+
+    /** Open the HTTP control endpoint ({@code 7070}, {@code 127.0.0.1:7070}); a token is needed off loopback. */
+    public LoadTest control(String endpoint, String token) {
+        this.control = ControlEndpoint.parse(endpoint);
+        this.controlToken = token;
+        return this;
+    }
+
+    /**
+     * Serve Prometheus metrics at {@code endpoint} ({@code 9464}, {@code 127.0.0.1:9464}); off loopback it
+     * needs a token, the control endpoint's ({@link #control}) or {@link #token}'s.
+     */
+    public LoadTest metrics(String endpoint) {
+        this.metrics = ControlEndpoint.parse(endpoint, "metrics");
+        return this;
+    }
+
+    /** The bearer token the control and metrics endpoints require. */
+    public LoadTest token(String token) {
+        this.controlToken = token;
+        return this;
+    }
+
+    /** Read console commands ({@code rate 8000}, {@code stop}, ...) from {@code in}. */
+    public LoadTest console(InputStream in) {
+        this.console = in;
+        return this;
+    }
+
+    /** Update {@code block} every interval (a terminal's live view draws it). */
+    public LoadTest statusBlock(StatusBlock block) {
+        this.statusBlock = block;
+        return this;
+    }
+
+    /** Stop cleanly on SIGINT/SIGTERM while the test runs (for programs that are the test). */
+    public LoadTest handleSignals(boolean handle) {
+        this.handleSignals = handle;
+        return this;
+    }
+
+    /**
+     * Where the summary ({@code out}) and the start lines, progress lines and console answers
+     * ({@code err}) are printed. Default: nowhere. Start lines and progress lines are printed only when
+     * {@link #announce} and {@link #progress} ask for them.
+     */
+    public LoadTest output(PrintStream out, PrintStream err) {
+        this.out = Objects.requireNonNull(out, "out");
+        this.err = Objects.requireNonNull(err, "err");
+        return this;
+    }
+
+    /** Print a progress line every interval, and every change as it happens (default off). */
+    public LoadTest progress(boolean progress) {
+        this.progress = progress;
+        return this;
+    }
+
+    /** Print what runs before it starts, and where the control endpoint listens (default off). */
+    public LoadTest announce(boolean announce) {
+        this.announce = announce;
+        return this;
+    }
+
+    /** Called after every interval, on the reporter thread. */
+    public LoadTest onInterval(Consumer<IntervalReport> listener) {
+        intervalListeners.add(Objects.requireNonNull(listener, "listener"));
+        return this;
+    }
+
+    /** Called with every change (rate, threads, pause, phase, stop), on the thread that made it. */
+    public LoadTest onChange(Consumer<Change> listener) {
+        changeListeners.add(Objects.requireNonNull(listener, "listener"));
+        return this;
+    }
+
+    /** Called with the summary once it is written (also when a signal stopped the test). */
+    public LoadTest onFinish(Consumer<Summary> listener) {
+        finishListeners.add(Objects.requireNonNull(listener, "listener"));
+        return this;
+    }
+
+    /** Runs the test to its end and returns its result. */
+    public Result run() throws Exception {
+        return start().await();
+    }
+
+    /**
+     * Starts the test on a thread of its own and returns a handle to it. The op's warm-up and the
+     * limiter's set-up happen before the schedule starts.
+     */
+    public Running start() throws Exception {
+        RunOptions options = options();
+        Op theOp = op != null ? op : Ops.create(opSpec);
+        boolean owned = op == null;
+        LoadRun loadRun = new LoadRun(options, theOp, out, err);
+        intervalListeners.forEach(loadRun::addIntervalListener);
+        changeListeners.forEach(loadRun.activity()::addChangeListener);
+        finishListeners.forEach(loadRun::addFinishListener);
+        CompletableFuture<Result> result = new CompletableFuture<>();
+        Thread.ofPlatform().name("pacer-run").start(() -> {
+            try (Op closing = owned ? theOp : null) {
+                Summary s = loadRun.run();
+                result.complete(new Result(s, loadRun.histograms()));
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
+            }
+        });
+        return new Running(loadRun, result);
+    }
+
+    /** The options this builder describes. */
+    RunOptions options() {
+        Duration runs = scenario == null ? duration : ScenarioRunner.runDuration(scenario, duration);
+        ActivityConfig activity = new ActivityConfig(opSpec, threads, virtualThreads, rate, runs, cycles, maxInFlight);
+        return RunOptions.builder(activity).interval(interval).grace(grace).hlog(hlog).summaryJson(summaryJson).csv(csv)
+                .thresholds(thresholds).maxErrorRatio(maxErrorRatio).token(controlToken).control(control, controlToken)
+                .metrics(metrics).console(console)
+                .scenario(scenario).handleSignals(handleSignals).progress(progress).announce(announce)
+                .statusBlock(statusBlock).build();
+    }
+
+    /** A test that is running: change it, watch it, wait for it. Thread-safe. */
+    public static final class Running {
+        private static final String SOURCE = "api";
+        private final LoadRun run;
+        private final CompletableFuture<Result> result;
+
+        private Running(LoadRun run, CompletableFuture<Result> result) {
+            this.run = run;
+            this.result = result;
+        }
+
+        /** Sets the target rate ({@code 8000}, {@code 8k,0.5}); the schedule goes on from where it is. */
+        public Change rate(String spec) {
+            return apply(new ControlAction.SetRate(RateSpec.parse(spec)));
+        }
+
+        /** Sets the strictness (see {@link RateSpec}). */
+        public Change strictness(double strictness) {
+            return apply(ControlAction.of("strictness", Double.toString(strictness)));
+        }
+
+        /** Sets the number of workers. */
+        public Change threads(int threads) {
+            return apply(new ControlAction.SetThreads(threads));
+        }
+
+        /** Stops granting ops until {@link #resume()}; the paused time is given away. */
+        public Change pause() {
+            return apply(new ControlAction.Pause());
+        }
+
+        public Change resume() {
+            return apply(new ControlAction.Resume());
+        }
+
+        /** Stops the test: ops in flight get the grace period; a second stop ends it at once. */
+        public Change stop() {
+            return apply(new ControlAction.Stop());
+        }
+
+        /**
+         * Runs a console command given as text ({@code rate 8000}, {@code threads 4}, {@code status},
+         * {@code help}, ...) and returns its one-line answer ({@code ok: ...}, {@code error: ...}).
+         */
+        public String execute(String commandLine) {
+            return ConsoleControl.answer(run.controller(), commandLine);
+        }
+
+        /**
+         * As if the process got signal {@code name} ({@code SIGINT}, {@code SIGTERM}): the first stops the
+         * test, a second ends the grace period at once. For a terminal library that catches Ctrl-C itself.
+         */
+        public void signal(String name) {
+            run.requestStop(StopReason.SIGNAL, name);
+        }
+
+        /** The run's state now, as a status block shows it. */
+        public StatusBlock.Facts facts() {
+            return run.statusFacts();
+        }
+
+        /** The status as the HTTP endpoint's {@code GET /status} gives it. */
+        public ObjectNode status() {
+            return run.controller().statusJson();
+        }
+
+        /** Where the Prometheus endpoint listens, when one was asked for and has started (else null). */
+        public java.net.InetSocketAddress metricsAddress() {
+            return run.metricsAddress();
+        }
+
+        /** Where the control endpoint listens, when one was asked for and has started (else null). */
+        public java.net.InetSocketAddress controlAddress() {
+            return run.controlAddress();
+        }
+
+        /** Called once the test has ended (its summary written), on the thread that ended it. */
+        public void onEnd(Runnable action) {
+            result.whenComplete((r, t) -> action.run());
+        }
+
+        /** Waits for the test's end. */
+        public Result await() throws Exception {
+            try {
+                return result.get();
+            } catch (ExecutionException e) {
+                throw unwrap(e);
+            }
+        }
+
+        /** Waits at most {@code timeout} for the test's end. */
+        public Result await(Duration timeout) throws Exception {
+            try {
+                return result.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            } catch (ExecutionException e) {
+                throw unwrap(e);
+            } catch (TimeoutException e) {
+                throw new TimeoutException("the load test is still running after " + timeout);
+            }
+        }
+
+        private Change apply(ControlAction action) {
+            return run.controller().apply(action, SOURCE);
+        }
+
+        private static Exception unwrap(ExecutionException e) {
+            return e.getCause() instanceof Exception c ? c : e;
+        }
+    }
+
+    /**
+     * What a test measured: its summary (the same as {@code pacer run --summary}) and the run's wait,
+     * service and response histograms (warm-up phases left out), for any percentile or a log of your own.
+     *
+     * @param summary    the summary
+     * @param histograms the measured run's histograms by metric
+     */
+    public record Result(Summary summary, Map<Metric, Histogram> histograms) {
+
+        /** True when no gate failed and errors were within the allowed ratio. */
+        public boolean passed() {
+            return summary.passed();
+        }
+
+        /** Why it failed, or null. */
+        public String failure() {
+            return summary.failure();
+        }
+
+        /** The histogram of one metric. */
+        public Histogram histogram(Metric metric) {
+            return histograms.get(metric);
+        }
+    }
+}

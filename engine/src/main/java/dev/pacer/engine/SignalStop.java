@@ -1,0 +1,44 @@
+package dev.pacer.engine;
+
+import dev.pacer.engine.event.StopReason;
+import dev.pacer.engine.run.Activity;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * SIGINT and SIGTERM, for the length of one run: each stops the activity (source {@code SIGINT} or
+ * {@code SIGTERM}); the first starts the grace period for ops in flight, a second ends it at once.
+ * The run then writes its summary and files and returns normally; the caller exits as it sees fit
+ * (the CLI with 128 + the signal's number). {@link #close()} puts the previous handlers back.
+ *
+ * <p>Uses {@code sun.misc.Signal} (module {@code jdk.unsupported}), the one way a JVM program handles a
+ * signal more than once: a shutdown hook runs once and cannot be told of a second Ctrl-C. Where a
+ * signal cannot be handled (a JVM started with {@code -Xrs}), it is left to the JVM.
+ */
+@SuppressWarnings("sunapi") // deliberate: see the class doc
+final class SignalStop implements AutoCloseable {
+
+    private static final String[] SIGNALS = {"INT", "TERM"};
+
+    private final List<sun.misc.Signal> signals = new ArrayList<>();
+    private final List<sun.misc.SignalHandler> previous = new ArrayList<>();
+
+    SignalStop(Activity activity) {
+        for (String name : SIGNALS) {
+            sun.misc.Signal signal = new sun.misc.Signal(name);
+            try {
+                previous.add(sun.misc.Signal.handle(signal, s -> activity.stop(StopReason.SIGNAL, "SIG" + s.getName())));
+                signals.add(signal);
+            } catch (IllegalArgumentException e) {
+                // the JVM keeps this signal for itself: its default handling applies
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        for (int i = 0; i < signals.size(); i++) {
+            sun.misc.Signal.handle(signals.get(i), previous.get(i));
+        }
+    }
+}

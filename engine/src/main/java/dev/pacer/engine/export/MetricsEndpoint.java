@@ -1,0 +1,92 @@
+package dev.pacer.engine.export;
+
+import com.sun.net.httpserver.Authenticator;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpPrincipal;
+import dev.pacer.engine.text.SettingException;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The Prometheus scrape endpoint of a run ({@code GET /metrics}, text or protobuf as the scraper asks),
+ * served by the Prometheus client's own HTTP server on a registry of its own. The same rules as the
+ * control endpoint: it binds loopback unless told otherwise, and then needs a bearer token, which
+ * every scrape must send ({@code Authorization: Bearer TOKEN}, as Prometheus's
+ * {@code authorization: credentials} sends it).
+ */
+public final class MetricsEndpoint implements AutoCloseable {
+
+    private final HTTPServer server;
+    private final ExecutorService executor;
+
+    private MetricsEndpoint(HTTPServer server, ExecutorService executor) {
+        this.server = server;
+        this.executor = executor;
+    }
+
+    /**
+     * Starts serving {@code metrics} at {@code address}.
+     *
+     * @param text  the address as the user gave it, for messages
+     * @param token the bearer token, or null (then the address must be loopback)
+     */
+    public static MetricsEndpoint start(InetSocketAddress address, String text, String token, PrometheusMetrics metrics)
+            throws IOException {
+        if (!address.getAddress().isLoopbackAddress() && token == null) {
+            throw new SettingException("metrics", text, "listens beyond this machine, so it needs ${control-token}");
+        }
+        PrometheusRegistry registry = new PrometheusRegistry();
+        registry.register(metrics);
+        // scrapes are rare and small; virtual threads keep a slow client from holding up another
+        ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("pacer-metrics").factory());
+        HTTPServer.Builder b = HTTPServer.builder().inetAddress(address.getAddress()).port(address.getPort())
+                .registry(registry).executorService(executor);
+        if (token != null) {
+            b.authenticator(new BearerToken(token));
+        }
+        try {
+            return new MetricsEndpoint(b.buildAndStart(), executor);
+        } catch (BindException e) {
+            executor.shutdownNow();
+            throw new SettingException("metrics", text, "cannot listen there (" + e.getMessage() + ")");
+        }
+    }
+
+    /** The bound port (the real one when 0 was asked). */
+    public int port() {
+        return server.getPort();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+        executor.shutdownNow();
+    }
+
+    /** Accepts requests that carry {@code Authorization: Bearer TOKEN} (scheme in any case). */
+    private static final class BearerToken extends Authenticator {
+        private final byte[] token;
+
+        BearerToken(String token) {
+            this.token = token.getBytes(StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public Result authenticate(HttpExchange exchange) {
+            String given = exchange.getRequestHeaders().getFirst("Authorization");
+            if (given != null && given.regionMatches(true, 0, "Bearer ", 0, 7)
+                    && MessageDigest.isEqual(token, given.substring(7).strip().getBytes(StandardCharsets.UTF_8))) {
+                return new Success(new HttpPrincipal("scraper", "pacer"));
+            }
+            exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+            return new Failure(401);
+        }
+    }
+}

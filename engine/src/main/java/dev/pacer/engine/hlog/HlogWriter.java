@@ -1,0 +1,92 @@
+package dev.pacer.engine.hlog;
+
+import dev.pacer.engine.event.Change;
+import dev.pacer.engine.metrics.IntervalStats;
+import dev.pacer.engine.metrics.Metric;
+import dev.pacer.engine.text.OutputFile;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.HdrHistogram.HistogramLogWriter;
+
+/**
+ * The interval histogram log: HdrHistogram's own format, written with {@link HistogramLogWriter}, one
+ * tagged histogram per metric per interval ({@code wait}, {@code service}, {@code response}), readable
+ * by {@code HistogramLogReader} and {@code HistogramLogProcessor}. The run's settings and every change
+ * are comment lines in the shape {@link HlogComments} defines.
+ *
+ * <p>Every write is flushed at once. The first write that fails (a full disk, {@code /dev/full}) is
+ * reported once to the failure listener, naming the file and the reason, and nothing more is written.
+ *
+ * <p>Thread-safe: the reporter writes intervals while control threads write changes.
+ */
+public final class HlogWriter implements AutoCloseable {
+
+    private final OutputFile file;
+    private final HistogramLogWriter writer;
+    /** The settings line, rendered when opened: JSON's first use costs class loading, kept off the run. */
+    private final String settingsComment;
+    private boolean started;
+    private boolean closed;
+
+    /**
+     * Opens (creates or truncates) the file; nothing is written until {@link #start}.
+     *
+     * @param settings  the run's settings, for the header
+     * @param onFailure told once, with one line ({@code cannot write FILE: REASON}), when a write fails
+     */
+    public HlogWriter(Path path, Map<String, ?> settings, Consumer<String> onFailure) throws IOException {
+        this.settingsComment = HlogComments.run(settings);
+        this.file = new OutputFile(path, onFailure);
+        this.writer = new HistogramLogWriter(file.out());
+    }
+
+    /** Writes the header: the run's settings, the format version and the start time (epoch ms). */
+    public synchronized void start(long startEpochMs) {
+        writer.outputComment(settingsComment);
+        writer.outputLogFormatVersion();
+        writer.outputStartTime(startEpochMs);
+        writer.setBaseTime(startEpochMs);
+        writer.outputLegend();
+        started = true;
+        flush();
+    }
+
+    /** One interval: a histogram per metric, tagged. */
+    public synchronized void interval(IntervalStats stats) {
+        if (closed || !started) {
+            return;
+        }
+        for (Metric m : Metric.values()) {
+            writer.outputIntervalHistogram(stats.histogram(m));
+        }
+        flush();
+    }
+
+    public synchronized void change(Change c) {
+        if (!closed && started) {
+            writer.outputComment(HlogComments.change(c));
+            flush();
+        }
+    }
+
+    /** True once a write has failed (nothing has been written since). */
+    public synchronized boolean failed() {
+        return file.failed();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            file.close();
+        }
+    }
+
+    private void flush() {
+        if (!file.flush()) {
+            closed = true;
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package dev.pacer.engine.op;
+
+/**
+ * How an {@link AsyncOp} reports that an op it started has finished. The engine hands one to each
+ * {@link AsyncOp#start} and reads the clock when it is completed: that is the op's end.
+ *
+ * <p>Call {@link #complete} (or {@link #fail}) exactly once per start, from any thread. The object is
+ * the engine's and is reused for a later op once completed: keep no reference to it afterwards.
+ */
+public interface Completion {
+
+    /** The op finished with this outcome ({@code null} means {@link Outcome#OK}). */
+    void complete(Outcome outcome);
+
+    /** The op failed: counted as an error outcome named after the throwable's class. */
+    default void fail(Throwable t) {
+        complete(Outcome.forThrowable(t));
+    }
+}

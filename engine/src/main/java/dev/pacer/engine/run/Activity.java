@@ -1,0 +1,574 @@
+package dev.pacer.engine.run;
+
+import dev.pacer.engine.event.Change;
+import dev.pacer.engine.event.ChangeKind;
+import dev.pacer.engine.event.StopReason;
+import dev.pacer.engine.metrics.InFlightOp;
+import dev.pacer.engine.metrics.MetricsRegistry;
+import dev.pacer.engine.op.AsyncOp;
+import dev.pacer.engine.op.Op;
+import dev.pacer.ratelimit.LimiterSnapshot;
+import dev.pacer.ratelimit.ParkingSleeper;
+import dev.pacer.ratelimit.RateLimiter;
+import dev.pacer.ratelimit.RateLimiters;
+import dev.pacer.ratelimit.RateSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * A running workload: the op, its workers, the limiter, and the one place that changes them.
+ *
+ * <p>Every change to a running activity (rate, strictness, threads, pause, resume, stop) goes through
+ * the synchronized methods here, whoever asks (console, HTTP control, scenario, signal, API); each
+ * returns its {@link Change} and publishes it to the listeners (progress output, .hlog comment,
+ * summary). The limiter's schedule, counters and the metrics continue across every change.
+ *
+ * <h2>Workers</h2>
+ * Lowering the thread count retires the excess workers: each runs the op whose slot it already holds
+ * (slots handed out keep their times) and leaves. Raising it keeps retiring workers that have not left
+ * yet before it starts new ones, so lowering and raising again does not pile up threads. A stop reaches
+ * every worker still alive, retiring ones included.
+ *
+ * <h2>Ending</h2>
+ * A stop ends the schedule: no op starts after it; workers waiting for a slot are interrupted; ops in
+ * flight finish. The reporter gives them a grace period, then cancels what is left
+ * ({@link #outstanding()}) and interrupts the workers still in an op ({@link #interruptWorkers()}).
+ * {@link #isDone()} is true once every worker has left and no asynchronous op is in flight.
+ *
+ * <p>Thread-safety: control methods are synchronized with each other; workers never take the lock.
+ */
+public final class Activity {
+
+    /** The in-flight bound for asynchronous ops when neither the user nor the op gives one. */
+    public static final int DEFAULT_MAX_IN_FLIGHT = 1024;
+
+    final Op op;
+    final CycleSource cycles;
+    /** The limiter, or null when unpaced. Written under the lock, read by workers once per op. */
+    volatile RateLimiter limiter;
+    /** False once stopped. Written under the lock, read by workers once per op. */
+    volatile boolean running = true;
+    /**
+     * Set by a worker that stopped because its next op would start at or after the deadline: the run
+     * ended by its duration even if every worker got there (woken a little early by the park
+     * overshoot) before the reporter saw the clock pass the deadline. Written once per worker at exit.
+     */
+    volatile boolean deadlineReached;
+    /**
+     * No op scheduled (or, unpaced, started) at or after this monotonic time starts; Long.MAX_VALUE
+     * without a duration. It is the run's end scaled by the limiter's rounding of the slice (see
+     * {@link RateSpec#scheduledSliceNanos()}), so a 5 s run at 3 ops/s has the 15 slots of 0 .. 4.67 s and
+     * not a 16th whose rounded time falls a hair before 5 s. Written under the lock, read by workers.
+     */
+    private volatile long deadlineNanos = Long.MAX_VALUE;
+    /** Why the run stopped (the first reason given), or null while it runs. Written under the lock. */
+    private volatile StopReason stopReason;
+    private volatile String stopSource;
+    /** When the stop came (monotonic), or 0 while running. */
+    private volatile long stopNanos;
+    /** Set by a second stop (a second Ctrl-C): end the grace period now. */
+    private volatile boolean hurried;
+    /** Unpaced runs only: workers wait while true (paced runs pause their limiter instead). */
+    private volatile boolean paused;
+    private final Object pauseGate = new Object();
+
+    private final ActivityConfig config;
+    private final MetricsRegistry metrics = new MetricsRegistry();
+    /** Workers that count toward the thread setting, oldest first (O(1) to leave: 100 000 may). Under the lock. */
+    private final LinkedHashSet<Worker> active = new LinkedHashSet<>();
+    /** Workers retired and not yet left (they run the op whose slot they hold), oldest first. Under the lock. */
+    private final LinkedHashSet<Worker> retiring = new LinkedHashSet<>();
+    private final AtomicInteger live = new AtomicInteger();
+    private final CompletableFuture<Void> workersGone = new CompletableFuture<>();
+    /** Completed once every worker has left and no asynchronous op is in flight. */
+    private final CompletableFuture<Void> done = new CompletableFuture<>();
+    private final CountDownLatch go = new CountDownLatch(1);
+    private final CountDownLatch startedLatch = new CountDownLatch(1);
+    private final List<Change> changes = new CopyOnWriteArrayList<>();
+    private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
+    private final List<Runnable> stopListeners = new CopyOnWriteArrayList<>();
+    private final TargetLedger target = new TargetLedger();
+    /** Asynchronous ops only: the in-flight bound. Set once in start(). */
+    private volatile InFlightPool pool;
+    private int nextWorkerId;
+    /** The thread setting (workers that leave at the end do not change it). Under the lock. */
+    private int threadSetting;
+    private long startNanos;
+    private boolean started;
+
+    public Activity(ActivityConfig config, Op op) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.op = Objects.requireNonNull(op, "op");
+        this.cycles = new CycleSource(config.cycles());
+    }
+
+    /**
+     * Warms the op up ({@link Op#warmUp()}), then starts the workers; the limiter's schedule begins once
+     * they are all up. Returns the start time. A run stopped before it started starts no op.
+     *
+     * @throws IllegalStateException when started twice, or naming the op's warm-up failure
+     */
+    public long start() {
+        try {
+            op.warmUp();
+        } catch (Exception e) {
+            throw new IllegalStateException("the op's warm-up failed: " + e.getMessage(), e);
+        }
+        synchronized (this) {
+            if (started) {
+                throw new IllegalStateException("already started");
+            }
+            started = true;
+            if (op instanceof AsyncOp async) {
+                int capacity = config.maxInFlight() > 0 ? config.maxInFlight()
+                        : async.capacity() > 0 ? async.capacity() : DEFAULT_MAX_IN_FLIGHT;
+                pool = new InFlightPool(capacity, metrics.attach(true), this::opCompleted);
+            }
+            threadSetting = config.threads();
+            spawn(config.threads());
+            // The run's clock starts at the limiter's origin, after its set-up (the park-cost calibration,
+            // ~15 ms once per JVM, and class loading): slot k is at exactly start + k slices, and a 10 s
+            // run at 1000 ops/s has 10 000 slots before its deadline.
+            if (config.rate() != null) {
+                limiter = RateLimiters.builder(config.rate()).sleeper(ParkingSleeper.calibrated()).build();
+                startNanos = limiter.originNanos();
+            } else {
+                startNanos = System.nanoTime();
+            }
+            target.start(startNanos, config.rate() == null ? Double.NaN : config.rate().opsPerSecond());
+            updateDeadline();
+            go.countDown();
+            startedLatch.countDown();
+            return startNanos;
+        }
+    }
+
+    /**
+     * Waits until the workload has started (control commands that arrive earlier wait for it, so
+     * they apply to the running limiter and are logged). False on timeout.
+     */
+    public boolean awaitStarted(long timeout, TimeUnit unit) throws InterruptedException {
+        return startedLatch.await(timeout, unit);
+    }
+
+    void awaitGo() throws InterruptedException {
+        go.await();
+    }
+
+    /** True once a worker has stopped at the deadline: the run ended by its duration. */
+    public boolean deadlineReached() {
+        return deadlineReached;
+    }
+
+    /** Monotonic time at which the run ends (no op scheduled then or later starts), or Long.MAX_VALUE. */
+    public long deadlineNanos() {
+        return deadlineNanos;
+    }
+
+    /** Monotonic time the workload started. */
+    public synchronized long startNanos() {
+        return startNanos;
+    }
+
+    /** What the target asked for over time; the reporter cuts it into intervals. */
+    public TargetLedger target() {
+        return target;
+    }
+
+    /** Called with every change from now on, on the thread that made it. */
+    public void addChangeListener(Consumer<Change> listener) {
+        listeners.add(listener);
+    }
+
+    /**
+     * Called first with every change made so far, then with every later one: no change is missed or
+     * seen twice, however the two race.
+     */
+    public synchronized void addChangeListenerWithHistory(Consumer<Change> listener) {
+        changes.forEach(listener);
+        listeners.add(listener);
+    }
+
+    /** Every change so far, in order. */
+    public List<Change> changes() {
+        return List.copyOf(changes);
+    }
+
+    /** Where the workers record; the reporter drains it. */
+    MetricsRegistry metrics() {
+        return metrics;
+    }
+
+    // --------------------------------------------------------------------------------------------
+    // Control
+
+    /** Sets the target rate (and strictness, as the spec says); starts pacing an unpaced run. */
+    public synchronized Change setRate(RateSpec spec, String source) {
+        Objects.requireNonNull(spec, "spec");
+        retune(spec);
+        return record(ChangeKind.RATE, spec.toString(), source);
+    }
+
+    /**
+     * Retunes the rate without recording a change: for continuous ramps, which record one change when
+     * they begin rather than one per retune.
+     */
+    public synchronized void adjustRate(RateSpec spec) {
+        retune(Objects.requireNonNull(spec, "spec"));
+    }
+
+    private void retune(RateSpec spec) {
+        if (limiter == null) {
+            RateLimiter l = RateLimiters.create(spec);
+            if (paused) {
+                l.pause();
+            }
+            limiter = l;
+        } else {
+            limiter.reconfigure(spec);
+        }
+        target.setRate(System.nanoTime(), spec.opsPerSecond());
+        updateDeadline();
+    }
+
+    /** Changes the strictness only; needs a rate. */
+    public synchronized Change setStrictness(double strictness, String source) {
+        RateLimiter l = limiter;
+        if (l == null) {
+            throw new IllegalArgumentException("strictness needs a target rate: set one first (rate N)");
+        }
+        l.reconfigure(l.spec().withStrictness(strictness));
+        return record(ChangeKind.STRICTNESS, java.math.BigDecimal.valueOf(strictness).stripTrailingZeros().toPlainString(),
+                source);
+    }
+
+    /**
+     * Sets the number of workers. Lowering it retires the excess (each runs the op whose slot it holds,
+     * then leaves); raising it keeps retiring workers first, then starts new ones.
+     */
+    public synchronized Change setThreads(int threads, String source) {
+        ActivityConfig.checkThreads(threads, config.virtualThreads());
+        threadSetting = threads;
+        while (active.size() > threads) {
+            Worker w = active.removeLast();
+            if (w.retire()) {
+                retiring.add(w);
+            }
+        }
+        while (active.size() < threads && !retiring.isEmpty()) {
+            Worker w = retiring.removeLast();
+            if (w.revive()) {
+                active.add(w);
+            }
+        }
+        if (active.size() < threads) {
+            spawn(threads - active.size());
+        }
+        return record(ChangeKind.THREADS, Integer.toString(threads), source);
+    }
+
+    /** Stops granting ops until {@link #resume}; the paused time is not released as a burst. */
+    public synchronized Change pause(String source) {
+        if (limiter != null) {
+            limiter.pause();
+        }
+        paused = true;
+        target.setPaused(System.nanoTime(), true);
+        return record(ChangeKind.PAUSE, "", source);
+    }
+
+    public synchronized Change resume(String source) {
+        if (limiter != null) {
+            limiter.resume();
+        }
+        paused = false;
+        target.setPaused(System.nanoTime(), false);
+        synchronized (pauseGate) {
+            pauseGate.notifyAll();
+        }
+        return record(ChangeKind.RESUME, "", source);
+    }
+
+    /** Records the start of a scenario phase (a marker, not a setting). */
+    public synchronized Change markPhase(String label, String source) {
+        return record(ChangeKind.PHASE, label, source);
+    }
+
+    /**
+     * Stops the run: no new op starts; workers waiting for a slot are woken; ops in flight finish (the
+     * reporter gives them a grace period). The first reason wins; a later stop shortens that grace
+     * period to nothing (a second Ctrl-C) and is not recorded. A stop before the planned end
+     * ({@link StopReason#planned()} is false) is recorded like any other change.
+     */
+    public synchronized Change stop(StopReason reason, String source) {
+        Objects.requireNonNull(reason, "reason");
+        if (!running) {
+            if (!reason.planned()) {
+                hurried = true;
+                notifyAll(stopListeners);
+            }
+            return change(ChangeKind.STOP, reason.label(), source);
+        }
+        running = false;
+        stopReason = reason;
+        stopSource = source;
+        stopNanos = System.nanoTime();
+        // the source says who stopped it (console, http, SIGINT, ...); a planned end is no change
+        Change c = reason.planned() ? change(ChangeKind.STOP, reason.label(), source) : record(ChangeKind.STOP, "", source);
+        synchronized (pauseGate) {
+            pauseGate.notifyAll();
+        }
+        for (Worker w : live()) {
+            Thread t = w.thread;
+            if (t != null && w.isAcquiring()) {
+                t.interrupt();
+            }
+        }
+        go.countDown();
+        notifyAll(stopListeners);
+        return c;
+    }
+
+    /** Called (on the stopping thread) when the run is stopped, and again when a second stop hurries it. */
+    public void addStopListener(Runnable listener) {
+        stopListeners.add(listener);
+    }
+
+    /** Completes (on the thread that made it so) once the last worker has left and the last op completed. */
+    public CompletableFuture<Void> whenDone() {
+        return done;
+    }
+
+    // --------------------------------------------------------------------------------------------
+    // State
+
+    /** Why the run stopped, or null while it runs. */
+    public StopReason stopReason() {
+        return stopReason;
+    }
+
+    /** Who stopped it ({@code duration}, {@code console}, {@code SIGINT}, ...), or null while it runs. */
+    public String stopSource() {
+        return stopSource;
+    }
+
+    /** When it was stopped (monotonic), or 0 while it runs. */
+    public long stopNanos() {
+        return stopNanos;
+    }
+
+    /** True once a second stop asked for the grace period to end now. */
+    public boolean hurried() {
+        return hurried;
+    }
+
+    public boolean isRunning() {
+        return running;
+    }
+
+    public synchronized boolean isPaused() {
+        return paused;
+    }
+
+    /** The target rate, or null when unpaced. */
+    public RateSpec rate() {
+        RateLimiter l = limiter;
+        return l == null ? null : l.spec();
+    }
+
+    /** The thread setting: the workers asked for (retiring ones do not count). */
+    public synchronized int threads() {
+        return threadSetting;
+    }
+
+    /** Worker threads started over the run (raising threads again keeps retiring workers first). */
+    public synchronized int workersStarted() {
+        return nextWorkerId;
+    }
+
+    /** Workers retired that have not left yet: each finishes the op whose slot it holds. */
+    public synchronized int retiringThreads() {
+        return retiring.size();
+    }
+
+    /** The in-flight bound of asynchronous ops (0 for synchronous ops, or before the run starts). */
+    public int inFlightCapacity() {
+        InFlightPool p = pool;
+        return p == null ? 0 : p.capacity();
+    }
+
+    /** Asynchronous ops started and not yet completed (0 for synchronous ops). */
+    public int inFlight() {
+        InFlightPool p = pool;
+        return p == null ? 0 : p.inFlight();
+    }
+
+    public ActivityConfig config() {
+        return config;
+    }
+
+    /** The limiter's accumulators, or null when unpaced. */
+    public LimiterSnapshot limiterSnapshot() {
+        RateLimiter l = limiter;
+        return l == null ? null : l.snapshot();
+    }
+
+    /** True once every worker has left (asynchronous ops may still be in flight). */
+    boolean workersGone() {
+        return workersGone.isDone();
+    }
+
+    /** True once every worker has left and no asynchronous op is in flight. */
+    public boolean isDone() {
+        return workersGone.isDone() && inFlight() == 0;
+    }
+
+    /** Waits until {@link #isDone()}; false on timeout. */
+    public boolean awaitDone(long timeout, TimeUnit unit) throws InterruptedException {
+        try {
+            done.get(timeout, unit);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** The ops started and not yet recorded: each worker's synchronous op, and the asynchronous ones. */
+    public List<InFlightOp> outstanding() {
+        List<InFlightOp> ops = new ArrayList<>();
+        for (Worker w : live()) {
+            if (w.inFlight.running()) {
+                ops.add(w.inFlight);
+            }
+        }
+        InFlightPool p = pool;
+        if (p != null) {
+            for (InFlightOp o : p.slots()) {
+                if (o.running()) {
+                    ops.add(o);
+                }
+            }
+        }
+        return ops;
+    }
+
+    /** After ops were cancelled: interrupts every worker still alive, so ops that honour interrupts return. */
+    public void interruptWorkers() {
+        for (Worker w : live()) {
+            Thread t = w.thread;
+            if (t != null) {
+                t.interrupt();
+            }
+        }
+    }
+
+    // --------------------------------------------------------------------------------------------
+    // Workers
+
+    /** Asynchronous ops: the in-flight slots (null for synchronous ops). */
+    InFlightPool inFlightPool() {
+        return pool;
+    }
+
+    private synchronized List<Worker> live() {
+        List<Worker> all = new ArrayList<>(active);
+        all.addAll(retiring);
+        return all;
+    }
+
+    private void spawn(int n) {
+        boolean shared = config.virtualThreads() || active.size() + n > 64;
+        for (int i = 0; i < n; i++) {
+            Worker w = new Worker(this, nextWorkerId++, metrics.attach(shared));
+            active.add(w);
+            live.incrementAndGet();
+            String name = "pacer-worker-" + w.id;
+            if (config.virtualThreads()) {
+                Thread.ofVirtual().name(name).start(w);
+            } else {
+                Thread.ofPlatform().name(name).daemon(true).start(w);
+            }
+        }
+    }
+
+    void workerExited(Worker w) {
+        metrics.detach(w.metrics);
+        synchronized (this) {
+            active.remove(w);
+            retiring.remove(w);
+        }
+        if (live.decrementAndGet() == 0) {
+            workersGone.complete(null);
+            checkDone();
+        }
+    }
+
+    /** An asynchronous op completed: once the workers have left, the last one makes the activity done. */
+    private void opCompleted() {
+        if (workersGone.isDone()) {
+            checkDone();
+        }
+    }
+
+    private void checkDone() {
+        if (isDone()) {
+            done.complete(null);
+        }
+    }
+
+    /** Unpaced runs: blocks while paused. Returns true if it waited. */
+    boolean awaitUnpaused() throws InterruptedException {
+        if (!paused) {
+            return false;
+        }
+        synchronized (pauseGate) {
+            while (paused && running) {
+                pauseGate.wait();
+            }
+        }
+        return true;
+    }
+
+    /** The deadline for the rate in force (see {@link #deadlineNanos}). Under the lock. */
+    private void updateDeadline() {
+        if (config.duration() == null || !started) {
+            return;
+        }
+        long d = config.duration().toNanos();
+        RateSpec rate = rate();
+        double scale = rate == null ? 1.0 : rate.scheduledSliceNanos() / rate.sliceNanos();
+        deadlineNanos = startNanos + (long) Math.floor(d * scale);
+    }
+
+    private static void notifyAll(List<Runnable> listeners) {
+        for (Runnable l : listeners) {
+            l.run();
+        }
+    }
+
+    private Change record(ChangeKind kind, String value, String source) {
+        Change c = change(kind, value, source);
+        changes.add(c);
+        for (Consumer<Change> l : listeners) {
+            l.accept(c);
+        }
+        return c;
+    }
+
+    private Change change(ChangeKind kind, String value, String source) {
+        long now = System.nanoTime();
+        return new Change(now, started ? (now - startNanos) / 1e9 : 0, kind, value, source);
+    }
+}

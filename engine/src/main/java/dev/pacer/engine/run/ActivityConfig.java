@@ -1,0 +1,62 @@
+package dev.pacer.engine.run;
+
+import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.text.Durations;
+
+import dev.pacer.engine.op.OpSpec;
+import dev.pacer.ratelimit.RateSpec;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What an activity runs: the op, how many workers, at what rate, for how long.
+ *
+ * @param op             the op to run
+ * @param threads        workers at start, 1 .. {@link #maxThreads(boolean)}
+ * @param virtualThreads run workers as virtual threads
+ * @param rate           the target rate, or null for unpaced (as fast as the workers go)
+ * @param duration       stop after this long, or null
+ * @param cycles         stop after this many ops, or 0 for no limit
+ * @param maxInFlight    asynchronous ops: the most in flight at once, or 0 for the op's own bound
+ *                       (see {@code AsyncOp#capacity()}), else {@link Activity#DEFAULT_MAX_IN_FLIGHT}
+ */
+public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, RateSpec rate, Duration duration,
+                             long cycles, int maxInFlight) {
+
+    /** Platform threads are real OS threads: more than this is a mistake on any machine. */
+    public static final int MAX_PLATFORM_THREADS = 4_096;
+    /** Virtual threads are cheap, but each holds a grant and a stack: bounded all the same. */
+    public static final int MAX_VIRTUAL_THREADS = 100_000;
+
+    public ActivityConfig {
+        Objects.requireNonNull(op, "op");
+        checkThreads(threads, virtualThreads);
+        if (duration != null && (duration.isNegative() || duration.isZero())) {
+            throw new SettingException("duration", Durations.format(duration), "must be greater than 0");
+        }
+        if (cycles < 0) {
+            throw new SettingException("cycles", Long.toString(cycles), "must not be negative");
+        }
+        if (maxInFlight < 0) {
+            throw new SettingException("max-in-flight", Integer.toString(maxInFlight), "must not be negative");
+        }
+    }
+
+    /** An activity with the op's own in-flight bound. */
+    public ActivityConfig(OpSpec op, int threads, boolean virtualThreads, RateSpec rate, Duration duration, long cycles) {
+        this(op, threads, virtualThreads, rate, duration, cycles, 0);
+    }
+
+    public static int maxThreads(boolean virtualThreads) {
+        return virtualThreads ? MAX_VIRTUAL_THREADS : MAX_PLATFORM_THREADS;
+    }
+
+    /** Rejects a thread count, naming it. */
+    public static void checkThreads(int threads, boolean virtualThreads) {
+        int max = maxThreads(virtualThreads);
+        if (threads < 1 || threads > max) {
+            throw new SettingException("threads", Integer.toString(threads), "must be between 1 and " + max
+                    + (virtualThreads ? " (virtual threads)" : " (platform threads; ${virtual} allows more)"));
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.pacer.engine.run;
+
+import dev.pacer.engine.metrics.InFlightOp;
+import dev.pacer.engine.metrics.WorkerMetrics;
+import dev.pacer.engine.op.Completion;
+import dev.pacer.engine.op.Outcome;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.stream.IntStream;
+
+/**
+ * The bound on asynchronous ops in flight: a fixed set of reusable slots, each one op started and not
+ * yet completed. Workers take a free slot for each op they start (waiting when there is none: that wait
+ * is the op's wait time); the op's completion, on whatever thread it arrives, records the op and puts
+ * the slot back. Nothing is allocated per op.
+ *
+ * <p>Threads: workers take; completions (I/O threads) give back; the reporter reads {@link #inFlight()}
+ * and, at the end of a run, the slots to cancel. The queue's lock orders a slot's reuse after its
+ * completion.
+ */
+final class InFlightPool {
+
+    /** One in-flight op: what the engine hands an {@link dev.pacer.engine.op.AsyncOp} to complete. */
+    final class Slot extends InFlightOp implements Completion {
+        @Override
+        public void complete(Outcome outcome) {
+            completed(this, System.nanoTime(), outcome == null ? Outcome.OK : outcome);
+        }
+    }
+
+    private final List<Slot> slots;
+    private final ArrayBlockingQueue<Slot> free;
+    private final WorkerMetrics metrics;
+    private final Runnable onCompletion;
+
+    /**
+     * @param capacity     the most ops in flight at once
+     * @param metrics      where completions record (written by many threads)
+     * @param onCompletion called after each completion (the activity uses it to notice the last one)
+     */
+    InFlightPool(int capacity, WorkerMetrics metrics, Runnable onCompletion) {
+        this.slots = IntStream.range(0, capacity).mapToObj(i -> new Slot()).toList();
+        this.free = new ArrayBlockingQueue<>(capacity, false, slots);
+        this.metrics = metrics;
+        this.onCompletion = onCompletion;
+    }
+
+    /** A free slot now, or null when every slot is in flight. */
+    Slot poll() {
+        return free.poll();
+    }
+
+    /** Waits for a free slot. */
+    Slot take() throws InterruptedException {
+        return free.take();
+    }
+
+    /** Gives back a slot that was taken but not begun (the worker stopped before starting the op). */
+    void giveBack(Slot slot) {
+        free.add(slot);
+    }
+
+    /** Ops started and not yet completed. */
+    int inFlight() {
+        return slots.size() - free.size();
+    }
+
+    /** Every slot, for cancelling what is still in flight at the end of a run. */
+    List<Slot> slots() {
+        return slots;
+    }
+
+    int capacity() {
+        return slots.size();
+    }
+
+    private void completed(Slot slot, long endNanos, Outcome outcome) {
+        metrics.complete(slot, endNanos, outcome);
+        free.add(slot);
+        onCompletion.run();
+    }
+}

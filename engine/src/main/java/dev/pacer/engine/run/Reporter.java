@@ -1,0 +1,294 @@
+package dev.pacer.engine.run;
+
+import dev.pacer.engine.event.StopReason;
+import dev.pacer.engine.metrics.InFlightOp;
+import dev.pacer.engine.metrics.IntervalStats;
+import dev.pacer.engine.metrics.Metric;
+import dev.pacer.engine.result.IntervalReport;
+import dev.pacer.engine.result.PhaseSummary;
+import dev.pacer.engine.result.RunFigures;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Cuts a running {@link Activity} into intervals, on the thread that calls {@link #run()}.
+ *
+ * <p>Every interval, at every phase boundary and at the end it drains what the workers recorded into an
+ * {@link IntervalReport}, adds it to the run's and the phase's totals and hands it to the listeners
+ * (progress line, .hlog, control status). A run has three stages:
+ * <ol>
+ *   <li><b>The schedule</b>, until the deadline (where the reporter stops the activity), a stop, or the
+ *       workers' own end (the cycle limit). The run's length is this stage's: its end is the deadline,
+ *       the stop, or the last worker's exit.</li>
+ *   <li><b>The drain</b>: ops in flight at that end finish, for up to the grace period after the stop.
+ *       They count (every op that started counts once), in drain intervals whose time is not part of
+ *       the run's length, so a run of slow ops is not stretched and its achieved rate is what it
+ *       started over what it was asked to.</li>
+ *   <li><b>Cancellation</b>, when the grace period ends (or a second stop cuts it short): ops still in
+ *       flight are recorded as cancelled, with the time they had run, and workers are interrupted.</li>
+ * </ol>
+ *
+ * <p>Threads: {@link #run()} on one thread, the reporter; {@link #beginPhase} from any (a scenario);
+ * listeners are called on the reporter thread.
+ */
+public final class Reporter {
+
+    /**
+     * What a whole run measured: the totals without warm-up phases (figures, outcome counts, the three
+     * histograms), and each phase's own figures.
+     */
+    public record Measurement(RunFigures figures, Map<String, Long> outcomes, Map<String, Long> errorsByType,
+                              Map<Metric, Histogram> histograms, List<PhaseSummary> phases) {
+    }
+
+    /** Told when the run's clock starts: monotonic nanos and the same instant in epoch millis. */
+    @FunctionalInterface
+    public interface StartListener {
+        void started(long startNanos, long startEpochMs);
+    }
+
+    /** A phase's name, warm-up flag and totals. */
+    private record PhaseTotals(String name, boolean warmup, RunTotals totals) {
+    }
+
+    /** A phase a scenario began; {@code cut} completes once the reporter has cut the interval there. */
+    private record PendingPhase(PhaseTotals phase, CompletableFuture<Void> cut) {
+    }
+
+    /** How long {@link #beginPhase} waits for the reporter to cut at the boundary. */
+    private static final long PHASE_HANDSHAKE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final Activity activity;
+    private final long intervalNanos;
+    private final long graceNanos;
+    private final List<Consumer<IntervalReport>> listeners = new CopyOnWriteArrayList<>();
+    private final List<StartListener> startListeners = new CopyOnWriteArrayList<>();
+    private final RunTotals totals = new RunTotals();
+    private final Map<String, PhaseTotals> phases = new LinkedHashMap<>();
+    private final AtomicReference<PendingPhase> pending = new AtomicReference<>();
+    /** The reporter thread, set when {@link #run()} begins. */
+    private volatile Thread thread;
+    /** Set by whoever needs the reporter to look now (a phase, a stop, the workers' end); cleared by it. */
+    private volatile boolean wake;
+    // reporter thread only
+    private PhaseTotals phase;
+    private long startNanos;
+    private long startEpochMs;
+
+    /**
+     * @param interval how often to cut an interval
+     * @param grace    how long ops in flight at a stop may take to finish before they are cancelled
+     */
+    public Reporter(Activity activity, Duration interval, Duration grace) {
+        this.activity = Objects.requireNonNull(activity, "activity");
+        this.intervalNanos = interval.toNanos();
+        this.graceNanos = grace.toNanos();
+    }
+
+    /** Called on the reporter thread after every interval. */
+    public void addListener(Consumer<IntervalReport> listener) {
+        listeners.add(listener);
+    }
+
+    /** Called on the reporter thread when the run's clock starts, before the first interval. */
+    public void addStartListener(StartListener listener) {
+        startListeners.add(listener);
+    }
+
+    /**
+     * Starts a phase (a scenario step): what follows is counted under {@code name}, and the current
+     * interval is cut here so intervals do not straddle phases. Warm-up phases are left out of the
+     * run's totals. Before the run starts this names the phase it starts in; while it runs, this waits
+     * (up to a second) until the reporter has cut at the boundary.
+     */
+    public void beginPhase(String name, boolean warmup, String source) {
+        PendingPhase p = new PendingPhase(new PhaseTotals(name, warmup, new RunTotals()), new CompletableFuture<>());
+        activity.markPhase(name + (warmup ? " (warm-up)" : ""), source);
+        pending.set(p);
+        if (thread == null) {
+            return; // run() takes it when it starts (it publishes the thread before it looks)
+        }
+        wake();
+        try {
+            p.cut().get(PHASE_HANDSHAKE_NANOS, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            // the reporter is stalled or done: the phase begins at its next cut
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    /**
+     * Starts the activity and reports it through its three stages (see the class doc). Returns what was
+     * measured; the activity's stop reason is set when this returns.
+     */
+    public Measurement run() {
+        thread = Thread.currentThread();
+        activity.whenDone().thenRun(this::wake);
+        activity.addStopListener(this::wake);
+        startNanos = activity.start();
+        startEpochMs = System.currentTimeMillis();
+        for (StartListener l : startListeners) {
+            l.started(startNanos, startEpochMs);
+        }
+        takePendingPhase();
+        long lastCut = reportSchedule();
+        long end = Math.max(lastCut, scheduleEnd());
+        activity.metrics().close(); // from here every completion claims its op: cancelling is safe after the next cut
+        cut(lastCut, end, false);
+        drain(end);
+        List<PhaseSummary> phaseSummaries = new ArrayList<>();
+        for (PhaseTotals p : phases.values()) {
+            phaseSummaries.add(new PhaseSummary(p.name(), p.warmup(), p.totals().figures()));
+        }
+        return new Measurement(totals.figures(), totals.outcomesByLabel(false), totals.outcomesByLabel(true),
+                totals.histograms(), phaseSummaries);
+    }
+
+    /** Stage 1: intervals until the schedule ends; stops the activity at its deadline. Returns the last cut. */
+    private long reportSchedule() {
+        long lastCut = startNanos;
+        long nextTick = startNanos + intervalNanos;
+        while (activity.isRunning() && !activity.workersGone()) {
+            long now = System.nanoTime();
+            long deadline = activity.deadlineNanos();
+            if (now >= deadline) {
+                activity.stop(StopReason.DURATION, StopReason.DURATION.label());
+                break;
+            }
+            boolean boundary = pending.get() != null;
+            if (now >= nextTick || boundary) {
+                cut(lastCut, now, false);
+                lastCut = now;
+                if (boundary) {
+                    takePendingPhase();
+                }
+                while (nextTick <= now) {
+                    nextTick += intervalNanos;
+                }
+                continue;
+            }
+            if (!wake) {
+                LockSupport.parkNanos(this, Math.min(nextTick, deadline) - now); // a stop, a phase or the workers' end unparks it too
+            }
+            wake = false;
+        }
+        if (activity.isRunning()) { // every worker left by itself: the cycles ran out, or all reached the deadline
+            StopReason planned = activity.deadlineReached() ? StopReason.DURATION
+                    : activity.config().cycles() > 0 ? StopReason.CYCLES : StopReason.END;
+            activity.stop(planned, planned.label());
+        }
+        return lastCut;
+    }
+
+    /**
+     * Where the run's length ends: the nominal deadline for a run that ended by its duration (workers may
+     * have stopped a hair before it, woken early within the park threshold for the last slot; the
+     * reporter notices a little after it), else the moment it was stopped or its last worker left.
+     */
+    private long scheduleEnd() {
+        if (activity.stopReason() == StopReason.DURATION && activity.config().duration() != null) {
+            return startNanos + activity.config().duration().toNanos();
+        }
+        return activity.stopNanos();
+    }
+
+    /**
+     * Stages 2 and 3: ops in flight finish, in drain intervals, until none is left or the grace period
+     * after the stop ends (or a second stop cuts it short); what is left then is cancelled.
+     */
+    private void drain(long from) {
+        long lastCut = from;
+        long graceEnd = activity.stopNanos() + graceNanos;
+        long nextTick = from + intervalNanos;
+        while (!activity.isDone() && !activity.hurried()) {
+            long now = System.nanoTime();
+            if (now - graceEnd >= 0) {
+                break;
+            }
+            if (now >= nextTick) {
+                cut(lastCut, now, true);
+                lastCut = now;
+                nextTick = now + intervalNanos;
+                continue;
+            }
+            if (!wake) {
+                LockSupport.parkNanos(this, Math.min(nextTick, graceEnd) - now); // the last completion unparks it
+            }
+            wake = false;
+        }
+        long now = System.nanoTime();
+        if (!activity.isDone()) {
+            for (InFlightOp op : activity.outstanding()) {
+                activity.metrics().cancel(op, now);
+            }
+            activity.interruptWorkers();
+        }
+        cut(lastCut, now, true);
+        PendingPhase late = pending.getAndSet(null);
+        if (late != null) {
+            late.cut().complete(null);
+        }
+    }
+
+    private void takePendingPhase() {
+        PendingPhase p = pending.getAndSet(null);
+        if (p != null) {
+            phase = p.phase();
+            p.cut().complete(null);
+        }
+    }
+
+    /**
+     * Drains the interval {@code from .. to} and reports it. A drain interval (after the schedule's end)
+     * adds its ops but not its time, asks the target for nothing, and is reported only if it has ops.
+     */
+    private void cut(long from, long to, boolean drain) {
+        IntervalStats stats = activity.metrics().drain(from, to, epochMs(from), epochMs(to));
+        TargetLedger.Target asked = drain ? TargetLedger.Target.NONE : activity.target().cut(to);
+        boolean warmup = phase != null && phase.warmup();
+        if (!warmup) {
+            totals.add(stats, asked, !drain);
+        }
+        if (phase != null) {
+            phase.totals().add(stats, asked, !drain);
+            phases.putIfAbsent(phase.name(), phase);
+        }
+        if (drain && stats.ops() == 0) {
+            return;
+        }
+        IntervalReport report = new IntervalReport(stats, (to - startNanos) / 1e9, activity.rate(), asked.rate(),
+                activity.threads(), phase == null ? null : phase.name(), warmup, drain, activity.inFlight(),
+                totals.ops(), totals.seconds(), totals.errors());
+        for (Consumer<IntervalReport> l : listeners) {
+            l.accept(report);
+        }
+    }
+
+    private long epochMs(long nanos) {
+        return startEpochMs + (nanos - startNanos) / 1_000_000;
+    }
+
+    private void wake() {
+        wake = true;
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package dev.pacer.engine.run;
+
+import dev.pacer.engine.metrics.IntervalStats;
+import dev.pacer.engine.metrics.LatencySummary;
+import dev.pacer.engine.metrics.Metric;
+import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.result.RunFigures;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Accumulates intervals into totals: the whole run's measured part, or one phase.
+ *
+ * <p>Histograms are added, never averaged: the totals' percentiles are those of every value recorded.
+ * The target is summed as what it asked for ({@link TargetLedger}), so a run whose rate was changed,
+ * ramped or paused compares its achieved rate with what was asked of it over time. Reporter thread only.
+ */
+final class RunTotals {
+
+    private final Map<Metric, Histogram> histograms = new EnumMap<>(Metric.class);
+    private final Map<Outcome, Long> outcomes = new LinkedHashMap<>();
+    private double seconds;
+    private TargetLedger.Target target = TargetLedger.Target.NONE;
+
+    RunTotals() {
+        for (Metric m : Metric.values()) {
+            histograms.put(m, IntervalStats.newHistogram());
+        }
+    }
+
+    /**
+     * Adds an interval and what the target asked for in it; its time counts toward the run's length
+     * unless it is a drain interval ({@code countTime} false: ops finishing after the schedule ended).
+     */
+    void add(IntervalStats interval, TargetLedger.Target asked, boolean countTime) {
+        for (Metric m : Metric.values()) {
+            histograms.get(m).add(interval.histogram(m));
+        }
+        interval.outcomes().forEach((o, n) -> outcomes.merge(o, n, Long::sum));
+        if (countTime) {
+            seconds += interval.seconds();
+        }
+        target = target.plus(asked);
+    }
+
+    long ops() {
+        return histograms.get(Metric.RESPONSE).getTotalCount();
+    }
+
+    long errors() {
+        return outcomes.entrySet().stream().filter(e -> e.getKey().isError()).mapToLong(Map.Entry::getValue).sum();
+    }
+
+    double seconds() {
+        return seconds;
+    }
+
+    /** Outcome counts by label, in first-seen order. */
+    Map<String, Long> outcomesByLabel(boolean errorsOnly) {
+        Map<String, Long> m = new LinkedHashMap<>();
+        outcomes.forEach((o, n) -> {
+            if (!errorsOnly || o.isError()) {
+                m.put(o.label(), n);
+            }
+        });
+        return m;
+    }
+
+    /** Copies of the histograms so far, by metric. */
+    Map<Metric, Histogram> histograms() {
+        Map<Metric, Histogram> copies = new EnumMap<>(Metric.class);
+        histograms.forEach((m, h) -> copies.put(m, h.copy()));
+        return copies;
+    }
+
+    /** The figures so far. */
+    RunFigures figures() {
+        Map<Metric, LatencySummary> latencies = new EnumMap<>(Metric.class);
+        histograms.forEach((m, h) -> latencies.put(m, LatencySummary.of(h)));
+        return new RunFigures(ops(), errors(), target.rate(), seconds > 0 ? ops() / seconds : 0, seconds, latencies);
+    }
+}

@@ -1,0 +1,207 @@
+package dev.pacer.engine.run;
+
+import dev.pacer.engine.metrics.InFlightOp;
+import dev.pacer.engine.metrics.WorkerMetrics;
+import dev.pacer.engine.op.AsyncOp;
+import dev.pacer.engine.op.Op;
+import dev.pacer.engine.op.Outcome;
+import dev.pacer.ratelimit.Grant;
+import dev.pacer.ratelimit.RateLimiter;
+import java.io.InterruptedIOException;
+import java.nio.channels.ClosedByInterruptException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One worker thread of an {@link Activity}: take a slot from the limiter, start the op, record.
+ *
+ * <p>A synchronous op runs on the worker: per op the worker reads the clock once (the op's end) and
+ * hands that reading to its grant ({@link Grant#sawClock}); the start is the limiter's reading
+ * ({@link Grant#startNanos()}), never older than the previous op's end. An asynchronous op
+ * ({@link AsyncOp}) is started with a slot of the activity's {@link InFlightPool} and completes on
+ * another thread; when no slot is free the worker waits, and the op's start (so its wait) is when it
+ * got one. Nothing on either path allocates or locks, but for the pool's queue.
+ *
+ * <h2>Shared fields</h2>
+ * {@code state}: {@code ACTIVE} → {@code RETIRING} (the activity, CAS, when threads are lowered) →
+ * {@code ACTIVE} again (CAS, when they are raised before it left) or {@code EXITED} (the worker, CAS, at
+ * its next op; or a plain store when it stops for another reason). The worker reads it once per op. A
+ * retiring worker keeps the slot it holds and runs its op: slots handed out keep their times.
+ * {@code acquiring}: the worker's opaque stores around each wait for a slot (limiter or pool), read by
+ * {@link Activity#stop} to interrupt only waiting workers; a stale read only interrupts an op in flight.
+ */
+final class Worker implements Runnable {
+
+    private static final int ACTIVE = 0;
+    private static final int RETIRING = 1;
+    private static final int EXITED = 2;
+
+    private final Activity activity;
+    final int id;
+    final WorkerMetrics metrics;
+    /** The synchronous op this worker has in flight (reused). */
+    final InFlightOp inFlight = new InFlightOp();
+    private final AtomicInteger state = new AtomicInteger(ACTIVE);
+    private final AtomicBoolean acquiring = new AtomicBoolean();
+    volatile Thread thread;
+
+    Worker(Activity activity, int id, WorkerMetrics metrics) {
+        this.activity = activity;
+        this.id = id;
+        this.metrics = metrics;
+    }
+
+    /** Asks the worker to leave after the op it is on; false if it had left already. */
+    boolean retire() {
+        return state.compareAndSet(ACTIVE, RETIRING);
+    }
+
+    /** Keeps a retiring worker after all; false if it has left (or is leaving). */
+    boolean revive() {
+        return state.compareAndSet(RETIRING, ACTIVE);
+    }
+
+    boolean isAcquiring() {
+        return acquiring.getOpaque();
+    }
+
+    @Override
+    public void run() {
+        thread = Thread.currentThread();
+        Loop loop = new Loop();
+        try {
+            activity.awaitGo();
+            if (activity.op instanceof AsyncOp async) {
+                loop.runAsync(async);
+            } else {
+                loop.runSync(activity.op);
+            }
+        } catch (InterruptedException e) {
+            // stopped while waiting
+        } finally {
+            acquiring.setOpaque(false);
+            if (loop.grant != null) {
+                loop.grant.close();
+            }
+            state.set(EXITED);
+            activity.workerExited(this);
+        }
+    }
+
+    /** Whether to take another op: the run goes on and this worker was not retired. */
+    private boolean goOn() {
+        if (!activity.running) {
+            return false;
+        }
+        // retiring: leave, unless revived between the read and the CAS (then the CAS fails)
+        return state.get() == ACTIVE || !state.compareAndSet(RETIRING, EXITED);
+    }
+
+    /** One worker's loop state: its grant (per limiter) and cycle batch. */
+    private final class Loop {
+        Grant grant;
+        private RateLimiter grantLimiter;
+        private final CycleSource.Batch batch = new CycleSource.Batch();
+        /** Unpaced: the previous op's end, the next op's start. */
+        private long previousEnd = System.nanoTime();
+        /** The slot the last {@link #nextSlot} took: its scheduled and start time. */
+        private long scheduled;
+        private long start;
+
+        /** Takes the next cycle and its slot; -1 when the run ends for this worker. */
+        private long nextSlot() throws InterruptedException {
+            if (!goOn()) {
+                return -1;
+            }
+            RateLimiter limiter = activity.limiter;
+            long cycle = activity.cycles.next(batch, limiter == null || limiter.spec().opsPerSecond() > 100_000 ? 64 : 1);
+            if (cycle < 0) {
+                return -1;
+            }
+            if (limiter != null) {
+                if (limiter != grantLimiter) {
+                    if (grant != null) {
+                        grant.close();
+                    }
+                    grant = limiter.newGrant();
+                    grantLimiter = limiter;
+                }
+                acquiring.setOpaque(true);
+                limiter.acquireInterruptibly(grant);
+                acquiring.setOpaque(false);
+                scheduled = grant.scheduledNanos();
+                start = grant.startNanos();
+            } else {
+                if (activity.awaitUnpaused()) {
+                    previousEnd = System.nanoTime();
+                }
+                scheduled = previousEnd;
+                start = previousEnd;
+            }
+            if (scheduled - activity.deadlineNanos() >= 0) {
+                activity.deadlineReached = true;
+                return -1; // scheduled at or after the end of the run
+            }
+            return cycle;
+        }
+
+        void runSync(Op op) throws InterruptedException {
+            for (long cycle; (cycle = nextSlot()) >= 0; ) {
+                inFlight.begin(scheduled, start);
+                Outcome outcome;
+                try {
+                    outcome = op.run(cycle);
+                    if (outcome == null) {
+                        outcome = Outcome.OK;
+                    }
+                } catch (VirtualMachineError e) {
+                    throw e;
+                } catch (Throwable t) {
+                    outcome = !activity.running && isInterruption(t) ? Outcome.CANCELLED : Outcome.forThrowable(t);
+                }
+                long end = System.nanoTime();
+                metrics.complete(inFlight, end, outcome);
+                previousEnd = end;
+                if (grant != null) {
+                    grant.sawClock(end); // the next acquire's start and wait are exact without another clock read
+                }
+            }
+        }
+
+        void runAsync(AsyncOp op) throws InterruptedException {
+            InFlightPool pool = activity.inFlightPool();
+            for (long cycle; (cycle = nextSlot()) >= 0; ) {
+                InFlightPool.Slot slot = pool.poll();
+                if (slot == null) {
+                    acquiring.setOpaque(true);
+                    slot = pool.take(); // none free at the scheduled time: the op waits, and it is wait time
+                    acquiring.setOpaque(false);
+                    start = System.nanoTime();
+                }
+                slot.begin(scheduled, start);
+                try {
+                    op.start(cycle, slot);
+                } catch (VirtualMachineError e) {
+                    throw e;
+                } catch (Throwable t) {
+                    slot.fail(t);
+                }
+                long now = System.nanoTime();
+                previousEnd = now;
+                if (grant != null) {
+                    grant.sawClock(now);
+                }
+            }
+        }
+    }
+
+    private static boolean isInterruption(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof InterruptedException || c instanceof InterruptedIOException
+                    || c instanceof ClosedByInterruptException) {
+                return true;
+            }
+        }
+        return Thread.currentThread().isInterrupted();
+    }
+}

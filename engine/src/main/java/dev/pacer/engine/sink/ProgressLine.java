@@ -1,0 +1,144 @@
+package dev.pacer.engine.sink;
+
+import dev.pacer.engine.event.Change;
+import dev.pacer.engine.metrics.Metric;
+import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.result.IntervalReport;
+import dev.pacer.engine.text.Durations;
+import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.util.Locale;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The progress line, one per interval, for logs and pipes (a terminal gets the live view instead), under
+ * {@value #MAX_WIDTH} characters:
+ * <pre>
+ * pacer: each line is an interval: ops, rate of target, wait and response p50/p99/max, errors
+ * [   5.0s] 2000 ops  2000/s of 2000  wait 12.0us/81.0us/1.20ms  resp 2.10ms/2.30ms/3.40ms  err 0
+ * [  12.0s ramp] 2500 ops  2500/s of 2.5k  wait ...  err 3 5xx 3 timeout 1
+ * </pre>
+ * The interval's outcomes other than {@code ok} follow the errors, and asynchronous ops in flight; what
+ * does not fit is cut with {@code …}. Intervals of ops still finishing after the run's schedule ended
+ * are marked {@code after end}.
+ */
+public final class ProgressLine {
+
+    /** Every line is shorter than this. */
+    public static final int MAX_WIDTH = 120;
+
+    /** Printed once before the first line. */
+    public static final String LEGEND = "pacer: each line is an interval: ops, rate of target, wait and response p50/p99/max, errors";
+
+    private ProgressLine() {
+    }
+
+    public static String format(IntervalReport r) {
+        StringBuilder b = new StringBuilder(MAX_WIDTH + 40);
+        b.append(String.format(Locale.ROOT, "[%7.1fs", r.elapsedSec()));
+        if (r.drain()) {
+            b.append(" after end");
+        } else if (r.phase() != null) {
+            String phase = r.phase().length() > 16 ? r.phase().substring(0, 15) + "…" : r.phase();
+            b.append(' ').append(phase).append(r.warmup() ? " warm-up" : "");
+        }
+        b.append("] ").append(r.stats().ops()).append(" ops  ").append(rate(r.rate())).append("/s");
+        if (!Double.isNaN(r.targetRate())) {
+            b.append(" of ").append(rate(r.targetRate()));
+        }
+        latency(b, "wait", r.stats().histogram(Metric.WAIT));
+        latency(b, "resp", r.stats().histogram(Metric.RESPONSE));
+        b.append("  err ").append(r.stats().errors());
+        StringBuilder extra = new StringBuilder();
+        r.stats().outcomes().forEach((outcome, n) -> {
+            if (outcome != Outcome.OK) {
+                extra.append(' ').append(outcome.label()).append(' ').append(n);
+            }
+        });
+        if (r.inFlight() > 0) {
+            extra.append("  in flight ").append(r.inFlight());
+        }
+        if (b.length() + extra.length() < MAX_WIDTH) {
+            b.append(extra);
+        } else if (b.length() + 2 < MAX_WIDTH) {
+            b.append(extra, 0, MAX_WIDTH - b.length() - 2).append('…');
+        }
+        return b.toString();
+    }
+
+    private static void latency(StringBuilder b, String name, Histogram h) {
+        b.append("  ").append(name).append(' ');
+        if (h.getTotalCount() == 0) {
+            b.append('-');
+            return;
+        }
+        b.append(Durations.format((double) h.getValueAtPercentile(50))).append('/')
+                .append(Durations.format((double) h.getValueAtPercentile(99))).append('/')
+                .append(Durations.format((double) h.getMaxValue()));
+    }
+
+    /** A rate for humans: 950, 12.3k, 1.50M; under 0.01 with three significant digits (0.000001). */
+    public static String rate(double opsPerSecond) {
+        if (opsPerSecond > 0 && opsPerSecond < 0.01) {
+            return significant(opsPerSecond);
+        }
+        if (opsPerSecond >= 10_000_000) {
+            return String.format(Locale.ROOT, "%.1fM", opsPerSecond / 1e6);
+        }
+        if (opsPerSecond >= 1_000_000) {
+            return String.format(Locale.ROOT, "%.2fM", opsPerSecond / 1e6);
+        }
+        if (opsPerSecond >= 100_000) {
+            return String.format(Locale.ROOT, "%.0fk", opsPerSecond / 1e3);
+        }
+        if (opsPerSecond >= 10_000) {
+            return String.format(Locale.ROOT, "%.1fk", opsPerSecond / 1e3);
+        }
+        return opsPerSecond >= 100 ? String.format(Locale.ROOT, "%.0f", opsPerSecond)
+                : String.format(Locale.ROOT, "%.2f", opsPerSecond);
+    }
+
+    /** {@code v} to three significant digits, written out: 0.000001, 0.0123. */
+    static String significant(double v) {
+        return new BigDecimal(v).round(new MathContext(3)).stripTrailingZeros().toPlainString();
+    }
+
+    /**
+     * Prints progress to a stream: the legend once, a line per interval, and a line per change but those
+     * from {@code acknowledgedSource} (the console, whose commands are acknowledged by their own answer).
+     * A short interval cut at a phase boundary is not printed on its own: the phase's change line marks
+     * the boundary, and its ops are in the totals.
+     */
+    public static final class Printer {
+        private final PrintStream out;
+        private final double intervalSeconds;
+        private final String acknowledgedSource;
+        private boolean legend;
+
+        public Printer(PrintStream out, double intervalSeconds, String acknowledgedSource) {
+            this.out = out;
+            this.intervalSeconds = intervalSeconds;
+            this.acknowledgedSource = acknowledgedSource;
+        }
+
+        /** Reporter thread. */
+        public synchronized void interval(IntervalReport r) {
+            if (!r.drain() && r.stats().seconds() < intervalSeconds / 2) {
+                return;
+            }
+            if (!legend) {
+                out.println(LEGEND);
+                legend = true;
+            }
+            out.println(format(r));
+        }
+
+        /** Any thread that makes a change. */
+        public synchronized void change(Change c) {
+            if (!c.source().equals(acknowledgedSource)) {
+                out.println("  >> " + c.describe());
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dev.pacer.engine.sink;
+
+import dev.pacer.engine.run.ActivityConfig;
+import dev.pacer.engine.text.Durations;
+import dev.pacer.ratelimit.ParkingSleeper;
+import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What a run says before it starts: one line for people, and its settings as a map for the log's header.
+ * <pre>
+ * pacer: sleep:1ms, 4 threads, rate 2000,0, park threshold 120us, for 10.0s
+ * pacer: control endpoint http://127.0.0.1:7070 (GET /status; POST /rate /strictness /threads /pause /resume /stop)
+ * </pre>
+ */
+public final class StartLines {
+
+    private StartLines() {
+    }
+
+    /** The op, workers, rate and limits of a run. */
+    public static String run(ActivityConfig a) {
+        StringBuilder b = new StringBuilder("pacer: ").append(a.op()).append(", ").append(a.threads())
+                .append(a.virtualThreads() ? " virtual" : "").append(a.threads() == 1 ? " thread" : " threads");
+        if (a.rate() != null) {
+            b.append(", rate ").append(a.rate()).append(", park threshold ")
+                    .append(Durations.format((double) ParkingSleeper.calibrated().parkThresholdNanos()));
+        } else {
+            b.append(", unpaced");
+        }
+        if (a.duration() != null) {
+            b.append(", for ").append(Durations.format(a.duration()));
+        }
+        if (a.cycles() > 0) {
+            b.append(", ").append(a.cycles()).append(" cycles");
+        }
+        if (a.duration() == null && a.cycles() == 0) {
+            b.append(", until Ctrl-C");
+        }
+        return b.toString();
+    }
+
+    /** Where the control endpoint listens and what it answers. */
+    public static String control(InetSocketAddress address) {
+        return "pacer: control endpoint http://" + address.getHostString() + ":" + address.getPort()
+                + " (GET /status; POST /rate /strictness /threads /pause /resume /stop)";
+    }
+
+    /** The run's settings by name, for the log's header (see {@code HlogComments}). */
+    public static Map<String, Object> settings(ActivityConfig a) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("op", a.op().toString());
+        m.put("threads", a.threads());
+        m.put("virtualThreads", a.virtualThreads());
+        m.put("rate", a.rate() == null ? null : a.rate().toString());
+        m.put("duration", a.duration() == null ? null : Durations.format(a.duration()));
+        m.put("cycles", a.cycles());
+        return m;
+    }
+}

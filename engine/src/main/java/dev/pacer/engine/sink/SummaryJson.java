@@ -1,0 +1,121 @@
+package dev.pacer.engine.sink;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.pacer.engine.event.Change;
+import dev.pacer.engine.result.PhaseSummary;
+import dev.pacer.engine.result.RunFigures;
+import dev.pacer.engine.result.Summary;
+import dev.pacer.engine.result.ThresholdResult;
+import dev.pacer.engine.metrics.LatencySummary;
+import dev.pacer.engine.metrics.Metric;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import dev.pacer.engine.text.Json;
+import java.util.Map;
+
+/**
+ * The summary as JSON, for scripts and CI gates. Latencies are in nanoseconds. Top level:
+ * {@code ops, errors, targetRate, achievedRate, durationSeconds, wait, service, response}, then
+ * {@code outcomes, errorsByType, thresholds, changes, phases, stopReason, stoppedBy, passed, failure}. A NaN (no target
+ * rate) is written as {@code null}.
+ */
+public final class SummaryJson {
+
+    private SummaryJson() {
+    }
+
+    public static ObjectNode toJson(Summary s) {
+        ObjectNode root = Json.MAPPER.createObjectNode();
+        putFigures(root, s.figures());
+        root.put("op", s.op());
+        root.put("threads", s.threads());
+        root.put("virtualThreads", s.virtualThreads());
+        putNumber(root, "strictness", s.strictness());
+        root.put("errorRatio", s.errorRatio());
+        root.put("maxErrorRatio", s.maxErrorRatio());
+        root.set("outcomes", counts(s.outcomes()));
+        root.set("errorsByType", counts(s.errorsByType()));
+        ArrayNode gates = root.putArray("thresholds");
+        for (ThresholdResult t : s.thresholds()) {
+            gates.addObject().put("expression", t.expression()).put("passed", t.passed()).put("actual", t.actual());
+        }
+        ArrayNode changes = root.putArray("changes");
+        for (Change c : s.changes()) {
+            changes.addObject().put("elapsedSeconds", c.elapsedSec()).put("kind", c.kind().label()).put("value", c.value())
+                    .put("source", c.source());
+        }
+        ArrayNode phases = root.putArray("phases");
+        for (PhaseSummary p : s.phases()) {
+            putFigures(phases.addObject().put("name", p.name()).put("warmup", p.warmup()), p.figures());
+        }
+        root.put("stopReason", s.stopReason().label());
+        root.put("stoppedBy", s.stoppedBy());
+        root.put("passed", s.passed());
+        if (s.failure() == null) {
+            root.putNull("failure");
+        } else {
+            root.put("failure", s.failure());
+        }
+        return root;
+    }
+
+    /**
+     * Writes the summary. A regular file (or one not there yet) is replaced atomically: a temp file beside
+     * it, then a move, so a reader never sees half a file; through a symbolic link, the file it points to
+     * is replaced and the link kept. Anything else ({@code /dev/null}, {@code /dev/stdout}, a pipe) is
+     * written into, never replaced. The temp file is created like any other file (the umask decides its
+     * mode; a createTempFile would be private, 0600, and so would the summary).
+     */
+    public static void write(Summary s, Path file) throws IOException {
+        byte[] json = Json.PRETTY.writeValueAsBytes(toJson(s));
+        Path target = Files.exists(file) ? file.toRealPath() : file;
+        if (Files.exists(target) && !Files.isRegularFile(target) || Files.isSymbolicLink(target)) {
+            Files.write(target, json); // a device, a pipe, or a link to nowhere yet (writing makes its file)
+            return;
+        }
+        Path absolute = target.toAbsolutePath();
+        Path tmp = absolute.resolveSibling("." + absolute.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
+        try {
+            Files.write(tmp, json);
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    /** {@code ops, errors, targetRate, achievedRate, durationSeconds, wait, service, response}. */
+    private static void putFigures(ObjectNode n, RunFigures f) {
+        n.put("ops", f.ops()).put("errors", f.errors());
+        putNumber(n, "targetRate", f.targetRate());
+        n.put("achievedRate", f.achievedRate()).put("durationSeconds", f.durationSeconds());
+        for (Metric m : Metric.values()) {
+            n.set(m.tag(), latency(f.latencies().get(m)));
+        }
+    }
+
+    /** One latency summary as JSON: {@code count, mean, min, max, percentiles} (ns). */
+    public static ObjectNode latency(LatencySummary l) {
+        ObjectNode n = Json.MAPPER.createObjectNode();
+        n.put("count", l.count()).put("mean", l.mean()).put("min", l.min()).put("max", l.max());
+        ObjectNode p = n.putObject("percentiles");
+        l.percentiles().forEach(p::put);
+        return n;
+    }
+
+    private static ObjectNode counts(Map<String, Long> counts) {
+        ObjectNode n = Json.MAPPER.createObjectNode();
+        counts.forEach(n::put);
+        return n;
+    }
+
+    private static void putNumber(ObjectNode n, String key, double v) {
+        if (Double.isNaN(v)) {
+            n.putNull(key);
+        } else {
+            n.put(key, v);
+        }
+    }
+}

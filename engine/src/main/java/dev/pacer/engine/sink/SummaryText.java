@@ -1,0 +1,101 @@
+package dev.pacer.engine.sink;
+
+import dev.pacer.engine.event.Change;
+import dev.pacer.engine.text.Durations;
+import dev.pacer.engine.result.PhaseSummary;
+import dev.pacer.engine.result.RunFigures;
+import dev.pacer.engine.result.Summary;
+import dev.pacer.engine.result.ThresholdResult;
+import dev.pacer.engine.metrics.LatencySummary;
+import dev.pacer.engine.metrics.Metric;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The end-of-run summary for humans, in the spirit of wrk2's:
+ * <pre>
+ * pacer: noop, 2 threads, 10.00s, stopped by duration
+ *   ops        20000     achieved 2000.0 ops/s, target 2000.0 (100.00 %)
+ *   errors     0 (0.000 %)
+ *   outcomes   ok 20000
+ *
+ *   latency        p50       p75       p90       p99     p99.9    p99.99       max      mean
+ *   wait          12us      18us      25us      81us     1.2ms     1.2ms     1.2ms      15us
+ *   ...
+ * </pre>
+ */
+public final class SummaryText {
+
+    private SummaryText() {
+    }
+
+    public static String format(Summary s) {
+        StringBuilder b = new StringBuilder(1024);
+        b.append(String.format("pacer: %s, %d %s%s, %.2fs, stopped by %s%n", s.op(), s.threads(),
+                s.virtualThreads() ? "virtual " : "", s.threads() == 1 ? "thread" : "threads", s.durationSeconds(),
+                s.stopReason().planned() ? s.stopReason().label() : s.stoppedBy()));
+        b.append(String.format("  ops        %-9d achieved %s ops/s", s.ops(), oneDecimal(s.achievedRate())));
+        if (!Double.isNaN(s.targetRate())) {
+            b.append(String.format(", target %s (%.2f %%), strictness %s", oneDecimal(s.targetRate()),
+                    100 * s.achievedRate() / s.targetRate(), trimNumber(s.strictness())));
+        } else {
+            b.append(", unpaced");
+        }
+        b.append(System.lineSeparator());
+        b.append(String.format("  errors     %d (%.3f %%)%s%n", s.errors(), 100 * s.errorRatio(),
+                s.errors() == 0 ? "" : "  " + join(s.errorsByType())));
+        b.append("  outcomes   ").append(s.outcomes().isEmpty() ? "-" : join(s.outcomes())).append(System.lineSeparator());
+        b.append(System.lineSeparator());
+        appendTable(b, s.latencies(), "  ");
+        if (!s.phases().isEmpty()) {
+            b.append(System.lineSeparator()).append("  phases").append(System.lineSeparator());
+            for (PhaseSummary p : s.phases()) {
+                RunFigures f = p.figures();
+                b.append(String.format("  %s%s: %d ops in %.2fs, achieved %s ops/s%s, errors %d%n", p.name(),
+                        p.warmup() ? " (warm-up, not in totals)" : "", f.ops(), f.durationSeconds(),
+                        oneDecimal(f.achievedRate()),
+                        Double.isNaN(f.targetRate()) ? "" : ", target " + oneDecimal(f.targetRate()), f.errors()));
+                appendTable(b, f.latencies(), "    ");
+            }
+        }
+        if (!s.changes().isEmpty()) {
+            b.append(System.lineSeparator()).append("  changes").append(System.lineSeparator());
+            for (Change c : s.changes()) {
+                b.append("    ").append(c.describe()).append(System.lineSeparator());
+            }
+        }
+        if (!s.thresholds().isEmpty()) {
+            b.append(System.lineSeparator()).append("  thresholds").append(System.lineSeparator());
+            for (ThresholdResult t : s.thresholds()) {
+                b.append(String.format("    %s  %s  (actual %s)%n", t.passed() ? "PASS" : "FAIL", t.expression(), t.actual()));
+            }
+        }
+        if (!s.passed()) {
+            b.append(System.lineSeparator()).append("  FAILED: ").append(s.failure()).append(System.lineSeparator());
+        }
+        return b.toString();
+    }
+
+    static void appendTable(StringBuilder b, Map<Metric, LatencySummary> latencies, String indent) {
+        Map<String, LatencySummary> rows = new LinkedHashMap<>();
+        for (Metric m : Metric.values()) {
+            rows.put(m.tag(), latencies.get(m));
+        }
+        LatencyTable.append(b, rows, indent);
+    }
+
+    private static String join(Map<String, Long> counts) {
+        StringBuilder b = new StringBuilder();
+        counts.forEach((k, v) -> b.append(b.length() == 0 ? "" : ", ").append(k).append(' ').append(v));
+        return b.toString();
+    }
+
+    /** One decimal; a figure too small for it (a target of 1e-6 ops/s) with three significant digits. */
+    private static String oneDecimal(double v) {
+        return v != 0 && Math.abs(v) < 0.05 ? ProgressLine.significant(v) : String.format("%.1f", v);
+    }
+
+    private static String trimNumber(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+}

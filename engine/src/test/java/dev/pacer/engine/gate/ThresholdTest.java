@@ -1,0 +1,75 @@
+package dev.pacer.engine.gate;
+
+import dev.pacer.engine.result.RunFigures;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pacer.engine.metrics.LatencySummary;
+import dev.pacer.engine.metrics.Metric;
+import java.util.EnumMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ThresholdTest {
+
+    /** A run of 10 000 ops at 1990/s against 2000/s, 5 errors, response p99 = 15 ms. */
+    static RunFigures summary() {
+        Map<Metric, LatencySummary> lat = new EnumMap<>(Metric.class);
+        for (Metric m : Metric.values()) {
+            lat.put(m, new LatencySummary(10_000, 5e6, 1_000, 40_000_000,
+                    Map.of("50", 4_000_000L, "75", 6_000_000L, "90", 9_000_000L, "99", 15_000_000L,
+                            "99.9", 30_000_000L, "99.99", 39_000_000L)));
+        }
+        return new RunFigures(10_000, 5, 2000, 1990, 5.0, lat);
+    }
+
+    @Test
+    void latencyGatesCompareInNanosecondsWithUnits() {
+        assertTrue(Threshold.parse("response.p99<20ms").evaluate(summary()).passed());
+        assertFalse(Threshold.parse("response.p99<15ms").evaluate(summary()).passed());
+        assertTrue(Threshold.parse("response.p99<=15ms").evaluate(summary()).passed());
+        assertTrue(Threshold.parse("wait.max < 1s").evaluate(summary()).passed());
+        assertTrue(Threshold.parse("service.p99.9<31000us").evaluate(summary()).passed());
+        assertTrue(Threshold.parse("service.p999<31ms").evaluate(summary()).passed());
+        assertEquals("15.0ms", Threshold.parse("response.p99<20ms").evaluate(summary()).actual());
+    }
+
+    @Test
+    void rateGatesCompareWithAFactorOfTheTarget() {
+        assertTrue(Threshold.parse("achieved>=0.99*target").evaluate(summary()).passed());
+        assertFalse(Threshold.parse("achieved>=0.999*target").evaluate(summary()).passed());
+        assertTrue(Threshold.parse("achieved>1000").evaluate(summary()).passed());
+    }
+
+    @Test
+    void errorGatesTakeACountOrAPercentageOfOps() {
+        assertTrue(Threshold.parse("errors<0.1%").evaluate(summary()).passed()); // 0.05 %
+        assertFalse(Threshold.parse("errors<0.01%").evaluate(summary()).passed());
+        assertFalse(Threshold.parse("errors<5").evaluate(summary()).passed());
+        assertTrue(Threshold.parse("errors<=5").evaluate(summary()).passed());
+        assertTrue(Threshold.parse("ops>=10000").evaluate(summary()).passed());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"response.p99<20", "response.p42<1ms", "latency.p99<1ms", "achieved=100", "errors<lots",
+            "bogus>1", "", "achieved>=0.99*targets"})
+    void badGatesAreRejectedWithTheirText(String text) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Threshold.parse(text));
+        assertTrue(e.getMessage().startsWith("invalid threshold '" + text + "'"), e.getMessage());
+    }
+
+    @Test
+    void aNegativeOrEndlessValueIsSaidToBeSoNotNotANumber() {
+        assertEquals("invalid threshold 'errors<-1%': '-1' must not be negative",
+                assertThrows(IllegalArgumentException.class, () -> Threshold.parse("errors<-1%")).getMessage());
+        assertEquals("invalid threshold 'ops>-5': '-5' must not be negative",
+                assertThrows(IllegalArgumentException.class, () -> Threshold.parse("ops>-5")).getMessage());
+        assertEquals("invalid threshold 'ops<1e999': '1e999' is too large",
+                assertThrows(IllegalArgumentException.class, () -> Threshold.parse("ops<1e999")).getMessage());
+    }
+}

@@ -1,0 +1,218 @@
+package dev.pacer.engine.op.http;
+
+import dev.pacer.engine.text.SettingException;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.pacer.engine.run.ActivityConfig;
+import dev.pacer.engine.result.IntervalReport;
+import dev.pacer.engine.LoadRun;
+import dev.pacer.engine.RunOptions;
+import dev.pacer.engine.result.Summary;
+import dev.pacer.engine.metrics.Metric;
+import dev.pacer.engine.op.Op;
+import dev.pacer.engine.op.OpSpec;
+import dev.pacer.engine.op.Ops;
+import dev.pacer.ratelimit.RateSpec;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The http op against a real server: the JDK's own, started here. No mock of the client. */
+class HttpOpTest {
+
+    HttpServer server;
+    String base;
+    final Set<String> paths = ConcurrentHashMap.newKeySet();
+    final List<String> seen = new CopyOnWriteArrayList<>();
+    volatile long stallUntil;
+    final AtomicLong stallCount = new AtomicLong();
+    final AtomicLong requests = new AtomicLong();
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void startServer() throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 256);
+        server.createContext("/", this::handle);
+        server.setExecutor(Executors.newFixedThreadPool(8));
+        server.start();
+        base = "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    @AfterEach
+    void stopServer() {
+        server.stop(0);
+    }
+
+    private void handle(HttpExchange ex) throws IOException {
+        requests.incrementAndGet();
+        String path = ex.getRequestURI().getPath();
+        paths.add(path);
+        byte[] body = ex.getRequestBody().readAllBytes();
+        if (path.equals("/echo")) {
+            seen.add(ex.getRequestMethod() + " " + ex.getRequestHeaders().getFirst("X-Test") + " "
+                    + ex.getRequestHeaders().getFirst("Content-Type") + " " + new String(body, StandardCharsets.UTF_8));
+        }
+        if (path.equals("/stall") && stallCount.incrementAndGet() == 400) {
+            stallUntil = System.nanoTime() + 300_000_000L; // one second into the run at 400/s: every request for 300 ms waits
+        }
+        try {
+            long stall = stallUntil - System.nanoTime();
+            if (stall > 0 && path.equals("/stall")) {
+                Thread.sleep(stall / 1_000_000, (int) (stall % 1_000_000));
+            }
+            if (path.equals("/slow")) {
+                Thread.sleep(500);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        int status = switch (path) {
+            case "/missing" -> 404;
+            case "/error" -> 500;
+            case "/moved" -> 302;
+            default -> (path.startsWith("/mix/") && Long.parseLong(path.substring(5)) % 4 == 0) ? 500 : 200;
+        };
+        byte[] out = "ok\n".getBytes(StandardCharsets.UTF_8);
+        ex.sendResponseHeaders(status, out.length);
+        try (OutputStream o = ex.getResponseBody()) {
+            o.write(out);
+        }
+    }
+
+    Summary run(String rate, int threads, long cycles, Duration duration, Map<String, List<String>> options,
+                List<IntervalReport> intervals) throws Exception {
+        OpSpec spec = OpSpec.parse("http", options);
+        ActivityConfig config = new ActivityConfig(spec, threads, false, rate == null ? null : RateSpec.parse(rate),
+                duration, cycles);
+        try (Op op = Ops.create(spec)) {
+            LoadRun run = new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(250)).build(),
+                    op, new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream()));
+            if (intervals != null) {
+                run.addIntervalListener(intervals::add);
+            }
+            return run.run();
+        }
+    }
+
+    static Map<String, List<String>> url(String url, String... more) {
+        Map<String, List<String>> m = new java.util.LinkedHashMap<>();
+        m.put("url", List.of(url));
+        for (int i = 0; i < more.length; i += 2) {
+            m.computeIfAbsent(more[i], k -> new ArrayList<>()).add(more[i + 1]);
+        }
+        return m;
+    }
+
+    @Test
+    void responsesAreCountedByStatusClassAndAreNotErrorsUnlessExpectSaysSo() throws Exception {
+        Summary missing = run(null, 2, 200, null, url(base + "/missing"), null);
+        assertEquals(200L, missing.outcomes().get("4xx"));
+        assertEquals(0, missing.errors(), "without --expect a 404 is a response, not an error");
+
+        Summary mixed = run(null, 2, 400, null, url(base + "/mix/{cycle}", "expect", "2xx"), null);
+        assertEquals(300L, mixed.outcomes().get("2xx"));
+        assertEquals(100L, mixed.errorsByType().get("unexpected-5xx"), "every 4th cycle answers 500");
+        assertFalse(mixed.passed(), "25 % errors fails the run");
+        assertEquals(Set.of(), Set.of("/mix/0", "/mix/399").stream().filter(p -> !paths.contains(p)).collect(java.util.stream.Collectors.toSet()));
+        for (long c = 0; c < 400; c++) {
+            assertTrue(paths.contains("/mix/" + c), "{cycle} in the URL: request for cycle " + c);
+        }
+
+        Summary redirect = run(null, 1, 10, null, url(base + "/moved", "expect", "2xx,3xx"), null);
+        assertEquals(10L, redirect.outcomes().get("3xx"));
+        assertEquals(0, redirect.errors());
+    }
+
+    @Test
+    void methodHeadersAndBodyReachTheServer() throws Exception {
+        Path payload = dir.resolve("payload.json");
+        Files.writeString(payload, "{\"a\":1}");
+        run(null, 1, 3, null, url(base + "/echo", "method", "POST", "header", "X-Test: yes",
+                "header", "Content-Type: application/json", "body", "@" + payload), null);
+        assertEquals(List.of("POST yes application/json {\"a\":1}", "POST yes application/json {\"a\":1}",
+                "POST yes application/json {\"a\":1}"), seen);
+        seen.clear();
+        run(null, 1, 1, null, url(base + "/echo", "method", "put", "body", "plain"), null);
+        assertEquals(List.of("PUT null null plain"), seen);
+    }
+
+    @Test
+    void failuresAreCountedByTypeAndTheRunGoesOn() throws Exception {
+        int closed;
+        try (ServerSocket s = new ServerSocket(0)) {
+            closed = s.getLocalPort();
+        }
+        Summary refused = run("200", 2, 0, Duration.ofMillis(500), url("http://127.0.0.1:" + closed + "/"), null);
+        assertTrue(refused.ops() >= 90, "the run went on: " + refused.ops());
+        assertEquals(refused.ops(), (long) refused.errorsByType().get("refused"));
+
+        Summary timeouts = run(null, 4, 8, null, url(base + "/slow", "request-timeout", "100ms"), null);
+        assertEquals(8L, timeouts.errorsByType().get("timeout"));
+        assertTrue(timeouts.latencies().get(Metric.SERVICE).max() < 400_000_000L, "gave up at the timeout, not at 500 ms");
+
+        Summary errors = run(null, 2, 50, null, url(base + "/error"), null);
+        assertEquals(50L, errors.outcomes().get("5xx"));
+        assertTrue(errors.passed(), "a 500 is a response unless --expect says otherwise");
+    }
+
+    @Test
+    void aServerStallShowsInWaitAndResponseWhileTheRateRecoversAfterwards() throws Exception {
+        List<IntervalReport> intervals = new CopyOnWriteArrayList<>();
+        Summary s = run("400", 8, 0, Duration.ofSeconds(4), url(base + "/stall"), intervals);
+        long ms = 1_000_000;
+        assertTrue(s.latencies().get(Metric.WAIT).max() >= 200 * ms, "the stall made later ops start late: " + s.latencies());
+        assertTrue(s.latencies().get(Metric.RESPONSE).max() >= 280 * ms, "and users would have waited for it");
+        assertTrue(s.latencies().get(Metric.RESPONSE).at("99") >= 100 * ms, "in the tail, not in one op: " + s.latencies());
+        assertTrue(Math.abs(s.ops() - 1600) <= 32, "the backlog was caught up: 1600 ops ±2 %, got " + s.ops());
+        IntervalReport last = intervals.stream().filter(i -> i.stats().seconds() > 0.2).reduce((a, b) -> b).orElseThrow();
+        assertTrue(Math.abs(last.rate() - 400) <= 0.1 * 400, "back at the target rate after the stall: " + last.rate());
+        assertEquals(0, s.errors());
+    }
+
+    /** Creating the op refuses the setting, naming it and the value as given. */
+    static void refused(Map<String, List<String>> options, String setting, String value) {
+        SettingException e = assertThrows(SettingException.class, () -> Ops.create(OpSpec.parse("http", options)));
+        assertEquals(setting, e.setting(), e.getMessage());
+        assertEquals(value, e.value(), e.getMessage());
+        assertTrue(e.getMessage().startsWith(value == null ? "missing " + setting + ": " : "invalid " + setting + " '" + value + "': "),
+                e.getMessage());
+    }
+
+    @Test
+    void badSettingsAreOneLineNamingTheValue() {
+        refused(Map.of(), "url", null);
+        refused(url("ftp://x/"), "url", "ftp://x/");
+        refused(url(base, "header", "nocolon"), "header", "nocolon");
+        refused(url(base, "header", "Host: x"), "header", "Host: x");
+        refused(url(base, "expect", "ok"), "expect", "ok");
+        refused(url(base, "body", "@/no/such/file"), "body", "@/no/such/file");
+        refused(url(base, "http-version", "3"), "http-version", "3");
+        refused(url(base, "request-timeout", "soon"), "request-timeout", "soon");
+    }
+}

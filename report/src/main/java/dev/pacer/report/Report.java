@@ -1,0 +1,272 @@
+package dev.pacer.report;
+
+import dev.pacer.engine.hlog.HlogFile;
+import dev.pacer.engine.hlog.HlogReader;
+import dev.pacer.engine.hlog.Marker;
+import dev.pacer.engine.hlog.TaggedInterval;
+
+import dev.pacer.engine.metrics.IntervalStats;
+import dev.pacer.engine.metrics.LatencySummary;
+import dev.pacer.engine.metrics.Metric;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
+import java.util.zip.DataFormatException;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One view of one or more histogram logs: totals per tag over a time window, and the series over
+ * time. Histograms are only ever added, never averaged, so every percentile here is the percentile of
+ * all the values recorded in the window.
+ *
+ * <p>Several logs (shards of one test) are aligned by their absolute start times: time zero is the
+ * earliest log's start, and the series is cut into buckets of the logs' interval length so each
+ * bucket adds the shards' intervals that began in it. A single log keeps its own intervals.
+ *
+ * <p>Logs are streamed: each interval is added to the totals as it is read and kept only in its
+ * compressed form (about its size in the log) until the series is built, where each point is reduced
+ * to the figures the charts draw. Memory follows the log's size on disk, not its decoded histograms.
+ */
+public final class Report {
+
+    /** A tag's figures in one point of the series. */
+    public record TagFigures(long count, long p50, long p99, long max) {
+        static TagFigures of(Histogram h) {
+            return h.getTotalCount() == 0 ? new TagFigures(0, 0, 0, 0)
+                    : new TagFigures(h.getTotalCount(), h.getValueAtPercentile(50), h.getValueAtPercentile(99), h.getMaxValue());
+        }
+    }
+
+    /** A point of the series: an interval (or bucket) and each tag's figures in it. */
+    public record Point(double start, double end, Map<String, TagFigures> byTag) {
+        public long count(String tag) {
+            TagFigures f = byTag.get(tag);
+            return f == null ? 0 : f.count();
+        }
+    }
+
+    /** An interval inside the window, kept compressed until the series is built. */
+    private record Kept(String tag, double start, double end, byte[] histogram) {
+        static Kept of(TaggedInterval i, double logStart) {
+            Histogram h = i.histogram();
+            ByteBuffer buffer = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
+            int length = h.encodeIntoCompressedByteBuffer(buffer);
+            return new Kept(i.tag(), i.startSec() - logStart, i.endSec() - logStart, Arrays.copyOf(buffer.array(), length));
+        }
+
+        Histogram decode() {
+            try {
+                return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(histogram), 0);
+            } catch (DataFormatException e) {
+                throw new IllegalStateException("a histogram encoded here did not decode", e);
+            }
+        }
+    }
+
+    private final List<Path> files;
+    private final double startSec;
+    private final double from;
+    private final double to;
+    private final Map<String, Histogram> totals;
+    private final List<Point> points;
+    private final List<Marker> markers;
+    private final List<String> warnings;
+
+    private Report(List<Path> files, double startSec, double from, double to, Map<String, Histogram> totals,
+                   List<Point> points, List<Marker> markers, List<String> warnings) {
+        this.files = files;
+        this.startSec = startSec;
+        this.from = from;
+        this.to = to;
+        this.totals = totals;
+        this.points = points;
+        this.markers = markers;
+        this.warnings = warnings;
+    }
+
+    /**
+     * Reads the logs and builds the view.
+     *
+     * @param logs     the logs: one, or several to merge
+     * @param fromSec  window start in seconds from the (earliest) log start, or null
+     * @param toSec    window end, or null; intervals wholly inside the window are counted
+     * @throws IllegalArgumentException when a log cannot be read, or the window holds no interval
+     */
+    public static Report of(List<Path> logs, Double fromSec, Double toSec) {
+        double start = logs.stream().mapToDouble(log -> HlogReader.read(log, first -> false).startSec()).min().orElseThrow();
+        double lo = fromSec == null ? Double.NEGATIVE_INFINITY : fromSec;
+        double hi = toSec == null ? Double.POSITIVE_INFINITY : toSec;
+        Map<String, Histogram> added = new HashMap<>();
+        List<Kept> inside = new ArrayList<>();
+        List<HlogFile> read = new ArrayList<>();
+        for (Path log : logs) {
+            read.add(HlogReader.read(log, i -> {
+                double s = i.startSec() - start;
+                double e = i.endSec() - start;
+                if (s >= lo - 1e-3 && e <= hi + 1e-3) {
+                    added.computeIfAbsent(i.tag(), tag -> IntervalStats.newHistogram()).add(i.histogram());
+                    inside.add(Kept.of(i, start));
+                }
+                return true;
+            }));
+        }
+        if (inside.isEmpty()) {
+            throw new IllegalArgumentException("no interval lies within the window" + window(fromSec, toSec));
+        }
+        Map<String, Histogram> totals = new LinkedHashMap<>();
+        for (String tag : tags(added.keySet())) {
+            totals.put(tag, added.get(tag));
+        }
+        double first = inside.stream().mapToDouble(Kept::start).min().orElseThrow();
+        double last = inside.stream().mapToDouble(Kept::end).max().orElseThrow();
+        List<Point> points = logs.size() == 1 ? byInterval(inside) : byBucket(inside, bucketLength(inside));
+        List<Marker> markers = new ArrayList<>();
+        for (HlogFile log : read) {
+            for (Marker m : log.markers()) {
+                double at = m.atSec() - start;
+                if (at >= first - 1e-3 && at <= last + 1e-3) {
+                    markers.add(m.at(at));
+                }
+            }
+        }
+        markers.sort(Comparator.comparingDouble(Marker::atSec));
+        List<String> warnings = read.stream().flatMap(l -> l.warnings().stream()).toList();
+        return new Report(List.copyOf(logs), start, first, last, totals, points, markers, warnings);
+    }
+
+    private static String window(Double from, Double to) {
+        return from == null && to == null ? "" : " from " + (from == null ? "the start" : from + "s")
+                + " to " + (to == null ? "the end" : to + "s");
+    }
+
+    /** Tags in reading order: wait, service, response first, others after. */
+    private static List<String> tags(Set<String> present) {
+        List<String> tags = new ArrayList<>();
+        for (Metric m : Metric.values()) {
+            if (present.contains(m.tag())) {
+                tags.add(m.tag());
+            }
+        }
+        present.stream().filter(t -> !tags.contains(t)).sorted().forEach(tags::add);
+        return tags;
+    }
+
+    /** A single log keeps its own intervals: one point per distinct (start, end), in ms. */
+    private static List<Point> byInterval(List<Kept> intervals) {
+        return points(intervals, i -> new double[] {i.start(), i.end()},
+                b -> Math.round(b[0] * 1000) * 10_000_000L + Math.round(b[1] * 1000));
+    }
+
+    /** Several logs: one point per bucket of {@code length}, adding the intervals that began in it. */
+    private static List<Point> byBucket(List<Kept> intervals, double length) {
+        return points(intervals, i -> {
+            long b = (long) Math.floor(i.start() / length + 1e-6);
+            return new double[] {b * length, (b + 1) * length};
+        }, b -> Math.round(b[0] / length));
+    }
+
+    /**
+     * The series: the intervals grouped into points by the bounds {@code at} gives them (keyed and
+     * ordered by {@code key}); each point's histograms are decoded, added and reduced one point at a time.
+     */
+    private static List<Point> points(List<Kept> intervals, Function<Kept, double[]> at, ToLongFunction<double[]> key) {
+        Map<Long, List<Kept>> groups = new TreeMap<>();
+        Map<Long, double[]> bounds = new HashMap<>();
+        for (Kept i : intervals) {
+            double[] b = at.apply(i);
+            long k = key.applyAsLong(b);
+            bounds.putIfAbsent(k, b);
+            groups.computeIfAbsent(k, x -> new ArrayList<>()).add(i);
+        }
+        List<Point> points = new ArrayList<>(groups.size());
+        groups.forEach((k, members) -> {
+            Map<String, Histogram> byTag = new LinkedHashMap<>();
+            for (Kept i : members) {
+                byTag.merge(i.tag(), i.decode(), (a, b) -> {
+                    a.add(b);
+                    return a;
+                });
+            }
+            Map<String, TagFigures> figures = new LinkedHashMap<>();
+            byTag.forEach((tag, h) -> figures.put(tag, TagFigures.of(h)));
+            points.add(new Point(bounds.get(k)[0], bounds.get(k)[1], figures));
+        });
+        return List.copyOf(points);
+    }
+
+    /** The logs' typical interval length (median), at least 1 ms. */
+    private static double bucketLength(List<Kept> intervals) {
+        double[] lengths = intervals.stream().mapToDouble(i -> i.end() - i.start()).sorted().toArray();
+        return Math.max(0.001, lengths[lengths.length / 2]);
+    }
+
+    public List<Path> files() {
+        return files;
+    }
+
+    /** The (earliest) log's start, seconds since the epoch. */
+    public double startSec() {
+        return startSec;
+    }
+
+    /** Start of the first interval counted, seconds from the log start. */
+    public double from() {
+        return from;
+    }
+
+    /** End of the last interval counted. */
+    public double to() {
+        return to;
+    }
+
+    public double durationSeconds() {
+        return to - from;
+    }
+
+    /** Each tag's histogram over the window, tags in reading order. */
+    public Map<String, Histogram> totals() {
+        return totals;
+    }
+
+    /** Each tag's summary over the window. */
+    public Map<String, LatencySummary> summaries() {
+        Map<String, LatencySummary> m = new LinkedHashMap<>();
+        totals.forEach((tag, h) -> m.put(tag.isEmpty() ? "(untagged)" : tag, LatencySummary.of(h)));
+        return m;
+    }
+
+    /** The tag that counts ops: {@code response} for pacer's logs, else the first. */
+    public String opsTag() {
+        return totals.containsKey(Metric.RESPONSE.tag()) ? Metric.RESPONSE.tag() : totals.keySet().iterator().next();
+    }
+
+    public long ops() {
+        return totals.get(opsTag()).getTotalCount();
+    }
+
+    public double rate() {
+        return durationSeconds() > 0 ? ops() / durationSeconds() : 0;
+    }
+
+    public List<Point> points() {
+        return points;
+    }
+
+    public List<Marker> markers() {
+        return markers;
+    }
+
+    public List<String> warnings() {
+        return warnings;
+    }
+}

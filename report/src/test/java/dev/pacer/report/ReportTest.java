@@ -1,0 +1,195 @@
+package dev.pacer.report;
+
+import dev.pacer.engine.event.Change;
+import dev.pacer.engine.event.ChangeKind;
+import dev.pacer.engine.hlog.HlogComments;
+import dev.pacer.engine.hlog.HlogFile;
+import dev.pacer.engine.hlog.HlogReader;
+import dev.pacer.engine.hlog.Marker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pacer.engine.metrics.IntervalStats;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
+import org.HdrHistogram.HistogramLogWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Reading, windowing, merging and plotting logs written here with HdrHistogram's own writer. */
+class ReportTest {
+
+    @TempDir
+    Path dir;
+
+    /** A change comment, as pacer writes it. */
+    static String change(double atSec, ChangeKind kind, String value, String source) {
+        return HlogComments.change(new Change((long) (atSec * 1e9), atSec, kind, value, source));
+    }
+
+    /**
+     * Writes a log starting at {@code startSec} (epoch) with one-second intervals; interval k of each tag
+     * holds the values {@code values[k]}.
+     */
+    Path log(String name, double startSec, String[] tags, long[][] values, String... comments) throws IOException {
+        Path file = dir.resolve(name);
+        try (PrintStream out = new PrintStream(file.toFile())) {
+            HistogramLogWriter w = new HistogramLogWriter(out);
+            long startMs = (long) (startSec * 1000);
+            w.outputLogFormatVersion();
+            w.outputStartTime(startMs);
+            w.setBaseTime(startMs);
+            w.outputLegend();
+            for (int k = 0; k < values.length; k++) {
+                for (String tag : tags) {
+                    Histogram h = IntervalStats.newHistogram();
+                    for (long v : values[k]) {
+                        h.recordValue(v);
+                    }
+                    h.setStartTimeStamp(startMs + k * 1000L);
+                    h.setEndTimeStamp(startMs + (k + 1) * 1000L);
+                    h.setTag(tag);
+                    w.outputIntervalHistogram(h);
+                }
+                if (k < comments.length) {
+                    w.outputComment(comments[k]);
+                }
+            }
+        }
+        return file;
+    }
+
+    static long[] range(long from, long to) {
+        long[] v = new long[(int) (to - from)];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = from + i;
+        }
+        return v;
+    }
+
+    @Test
+    void twoLogsMergeToExactlyTheHistogramOfAllTheirValues() throws IOException {
+        long[][] a = {range(1, 1_000), range(5_000, 7_000), range(90_000, 90_500)};
+        long[][] b = {range(300, 2_000), range(1_000_000, 1_000_300)};
+        Path la = log("a.hlog", 1_700_000_000.0, new String[] {"response"}, a);
+        Path lb = log("b.hlog", 1_700_000_000.4, new String[] {"response"}, b);
+        Report merged = Report.of(List.of(la, lb), null, null);
+
+        Histogram all = IntervalStats.newHistogram();
+        for (long[][] log : new long[][][] {a, b}) {
+            for (long[] interval : log) {
+                for (long v : interval) {
+                    all.recordValue(v);
+                }
+            }
+        }
+        Histogram got = merged.totals().get("response");
+        assertEquals(all.getTotalCount(), got.getTotalCount());
+        for (HistogramIterationValue v : all.recordedValues()) {
+            assertEquals(v.getCountAtValueIteratedTo(), got.getCountAtValue(v.getValueIteratedTo()),
+                    "count at " + v.getValueIteratedTo());
+        }
+        for (double q : new double[] {50, 90, 99, 99.9, 100}) {
+            assertEquals(all.getValueAtPercentile(q), got.getValueAtPercentile(q), "p" + q + " is that of all values, not an average");
+        }
+        assertEquals(0.0, merged.from(), 1e-9, "time zero is the earlier log's start");
+        assertEquals(3.0, merged.to(), 1e-9);
+        assertEquals(3, merged.points().size(), "shards' intervals share buckets of the interval length");
+        assertEquals(a[0].length + b[0].length, merged.points().get(0).count("response"));
+    }
+
+    @Test
+    void aWindowKeepsTheIntervalsWhollyInsideIt() throws IOException {
+        long[][] v = new long[10][];
+        for (int k = 0; k < 10; k++) {
+            v[k] = range(1_000 * (k + 1), 1_000 * (k + 1) + 100);
+        }
+        Path file = log("w.hlog", 1_700_000_000.0, new String[] {"wait", "service", "response"}, v);
+        Report r = Report.of(List.of(file), 3.0, 7.0);
+        assertEquals(400, r.ops(), "intervals 3..6");
+        assertEquals(3.0, r.from(), 1e-9);
+        assertEquals(7.0, r.to(), 1e-9);
+        assertEquals(100.0, r.rate(), 1e-9);
+        assertEquals(List.of("wait", "service", "response"), List.copyOf(r.totals().keySet()));
+        assertEquals(4_000, r.totals().get("wait").getMinValue(), 4);
+        assertThrows(IllegalArgumentException.class, () -> Report.of(List.of(file), 20.0, 30.0));
+    }
+
+    @Test
+    void corruptAndTruncatedLinesAreNamedAndTheRestIsStillRead() throws IOException {
+        Path file = log("c.hlog", 1_700_000_000.0, new String[] {"response"}, new long[][] {range(1, 50), range(1, 50),
+                range(1, 50), range(1, 50)});
+        List<String> lines = new ArrayList<>(Files.readAllLines(file));
+        int corrupt = -1;
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).startsWith("Tag=") && corrupt < 0) {
+                corrupt = i;
+                lines.set(i, lines.get(i).substring(0, 40) + "!!!garbage!!!" + lines.get(i).substring(60));
+            }
+        }
+        String last = lines.get(lines.size() - 1);
+        lines.set(lines.size() - 1, last.substring(0, last.length() / 2)); // cut mid-histogram, as a crash would
+        Files.write(file, lines);
+
+        HlogFile read = HlogReader.read(file);
+        assertEquals(2, read.intervals(), "the two whole intervals");
+        assertEquals(2, read.warnings().size(), read.warnings().toString());
+        assertTrue(read.warnings().get(0).startsWith(file + ":" + (corrupt + 1) + ": unreadable interval"), read.warnings().get(0));
+        assertTrue(read.warnings().get(1).startsWith(file + ":" + lines.size() + ": "), read.warnings().get(1));
+        assertEquals(98, Report.of(List.of(file), null, null).ops());
+    }
+
+    @Test
+    void filesThatCannotBeReadAreOneLineNamingThem() throws IOException {
+        Path missing = dir.resolve("missing.hlog");
+        assertEquals("cannot read '" + missing + "': no such file",
+                assertThrows(IllegalArgumentException.class, () -> HlogReader.read(missing)).getMessage());
+        Path junk = Files.writeString(dir.resolve("junk.hlog"), "#[StartTime: 1700000000.000 (seconds since epoch)]\nnot,a,log\n");
+        String message = assertThrows(IllegalArgumentException.class, () -> HlogReader.read(junk)).getMessage();
+        assertTrue(message.startsWith("'" + junk + "' has no readable interval histogram: " + junk + ":2: "), message);
+    }
+
+    @Test
+    void pacerChangeCommentsBecomeMarkersAtTheirTimes() throws IOException {
+        Path file = log("m.hlog", 1_700_000_000.0, new String[] {"response"}, new long[][] {range(1, 10), range(1, 10), range(1, 10)},
+                change(1.25, ChangeKind.RATE, "8000,0", "console"), change(2.0, ChangeKind.PHASE, "ramp", "scenario"));
+        Report r = Report.of(List.of(file), null, null);
+        assertEquals(List.of(new Marker(1.25, ChangeKind.RATE, "8000,0", "console"),
+                new Marker(2.0, ChangeKind.PHASE, "ramp", "scenario")), r.markers());
+        assertEquals("rate 8000,0", r.markers().get(0).label());
+    }
+
+    @Test
+    void thePlotPageIsSelfContainedWithAChartPerTagAndTheMarkers() throws IOException {
+        long[][] v = {range(1_000, 2_000), range(2_000, 3_000), range(3_000, 9_000)};
+        Path file = log("p.hlog", 1_700_000_000.0, new String[] {"wait", "service", "response"}, v,
+                change(1.5, ChangeKind.RATE, "2000,0", "http"));
+        String html = ReportHtml.render(Report.of(List.of(file), null, null));
+        assertFalse(html.contains("<script"), "no script");
+        assertFalse(html.contains("<link") || html.contains("src=\""), "no external resources");
+        Matcher urls = Pattern.compile("https?://[^\"\\s]*").matcher(html);
+        while (urls.find()) {
+            assertEquals("http://www.w3.org/2000/svg", urls.group(), "the only URL is the SVG namespace");
+        }
+        Matcher paths = Pattern.compile("<path class=\"series\" d=\"(M[^\"]+)\"").matcher(html);
+        int series = 0;
+        while (paths.find()) {
+            assertTrue(paths.group(1).split("L").length >= 2, "a line, not a dot: " + paths.group(1));
+            series++;
+        }
+        assertEquals(1 + 3 + 3 * (1 + 3), series, "rate; all-tags distribution; per tag a distribution and p50/p99/max");
+        assertEquals(1 + 3, html.split("class=\"marker\"").length - 1, "the change on the rate chart and each tag's time chart");
+        assertTrue(html.contains("99.9%"), "the percentile axis");
+    }
+}
