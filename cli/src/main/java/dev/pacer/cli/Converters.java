@@ -2,6 +2,7 @@ package dev.pacer.cli;
 
 import dev.pacer.engine.text.Durations;
 import dev.pacer.engine.text.SettingException;
+import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.ratelimit.RateSpec;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -20,6 +21,17 @@ final class Converters {
         public RateSpec convert(String value) {
             try {
                 return RateSpec.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    static final class ArrivalsName implements CommandLine.ITypeConverter<Arrivals> {
+        @Override
+        public Arrivals convert(String value) {
+            try {
+                return Arrivals.parse(value);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.TypeConversionException(e.getMessage());
             }

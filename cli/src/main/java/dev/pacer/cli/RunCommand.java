@@ -12,6 +12,7 @@ import dev.pacer.engine.hlog.HlogReader;
 import dev.pacer.engine.text.SettingException;
 import dev.pacer.report.Report;
 import dev.pacer.report.ReportHtml;
+import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.ratelimit.RateSpec;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -86,6 +87,15 @@ final class RunCommand implements Callable<Integer> {
             description = {"Asynchronous ops (http): the most in flight at once; a slot that finds none free waits,",
                     "and that is wait time (default: the op's own bound, e.g. --connections)."})
     Integer maxInFlight;
+
+    @Option(names = "--arrivals", paramLabel = "uniform|poisson", converter = Converters.ArrivalsName.class,
+            description = {"How ops arrive at the target rate: uniform (a metronome, the default) or poisson (each gap",
+                    "drawn from an exponential distribution with the same mean, as open traffic arrives)."})
+    Arrivals arrivals;
+
+    @Option(names = "--seed", paramLabel = "N",
+            description = "Seed of the Poisson arrivals' generators: the same seed gives the same gaps (default: random).")
+    Long seed;
 
     @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "10s", converter = Converters.NonNegativeDuration.class,
             description = {"How long ops in flight when the run ends (its duration, Ctrl-C, stop) may take to finish;",
@@ -233,6 +243,12 @@ final class RunCommand implements Callable<Integer> {
         HttpOptions.refuseUnlessHttp(spec);
         test.op(spec).virtualThreads(virtual)
                 .duration(duration).cycles(cycles == null ? 0 : cycles).maxInFlight(maxInFlight == null ? 0 : maxInFlight);
+        if (arrivals != null) {
+            test.arrivals(arrivals);
+        }
+        if (seed != null) {
+            test.seed(seed);
+        }
         if (threads != null) {
             test.threads(threads);
         }

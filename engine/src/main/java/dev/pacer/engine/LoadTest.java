@@ -18,6 +18,7 @@ import dev.pacer.engine.scenario.Scenario;
 import dev.pacer.engine.scenario.ScenarioParser;
 import dev.pacer.engine.scenario.ScenarioRunner;
 import dev.pacer.engine.sink.StatusBlock;
+import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.ratelimit.RateSpec;
 import java.io.IOException;
 import java.io.InputStream;
@@ -71,6 +72,8 @@ public final class LoadTest {
     private Duration duration;
     private long cycles;
     private int maxInFlight;
+    private Arrivals arrivals = Arrivals.UNIFORM;
+    private Long seed;
     private Duration interval = RunOptions.DEFAULT_INTERVAL;
     private Duration grace = RunOptions.DEFAULT_GRACE;
     private Path hlog;
@@ -183,6 +186,21 @@ public final class LoadTest {
     /** Asynchronous ops: the most in flight at once (0: the op's own bound). */
     public LoadTest maxInFlight(int maxInFlight) {
         this.maxInFlight = maxInFlight;
+        return this;
+    }
+
+    /**
+     * How arrivals are spaced (default {@link Arrivals#UNIFORM}); {@link Arrivals#POISSON} draws each gap
+     * from an exponential distribution with the same mean, as open traffic arrives.
+     */
+    public LoadTest arrivals(Arrivals arrivals) {
+        this.arrivals = Objects.requireNonNull(arrivals, "arrivals");
+        return this;
+    }
+
+    /** The seed of the Poisson arrivals' generators, for a schedule that replays (default: random). */
+    public LoadTest seed(long seed) {
+        this.seed = seed;
         return this;
     }
 
@@ -341,7 +359,8 @@ public final class LoadTest {
     /** The options this builder describes. */
     RunOptions options() {
         Duration runs = scenario == null ? duration : ScenarioRunner.runDuration(scenario, duration);
-        ActivityConfig activity = new ActivityConfig(opSpec, threads, virtualThreads, rate, runs, cycles, maxInFlight);
+        ActivityConfig activity = new ActivityConfig(opSpec, threads, virtualThreads, rate, runs, cycles, maxInFlight,
+                arrivals, seed);
         return RunOptions.builder(activity).interval(interval).grace(grace).hlog(hlog).summaryJson(summaryJson).csv(csv)
                 .thresholds(thresholds).maxErrorRatio(maxErrorRatio).token(controlToken).control(control, controlToken)
                 .metrics(metrics).console(console)

@@ -54,6 +54,29 @@ final class GrantState {
     /** Set by close(); a closed grant is refused, so its tallies cannot escape the totals. */
     boolean closed;
 
+    /** This grant's own generator for Poisson gaps (SplitMix64 state); owner only, plain. */
+    long random;
+
+    GrantState(long seed) {
+        this.random = seed;
+    }
+
+    /**
+     * A gap drawn from the exponential distribution with mean {@code sliceUnits}: {@code -ln(u) × slice}
+     * with {@code u} uniform on (0, 1] from SplitMix64. The draw is capped at 40 means (probability
+     * e<sup>-40</sup>) so it cannot overflow; at least one unit.
+     */
+    long drawGap(long sliceUnits) {
+        long z = random += 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        z ^= z >>> 31;
+        double u = ((z >>> 11) + 1) * 0x1.0p-53;
+        double e = Math.min(40.0, -Math.log(u));
+        double gap = e * sliceUnits;
+        return gap >= 0x1.0p62 ? 1L << 62 : Math.max(1, Math.round(gap));
+    }
+
     /** Permits granted; owner writes (opaque), snapshot reads (opaque). */
     long permits;
     /** Sum of waits in ns; owner writes (opaque), snapshot reads (opaque). */

@@ -35,10 +35,13 @@ final class LimiterSettings {
     final boolean paused;
     final long pausedAtUnits;
     final CountDownLatch resumed;
+    /** Slot gaps drawn from an exponential distribution (see {@link Arrivals#POISSON}); no runs then. */
+    final boolean poisson;
 
     private LimiterSettings(RateSpec spec, long stalenessUnits, boolean paused, long pausedAtUnits,
-                            CountDownLatch resumed) {
+                            CountDownLatch resumed, boolean poisson) {
         this.spec = spec;
+        this.poisson = poisson;
         this.mode = spec.mode();
         this.sliceUnits = ScheduleUnits.slice(spec.opsPerSecond());
         this.burstSliceUnits = mode == StrictnessMode.BURST
@@ -50,26 +53,26 @@ final class LimiterSettings {
                 && (mode == StrictnessMode.AVERAGE || mode == StrictnessMode.COMPENSATING);
         this.maxWindowUnits = sliceUnits > Long.MAX_VALUE / MAX_FAST_SLICES
                 ? Long.MAX_VALUE : sliceUnits * MAX_FAST_SLICES;
-        this.runLagUnits = fastPath && sliceUnits <= Long.MAX_VALUE / (4L * MAX_RUN)
+        this.runLagUnits = fastPath && !poisson && sliceUnits <= Long.MAX_VALUE / (4L * MAX_RUN)
                 ? 4L * MAX_RUN * sliceUnits : Long.MAX_VALUE;
         this.paused = paused;
         this.pausedAtUnits = pausedAtUnits;
         this.resumed = resumed;
     }
 
-    static LimiterSettings initial(RateSpec spec, long stalenessUnits) {
-        return new LimiterSettings(spec, stalenessUnits, false, 0, null);
+    static LimiterSettings initial(RateSpec spec, long stalenessUnits, Arrivals arrivals) {
+        return new LimiterSettings(spec, stalenessUnits, false, 0, null, arrivals == Arrivals.POISSON);
     }
 
     LimiterSettings withSpec(RateSpec newSpec) {
-        return new LimiterSettings(newSpec, stalenessUnits, paused, pausedAtUnits, resumed);
+        return new LimiterSettings(newSpec, stalenessUnits, paused, pausedAtUnits, resumed, poisson);
     }
 
     LimiterSettings pausedAt(long nowUnits) {
-        return new LimiterSettings(spec, stalenessUnits, true, nowUnits, new CountDownLatch(1));
+        return new LimiterSettings(spec, stalenessUnits, true, nowUnits, new CountDownLatch(1), poisson);
     }
 
     LimiterSettings unpaused() {
-        return new LimiterSettings(spec, stalenessUnits, false, 0, null);
+        return new LimiterSettings(spec, stalenessUnits, false, 0, null, poisson);
     }
 }

@@ -99,6 +99,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <tr><td>{@code idle}</td><td>forfeits: {@code getAndAdd}</td><td>only grows</td></tr>
  *   <tr><td>{@code burstNext}</td><td>late callers in BURST mode: CAS</td>
  *       <td>the earliest release of the next late caller</td></tr>
+ *   <tr><td>{@code seeds}</td><td>grant creation: {@code getAndAdd}</td>
+ *       <td>each grant's Poisson generator starts from its own seed</td></tr>
  * </table>
  * Per-thread tallies live in {@link GrantState}, written by their owner only; the grants behind
  * {@link #acquire()} are found through {@link ThreadGrants}, whose cache documents its own races.
@@ -152,13 +154,19 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
     /** The grants behind acquire() without one: one per thread. */
     private final ThreadGrants threadGrant = new ThreadGrants(this::newGrant);
 
-    LockFreeRateLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, long stalenessUnits) {
+    /** Seeds for the grants' Poisson generators: each new grant takes the next. Writers: getAndAdd. */
+    private final AtomicLong seeds;
+
+    LockFreeRateLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, long stalenessUnits, Arrivals arrivals,
+                        long seed) {
+        this.seeds = new AtomicLong(seed);
         this.clock = Objects.requireNonNull(clock, "clock");
         this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
         this.origin = clock.nanoTime();
         this.thresholdUnits = ScheduleUnits.fromNanos(sleeper.parkThresholdNanos());
         this.overshootNanos = sleeper.parkOvershootNanos();
-        LimiterSettings initial = LimiterSettings.initial(Objects.requireNonNull(spec, "spec"), stalenessUnits);
+        LimiterSettings initial = LimiterSettings.initial(Objects.requireNonNull(spec, "spec"), stalenessUnits,
+                Objects.requireNonNull(arrivals, "arrivals"));
         this.settings = initial;
         this.horizon = initial.fastPath ? 0 : Long.MIN_VALUE;
     }
@@ -222,7 +230,7 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
             // runLag behind it); the shared horizon was set before the run was added and misses them
             hint = Math.max(st.hintUnits, st.runStartUnits);
         } else {
-            if (s.paused || s.mode == StrictnessMode.STRICT) {
+            if (s.paused || s.mode == StrictnessMode.STRICT || s.poisson) {
                 checkOwner(grant);
                 return acquireShared(1, grant, interruptible);
             }
@@ -302,7 +310,7 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
         return st.runLen;
     }
 
-    /** Any number of permits, no runs; also the path for paused and strict limiters. */
+    /** Any number of permits, no runs; also the path for paused, strict and Poisson limiters. */
     private long acquireShared(long permits, Grant grant, boolean interruptible) throws InterruptedException {
         GrantState st = grant.state;
         if (st.runNext < st.runEnd) {
@@ -313,7 +321,7 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
             awaitResume(s, interruptible);
             s = settings;
         }
-        long cost = ScheduleUnits.cost(permits, s.sliceUnits);
+        long cost = s.poisson && permits == 1 ? st.drawGap(s.sliceUnits) : ScheduleUnits.cost(permits, s.sliceUnits);
         if (s.mode == StrictnessMode.STRICT) {
             return acquireStrict(cost, permits, grant, interruptible);
         }
@@ -545,7 +553,8 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
             }
             leftNanos = Math.max(0, deadline - clock.nanoTime());
         }
-        long cost = ScheduleUnits.cost(permits, s.sliceUnits);
+        long cost = s.poisson && permits == 1 ? grant.state.drawGap(s.sliceUnits)
+                : ScheduleUnits.cost(permits, s.sliceUnits);
         long now = readClock(s);
         long timeoutUnits = ScheduleUnits.fromNanos(leftNanos);
         if (s.mode == StrictnessMode.COMPENSATING) {
@@ -629,6 +638,11 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
     }
 
     @Override
+    public Arrivals arrivals() {
+        return settings.poisson ? Arrivals.POISSON : Arrivals.UNIFORM;
+    }
+
+    @Override
     public long originNanos() {
         return origin;
     }
@@ -674,7 +688,7 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
 
     /** A grant; {@code ownerThreadId} names the thread it is kept for behind {@link #acquire()}, or -1. */
     Grant newGrant(long ownerThreadId) {
-        GrantState state = new GrantState();
+        GrantState state = new GrantState(seeds.getAndAdd(0x632BE59BD9B4E019L));
         Grant grant = new Grant(this, state, ownerThreadId);
         GrantRef ref = new GrantRef(grant, state, collected);
         grant.ref = ref;

@@ -66,6 +66,11 @@ public interface RateLimiter {
     /** The spec in force. */
     RateSpec spec();
 
+    /** How slots are spaced; fixed when the limiter is built. */
+    default Arrivals arrivals() {
+        return Arrivals.UNIFORM;
+    }
+
     /**
      * The clock reading the schedule counts from (on the {@link NanoClock}'s scale): the first slot's
      * scheduled time. A run that starts its clock here has slot k at exactly start + k slices.

@@ -41,6 +41,8 @@ public final class RateLimiters {
         private NanoClock clock = NanoClock.system();
         private Sleeper sleeper;
         private Duration fastPathStaleness = DEFAULT_FAST_PATH_STALENESS;
+        private Arrivals arrivals = Arrivals.UNIFORM;
+        private long seed = java.util.concurrent.ThreadLocalRandom.current().nextLong();
 
         private Builder(RateSpec spec) {
             this.spec = Objects.requireNonNull(spec, "spec");
@@ -73,10 +75,25 @@ public final class RateLimiters {
             return this;
         }
 
+        /** How slots are spaced (default {@link Arrivals#UNIFORM}); kept across reconfigurations. */
+        public Builder arrivals(Arrivals arrivals) {
+            this.arrivals = Objects.requireNonNull(arrivals, "arrivals");
+            return this;
+        }
+
+        /**
+         * The seed of the {@link Arrivals#POISSON} generators (default: random). Grants created in the
+         * same order get the same draws, so a run with one thread replays exactly.
+         */
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
         public RateLimiter build() {
             Sleeper s = sleeper != null ? sleeper : ParkingSleeper.calibrated();
             long stalenessNanos = Math.min(fastPathStaleness.toNanos(), 1_000_000_000L);
-            return new LockFreeRateLimiter(spec, clock, s, ScheduleUnits.fromNanos(stalenessNanos));
+            return new LockFreeRateLimiter(spec, clock, s, ScheduleUnits.fromNanos(stalenessNanos), arrivals, seed);
         }
     }
 }

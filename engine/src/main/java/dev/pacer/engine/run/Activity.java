@@ -140,7 +140,7 @@ public final class Activity {
             // ~15 ms once per JVM, and class loading): slot k is at exactly start + k slices, and a 10 s
             // run at 1000 ops/s has 10 000 slots before its deadline.
             if (config.rate() != null) {
-                limiter = RateLimiters.builder(config.rate()).sleeper(ParkingSleeper.calibrated()).build();
+                limiter = limiterFor(config.rate(), ParkingSleeper.calibrated());
                 startNanos = limiter.originNanos();
             } else {
                 startNanos = System.nanoTime();
@@ -227,9 +227,17 @@ public final class Activity {
         retune(Objects.requireNonNull(spec, "spec"));
     }
 
+    private RateLimiter limiterFor(RateSpec spec, ParkingSleeper sleeper) {
+        RateLimiters.Builder b = RateLimiters.builder(spec).sleeper(sleeper).arrivals(config.arrivals());
+        if (config.seed() != null) {
+            b.seed(config.seed());
+        }
+        return b.build();
+    }
+
     private void retune(RateSpec spec) {
         if (limiter == null) {
-            RateLimiter l = RateLimiters.create(spec);
+            RateLimiter l = limiterFor(spec, ParkingSleeper.calibrated());
             if (paused) {
                 l.pause();
             }

@@ -4,6 +4,7 @@ import dev.pacer.engine.text.SettingException;
 import dev.pacer.engine.text.Durations;
 
 import dev.pacer.engine.op.OpSpec;
+import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.ratelimit.RateSpec;
 import java.time.Duration;
 import java.util.Objects;
@@ -19,9 +20,11 @@ import java.util.Objects;
  * @param cycles         stop after this many ops, or 0 for no limit
  * @param maxInFlight    asynchronous ops: the most in flight at once, or 0 for the op's own bound
  *                       (see {@code AsyncOp#capacity()}), else {@link Activity#DEFAULT_MAX_IN_FLIGHT}
+ * @param arrivals       how the limiter spaces slots (uniform or Poisson); ignored when unpaced
+ * @param seed           the seed of the Poisson arrivals' generators, or null for a random one
  */
 public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, RateSpec rate, Duration duration,
-                             long cycles, int maxInFlight) {
+                             long cycles, int maxInFlight, Arrivals arrivals, Long seed) {
 
     /** Platform threads are real OS threads: more than this is a mistake on any machine. */
     public static final int MAX_PLATFORM_THREADS = 4_096;
@@ -30,6 +33,7 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
 
     public ActivityConfig {
         Objects.requireNonNull(op, "op");
+        Objects.requireNonNull(arrivals, "arrivals");
         checkThreads(threads, virtualThreads);
         if (duration != null && (duration.isNegative() || duration.isZero())) {
             throw new SettingException("duration", Durations.format(duration), "must be greater than 0");
@@ -44,7 +48,13 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
 
     /** An activity with the op's own in-flight bound. */
     public ActivityConfig(OpSpec op, int threads, boolean virtualThreads, RateSpec rate, Duration duration, long cycles) {
-        this(op, threads, virtualThreads, rate, duration, cycles, 0);
+        this(op, threads, virtualThreads, rate, duration, cycles, 0, Arrivals.UNIFORM, null);
+    }
+
+    /** An activity with uniform arrivals. */
+    public ActivityConfig(OpSpec op, int threads, boolean virtualThreads, RateSpec rate, Duration duration, long cycles,
+                          int maxInFlight) {
+        this(op, threads, virtualThreads, rate, duration, cycles, maxInFlight, Arrivals.UNIFORM, null);
     }
 
     public static int maxThreads(boolean virtualThreads) {

@@ -1,0 +1,52 @@
+package dev.pacer.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pacer.engine.metrics.Metric;
+import dev.pacer.ratelimit.Arrivals;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Poisson arrivals in real runs: the rate holds, and the queueing they cause shows. */
+class PoissonRunTest {
+
+    static LoadTest quiet(LoadTest t) {
+        PrintStream sink = new PrintStream(new ByteArrayOutputStream());
+        return t.output(sink, sink).progress(false).announce(false);
+    }
+
+    @Test
+    void aPoissonRunAt1000PerSecondFor20SecondsHoldsItsRate() throws Exception {
+        LoadTest.Result r = quiet(LoadTest.rate("1000").arrivals(Arrivals.POISSON).seed(20261123).threads(2)
+                .op("noop").duration(Duration.ofSeconds(20))).run();
+        assertEquals(20_000, r.summary().ops(), 400, "within 2 % of 1 000/s for 20 s");
+    }
+
+    /**
+     * Against a server of 4 workers × 10 ms (400 req/s) at 300 req/s: a metronome never finds all four
+     * busy, so its response p99 is about the service time; Poisson arrivals bunch up and queue.
+     */
+    @Test
+    void poissonArrivalsShowTheQueueingThatAMetronomeHides() throws Exception {
+        try (CapacityServer server = new CapacityServer(4, 10)) {
+            long uniform = p99(server, Arrivals.UNIFORM);
+            long poisson = p99(server, Arrivals.POISSON);
+            System.out.printf("response p99 at 300 req/s against 400 req/s of capacity: uniform %.2f ms, poisson %.2f ms%n",
+                    uniform / 1e6, poisson / 1e6);
+            assertTrue(poisson > uniform * 1.3, "Poisson p99 " + poisson + " ns vs uniform " + uniform + " ns");
+        }
+    }
+
+    static long p99(CapacityServer server, Arrivals arrivals) throws Exception {
+        LoadTest.Result r = quiet(LoadTest.rate("300").arrivals(arrivals).seed(7).threads(32)
+                .op(dev.pacer.engine.op.OpSpec.parse("http", Map.of("url", List.of(server.url()))))
+                .duration(Duration.ofSeconds(8))).run();
+        assertEquals(0, r.summary().errors(), "no errors");
+        return r.histogram(Metric.RESPONSE).getValueAtPercentile(99);
+    }
+}
