@@ -88,6 +88,25 @@ final class RunCommand implements Callable<Integer> {
                     "and that is wait time (default: the op's own bound, e.g. --connections)."})
     Integer maxInFlight;
 
+    @Option(names = "--search", paramLabel = "SLO",
+            description = {"Find the knee: the highest rate from --from to --to that meets the SLO (gates joined by 'and',",
+                    "e.g. 'response.p99<20ms and errors<1%'), probing each rate for --hold; the run ends when it is found."})
+    String search;
+
+    @Option(names = "--from", paramLabel = "RATE", converter = Converters.Rate.class, description = "A search's first rate (default 100).")
+    RateSpec searchFrom;
+
+    @Option(names = "--to", paramLabel = "RATE", converter = Converters.Rate.class, description = "A search's highest rate (default 1M).")
+    RateSpec searchTo;
+
+    @Option(names = "--hold", paramLabel = "DURATION", converter = Converters.PositiveDuration.class,
+            description = "How long a search holds each rate; the first fifth settles, the rest is judged (default 10s).")
+    Duration hold;
+
+    @Option(names = "--precision", paramLabel = "FRACTION",
+            description = "A search ends when its bracket is this narrow, relative (default 0.02).")
+    Double precision;
+
     @Option(names = "--arrivals", paramLabel = "uniform|poisson", converter = Converters.ArrivalsName.class,
             description = {"How ops arrive at the target rate: uniform (a metronome, the default) or poisson (each gap",
                     "drawn from an exponential distribution with the same mean, as open traffic arrives)."})
@@ -287,6 +306,17 @@ final class RunCommand implements Callable<Integer> {
     private Scenario scenario() throws java.io.IOException {
         if (scenarioFile != null && scenarioName != null) {
             throw new IllegalArgumentException("give a scenario file or --scenario NAME, not both");
+        }
+        if (search != null) {
+            if (scenarioName != null || scenarioFile != null) {
+                throw new IllegalArgumentException("--search runs a search of its own; put it in the scenario as a 'search:' phase instead");
+            }
+            return Scenarios.search(search, searchFrom == null ? 100 : searchFrom.opsPerSecond(),
+                    searchTo == null ? 1e6 : searchTo.opsPerSecond(), hold == null ? Duration.ofSeconds(10) : hold,
+                    precision == null ? 0.02 : precision);
+        }
+        if (searchFrom != null || searchTo != null || hold != null || precision != null) {
+            throw new IllegalArgumentException("--from, --to, --hold and --precision go with --search");
         }
         if (scenarioName != null) {
             return Scenarios.named(scenarioName);

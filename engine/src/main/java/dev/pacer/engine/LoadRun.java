@@ -69,6 +69,8 @@ public final class LoadRun {
     private volatile Map<Metric, Histogram> histograms = Map.of();
     /** Why the run could not go on (a log it could not write), or null. */
     private volatile String outputFailure;
+    /** Plays the scenario, if any; set once before the run starts. */
+    private volatile ScenarioRunner scenarioRunner;
 
     /**
      * @param options what to run and how
@@ -169,7 +171,8 @@ public final class LoadRun {
                 reporter.addListener(progress::interval);
             }
             if (options.scenario() != null) {
-                new ScenarioRunner(options.scenario(), activity, reporter).start();
+                scenarioRunner = new ScenarioRunner(options.scenario(), activity, reporter);
+                scenarioRunner.start();
             }
             if (server != null) {
                 controlAddress = server.address();
@@ -234,7 +237,7 @@ public final class LoadRun {
         return new Summary(config.op().toString(), activity.threads(), config.virtualThreads(),
                 finalRate == null ? Double.NaN : finalRate.strictness(), m.figures(), m.outcomes(), m.errorsByType(),
                 activity.changes(), m.phases(), verdict.thresholds(), options.maxErrorRatio(), activity.stopReason(),
-                activity.stopSource(), failure);
+                activity.stopSource(), failure, scenarioRunner == null ? null : scenarioRunner.knee());
     }
 
     private void announce() {

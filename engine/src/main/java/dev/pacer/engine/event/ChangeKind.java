@@ -17,7 +17,9 @@ public enum ChangeKind {
     /** The run was stopped before its planned end. */
     STOP,
     /** A scenario phase began; not a setting. */
-    PHASE;
+    PHASE,
+    /** A knee search's probe: its rate and, once judged, its verdict (a marker, not a setting). */
+    PROBE;
 
     private final String label = name().toLowerCase(Locale.ROOT);
 

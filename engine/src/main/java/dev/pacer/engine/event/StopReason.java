@@ -17,6 +17,8 @@ public enum StopReason {
     SIGNAL,
     /** A stop command, from the console, the HTTP endpoint or the API; the change names its source. */
     CONTROL,
+    /** A knee search finished: its last probe was judged. */
+    SEARCH,
     /** The run could not go on as asked, e.g. its log could not be written; the summary says why. */
     ERROR;
 
@@ -27,8 +29,8 @@ public enum StopReason {
         return label;
     }
 
-    /** True for the ends a run plans (duration, cycles, end), which are not logged as changes. */
+    /** True for the ends a run plans (duration, cycles, end, search), which are not logged as changes. */
     public boolean planned() {
-        return this == DURATION || this == CYCLES || this == END;
+        return this == DURATION || this == CYCLES || this == END || this == SEARCH;
     }
 }

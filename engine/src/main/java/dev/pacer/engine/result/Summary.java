@@ -30,7 +30,7 @@ import java.util.Map;
 public record Summary(String op, int threads, boolean virtualThreads, double strictness, RunFigures figures,
                       Map<String, Long> outcomes, Map<String, Long> errorsByType, List<Change> changes,
                       List<PhaseSummary> phases, List<ThresholdResult> thresholds, double maxErrorRatio,
-                      StopReason stopReason, String stoppedBy, String failure) {
+                      StopReason stopReason, String stoppedBy, String failure, Knee knee) {
 
     public boolean passed() {
         return failure == null;

@@ -307,6 +307,11 @@ public final class Activity {
         return record(ChangeKind.RESUME, "", source);
     }
 
+    /** Records a knee search's probe (a marker, not a setting). */
+    public synchronized Change markProbe(String text, String source) {
+        return record(ChangeKind.PROBE, text, source);
+    }
+
     /** Records the start of a scenario phase (a marker, not a setting). */
     public synchronized Change markPhase(String label, String source) {
         return record(ChangeKind.PHASE, label, source);

@@ -1,8 +1,10 @@
 package dev.pacer.engine.scenario;
 
+import dev.pacer.engine.gate.Threshold;
+import java.util.List;
 import java.time.Duration;
 
-/** How a phase sets the rate over its duration: constant, a linear ramp, or a staircase. */
+/** How a phase sets the rate over its duration: constant, a linear ramp, a staircase, or a knee search. */
 public sealed interface RatePlan {
 
     /** The rate the plan asks for at {@code elapsed} into the phase, ops/s. */
@@ -49,6 +51,35 @@ public sealed interface RatePlan {
         public double rateAt(Duration elapsed) {
             long step = Math.min(count() - 1, elapsed.toNanos() / every.toNanos());
             return from + step * by;
+        }
+    }
+
+    /**
+     * A knee search (see {@link KneeSearch}): the highest rate between {@code from} and {@code to} that meets
+     * the SLO, found by probes of {@code hold} each, judged after {@code settle}, to within {@code precision}.
+     *
+     * @param slo       the SLO as written: gates joined by {@code and}
+     * @param gates     the SLO's gates
+     * @param precision relative width of the final bracket, e.g. 0.02
+     */
+    record Search(double from, double to, String slo, List<Threshold> gates, Duration hold, Duration settle,
+                  double precision) implements RatePlan {
+
+        @Override
+        public double rateAt(Duration elapsed) {
+            return from;
+        }
+
+        /** The most probes a search can take: doubling, bisecting, then the two checks. */
+        public int maxProbes() {
+            int doubling = (int) Math.ceil(Math.log(to / from) / Math.log(2)) + 1;
+            int bisecting = (int) Math.ceil(Math.log(Math.max(1.0, to - from) / (from * precision)) / Math.log(2)) + 1;
+            return doubling + Math.max(0, bisecting) + 2;
+        }
+
+        /** A cap on its length: every probe held, with room for the reporter's interval at each end. */
+        public Duration maxDuration() {
+            return hold.plusSeconds(2).multipliedBy(maxProbes());
         }
     }
 }

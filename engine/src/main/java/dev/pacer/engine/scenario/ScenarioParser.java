@@ -1,5 +1,6 @@
 package dev.pacer.engine.scenario;
 
+import dev.pacer.engine.gate.Threshold;
 import dev.pacer.engine.run.ActivityConfig;
 import dev.pacer.engine.text.Durations;
 import dev.pacer.ratelimit.RateSpec;
@@ -63,7 +64,8 @@ public final class ScenarioParser {
             "url", "url", "method", "method", "headers", "header", "body", "body", "expect", "expect",
             "connect-timeout", "connect-timeout", "request-timeout", "request-timeout", "http-version", "http-version");
     private static final Set<String> TOP_KEYS = Set.of("name", "description", "op", "threads", "strictness", "phases");
-    private static final Set<String> PHASE_KEYS = Set.of("name", "duration", "rate", "steps", "strictness", "threads", "warmup");
+    private static final Set<String> PHASE_KEYS = Set.of("name", "duration", "rate", "steps", "search", "strictness", "threads",
+            "warmup");
 
     /** The largest scenario file: a scenario is a few lines of phases. */
     static final int MAX_BYTES = 1 << 20;
@@ -171,6 +173,10 @@ public final class ScenarioParser {
             if (!names.add(phase.name())) {
                 throw new ScenarioException(source, phase.line(), "a phase named '" + phase.name() + "' is already defined");
             }
+            if (!phases.isEmpty() && phases.get(phases.size() - 1).rate() instanceof RatePlan.Search) {
+                throw new ScenarioException(source, phase.line(),
+                        "a search phase must be the last: how long it takes is not known in advance");
+            }
             total = total.plus(phase.duration());
             if (total.compareTo(Durations.MAX) > 0) {
                 throw new ScenarioException(source, phase.line(), "the phases up to '" + phase.name()
@@ -184,12 +190,19 @@ public final class ScenarioParser {
     private Phase phase(Node node, int index) {
         Map<String, NodeTuple> m = mapping(node, "a phase", PHASE_KEYS);
         String name = m.containsKey("name") ? oneLine(m.get("name").getValueNode(), "name") : "phase-" + index;
-        if (m.containsKey("rate") == m.containsKey("steps")) {
-            throw new ScenarioException(source, line(node), "phase '" + name + "' needs exactly one of 'rate' or 'steps'");
+        int plans = (m.containsKey("rate") ? 1 : 0) + (m.containsKey("steps") ? 1 : 0) + (m.containsKey("search") ? 1 : 0);
+        if (plans != 1) {
+            throw new ScenarioException(source, line(node), "phase '" + name + "' needs exactly one of 'rate', 'steps' or 'search'");
         }
         Duration duration = m.containsKey("duration") ? duration(m.get("duration").getValueNode()) : null;
         RatePlan plan;
-        if (m.containsKey("rate")) {
+        if (m.containsKey("search")) {
+            RatePlan.Search search = search(m.get("search").getValueNode());
+            plan = search;
+            if (duration == null) {
+                duration = search.maxDuration();
+            }
+        } else if (m.containsKey("rate")) {
             if (duration == null) {
                 throw new ScenarioException(source, line(node), "phase '" + name + "' needs a 'duration' (e.g. 30s)");
             }
@@ -224,6 +237,53 @@ public final class ScenarioParser {
         } catch (IllegalArgumentException e) {
             throw new ScenarioException(source, line(node), e.getMessage());
         }
+    }
+
+    /** {@code search: {from: 1000, to: 200000, slo: "response.p99<20ms and errors<1%", hold: 10s, precision: 2%}} */
+    private RatePlan.Search search(Node node) {
+        Map<String, NodeTuple> m = mapping(node, "search", Set.of("from", "to", "slo", "hold", "settle", "precision"));
+        for (String k : List.of("from", "to", "slo")) {
+            if (!m.containsKey(k)) {
+                throw new ScenarioException(source, line(node),
+                        "a search needs '" + k + "': search: {from: 1000, to: 200000, slo: \"response.p99<20ms\"}");
+            }
+        }
+        double from = plainRate(m.get("from").getValueNode());
+        double to = plainRate(m.get("to").getValueNode());
+        if (to <= from) {
+            throw new ScenarioException(source, line(m.get("to").getValueNode()), "a search's 'to' must be above its 'from'");
+        }
+        Node sloNode = m.get("slo").getValueNode();
+        String slo = oneLine(sloNode, "slo");
+        List<Threshold> gates;
+        try {
+            gates = KneeSearch.gates(slo);
+        } catch (IllegalArgumentException e) {
+            throw new ScenarioException(source, line(sloNode), e.getMessage());
+        }
+        if (gates.isEmpty()) {
+            throw new ScenarioException(source, line(sloNode), "a search's 'slo' needs at least one gate, e.g. response.p99<20ms");
+        }
+        Duration hold = m.containsKey("hold") ? duration(m.get("hold").getValueNode()) : Duration.ofSeconds(10);
+        Duration settle = m.containsKey("settle") ? duration(m.get("settle").getValueNode()) : hold.dividedBy(5);
+        if (settle.compareTo(hold) >= 0) {
+            throw new ScenarioException(source, line(node), "a search's 'settle' must be shorter than its 'hold'");
+        }
+        double precision = 0.02;
+        if (m.containsKey("precision")) {
+            Node pn = m.get("precision").getValueNode();
+            String text = scalar(pn, "precision");
+            try {
+                precision = text.endsWith("%") ? Double.parseDouble(text.substring(0, text.length() - 1)) / 100
+                        : Double.parseDouble(text);
+            } catch (NumberFormatException e) {
+                precision = Double.NaN;
+            }
+            if (!(precision >= 0.001 && precision <= 0.5)) {
+                throw new ScenarioException(source, line(pn), "invalid precision '" + text + "': expected 0.1% to 50%");
+            }
+        }
+        return new RatePlan.Search(from, to, slo, gates, hold, settle, precision);
     }
 
     private RatePlan.Steps steps(Node node) {

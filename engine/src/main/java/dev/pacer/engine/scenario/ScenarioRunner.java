@@ -1,5 +1,7 @@
 package dev.pacer.engine.scenario;
 
+import dev.pacer.engine.event.StopReason;
+import dev.pacer.engine.result.Knee;
 import dev.pacer.engine.run.Activity;
 import dev.pacer.engine.run.Reporter;
 import dev.pacer.engine.text.Durations;
@@ -26,12 +28,29 @@ public final class ScenarioRunner {
     private final Scenario scenario;
     private final Activity activity;
     private final Reporter reporter;
+    /** The last phase's knee search, or null. */
+    private final KneeSearch search;
 
     /** Plays {@code scenario} on {@code activity}, telling {@code reporter} where each phase begins. */
     public ScenarioRunner(Scenario scenario, Activity activity, Reporter reporter) {
         this.scenario = scenario;
         this.activity = activity;
         this.reporter = reporter;
+        Phase last = scenario.phases().get(scenario.phases().size() - 1);
+        if (last.rate() instanceof RatePlan.Search plan) {
+            // probes are strict unless told otherwise: a broken probe's backlog must not spill into the next
+            double strictness = last.strictness() != null ? last.strictness()
+                    : scenario.strictness() != null ? scenario.strictness() : 1.0;
+            search = new KneeSearch(plan, activity, rate -> new RateSpec(rate, strictness), SOURCE);
+            reporter.addListener(search::interval);
+        } else {
+            search = null;
+        }
+    }
+
+    /** The knee search's result, or null when the scenario has none. */
+    public Knee knee() {
+        return search == null ? null : search.result();
     }
 
     /** The spec the first phase starts at: the run's initial rate. */
@@ -80,6 +99,10 @@ public final class ScenarioRunner {
                     case RatePlan.Ramp ramp -> playRamp(activity, p, phaseStart, end);
                     case RatePlan.Steps steps -> playSteps(activity, p, steps, phaseStart, end);
                     case RatePlan.Constant c -> sleepUntil(activity, end);
+                    case RatePlan.Search plan -> {
+                        search.play();
+                        activity.stop(StopReason.SEARCH, SOURCE);
+                    }
                 }
                 phaseStart = end;
             }
@@ -94,7 +117,7 @@ public final class ScenarioRunner {
             activity.setThreads(p.threads(), SOURCE);
         }
         RateSpec spec = spec(scenario, p, p.rate().rateAt(Duration.ZERO));
-        if (first && spec.equals(activity.rate())) {
+        if (p.rate() instanceof RatePlan.Search || first && spec.equals(activity.rate())) {
             return; // the run started at it
         }
         activity.setRate(spec, SOURCE);

@@ -3,6 +3,7 @@ package dev.pacer.engine.sink;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pacer.engine.event.Change;
+import dev.pacer.engine.result.Knee;
 import dev.pacer.engine.result.PhaseSummary;
 import dev.pacer.engine.result.RunFigures;
 import dev.pacer.engine.result.Summary;
@@ -50,6 +51,19 @@ public final class SummaryJson {
         ArrayNode phases = root.putArray("phases");
         for (PhaseSummary p : s.phases()) {
             putFigures(phases.addObject().put("name", p.name()).put("warmup", p.warmup()), p.figures());
+        }
+        if (s.knee() != null) {
+            Knee k = s.knee();
+            ObjectNode knee = root.putObject("knee").put("slo", k.slo()).put("status", k.status());
+            putNumber(knee, "rate", k.rate());
+            if (k.atKnee() != null) {
+                putFigures(knee.putObject("atKnee"), k.atKnee());
+            }
+            ArrayNode probes = knee.putArray("probes");
+            for (Knee.Probe p : k.probes()) {
+                putFigures(probes.addObject().put("rate", p.rate()).put("startSeconds", p.startSec())
+                        .put("judgedSeconds", p.judgedSec()).put("passed", p.passed()).put("why", p.why()), p.figures());
+            }
         }
         root.put("stopReason", s.stopReason().label());
         root.put("stoppedBy", s.stoppedBy());

@@ -1,6 +1,8 @@
 package dev.pacer.engine.sink;
 
 import dev.pacer.engine.event.Change;
+import dev.pacer.engine.event.ChangeKind;
+import dev.pacer.engine.result.Knee;
 import dev.pacer.engine.text.Durations;
 import dev.pacer.engine.result.PhaseSummary;
 import dev.pacer.engine.result.RunFigures;
@@ -58,10 +60,26 @@ public final class SummaryText {
                 appendTable(b, f.latencies(), "    ");
             }
         }
-        if (!s.changes().isEmpty()) {
+        if (s.knee() != null) {
+            Knee k = s.knee();
+            b.append(System.lineSeparator()).append("  knee       ").append(switch (k.status()) {
+                case "found" -> String.format("%s ops/s meets %s", oneDecimal(k.rate()), k.slo());
+                case "at-bound" -> String.format("%s ops/s, the highest rate searched, still meets %s", oneDecimal(k.rate()), k.slo());
+                case "none" -> "none: the lowest rate searched already breaks " + k.slo();
+                case "unstable" -> "unstable: a rate's verdict changed when probed again (the capacity moved); no one number";
+                default -> "unfinished: the run ended before the search did";
+            }).append(System.lineSeparator());
+            for (Knee.Probe p : k.probes()) {
+                b.append(String.format("    %8.1fs  %10s  %-6s  %s%n", p.startSec(), oneDecimal(p.rate()) + "/s",
+                        p.passed() ? "held" : "broke", p.why()));
+            }
+        }
+        if (s.changes().stream().anyMatch(c -> c.kind() != ChangeKind.PROBE)) {
             b.append(System.lineSeparator()).append("  changes").append(System.lineSeparator());
             for (Change c : s.changes()) {
-                b.append("    ").append(c.describe()).append(System.lineSeparator());
+                if (c.kind() != ChangeKind.PROBE) {
+                    b.append("    ").append(c.describe()).append(System.lineSeparator());
+                }
             }
         }
         if (!s.thresholds().isEmpty()) {

@@ -1,0 +1,259 @@
+package dev.pacer.engine.scenario;
+
+import dev.pacer.engine.gate.Threshold;
+import dev.pacer.engine.metrics.IntervalStats;
+import dev.pacer.engine.metrics.LatencySummary;
+import dev.pacer.engine.metrics.Metric;
+import dev.pacer.engine.result.IntervalReport;
+import dev.pacer.engine.result.Knee;
+import dev.pacer.engine.result.RunFigures;
+import dev.pacer.engine.result.ThresholdResult;
+import dev.pacer.engine.run.Activity;
+import dev.pacer.engine.text.Durations;
+import dev.pacer.ratelimit.RateSpec;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.DoubleFunction;
+import java.util.stream.Collectors;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Servoes the rate against an SLO in one continuous run: each probe holds a rate for {@code hold},
+ * is judged on the intervals that begin after its settling time, and the next rate follows from the
+ * verdicts so far: doubling while the SLO holds, bisecting the bracket once it broke, until the
+ * bracket is within {@code precision}. A probe holds when every gate of the SLO does and the rate was
+ * sustained: ops completed in the judged window at least (1 − max(1 %, precision / 2)) × the rate. Then the bracket's ends are probed again: if the highest rate
+ * that held now breaks, or the lowest that broke now holds, the system's capacity moved and the
+ * result is {@code unstable}, not a number. A probe whose errors or wait explode (half its ops errors,
+ * or a wait longer than the hold) ends at once and counts as broken; after a broken probe the load
+ * pauses while the system drains (see {@link #cooldown}). Probes are strict (strictness 1) unless the
+ * phase or scenario sets a strictness, so no probe inherits another's backlog.
+ *
+ * <p>Threads: the scenario thread runs {@link #play}; the reporter thread calls {@link #interval}. They
+ * meet under this object's monitor; the histograms of an interval are copied in there, so nothing the
+ * reporter reuses is kept.
+ */
+final class KneeSearch {
+
+    private final RatePlan.Search plan;
+    private final Activity activity;
+    private final DoubleFunction<RateSpec> spec;
+    private final String source;
+
+    // guarded by this
+    private long windowFrom = Long.MAX_VALUE;
+    private long windowTo = Long.MAX_VALUE;
+    private final Map<Metric, Histogram> judged = new EnumMap<>(Metric.class);
+    private long ops;
+    private long errors;
+    private long firstStart;
+    private long lastEnd;
+    private boolean exploded;
+    private String explosion;
+    private boolean windowDone;
+
+    private final List<Knee.Probe> probes = new ArrayList<>();
+    private volatile Knee result;
+
+    KneeSearch(RatePlan.Search plan, Activity activity, DoubleFunction<RateSpec> spec, String source) {
+        this.plan = plan;
+        this.activity = activity;
+        this.spec = spec;
+        this.source = source;
+        for (Metric m : Metric.values()) {
+            judged.put(m, IntervalStats.newHistogram());
+        }
+    }
+
+    /** The search's result so far ({@code unfinished} until it ends). */
+    Knee result() {
+        Knee r = result;
+        return r != null ? r : new Knee(plan.slo(), "unfinished", Double.NaN, null, List.copyOf(probes));
+    }
+
+    /** The reporter's interval: counted into the probe's window if it lies in it. */
+    synchronized void interval(IntervalReport r) {
+        IntervalStats st = r.stats();
+        if (r.drain() || st.startNanos() < windowFrom || windowDone) {
+            return;
+        }
+        for (Metric m : Metric.values()) {
+            judged.get(m).add(st.histogram(m));
+        }
+        if (firstStart == 0) {
+            firstStart = st.startNanos();
+        }
+        ops += st.ops();
+        errors += st.errors();
+        lastEnd = st.endNanos();
+        Histogram wait = st.histogram(Metric.WAIT);
+        if (st.ops() > 0 && 2 * st.errors() >= st.ops()) {
+            exploded = true;
+            explosion = "ended early: " + st.errors() + " of " + st.ops() + " ops in an interval were errors";
+        } else if (wait.getTotalCount() > 0 && wait.getMaxValue() > plan.hold().toNanos()) {
+            exploded = true;
+            explosion = "ended early: wait reached " + Durations.format((double) wait.getMaxValue());
+        }
+        if (exploded || st.endNanos() >= windowTo) {
+            windowDone = true;
+            notifyAll();
+        }
+    }
+
+    /** Runs the search; returns when it has a result or the run stops. */
+    void play() throws InterruptedException {
+        double lo = Double.NaN; // highest rate that held
+        double hi = Double.NaN; // lowest rate that broke
+        double rate = plan.from();
+        String status = null;
+        while (status == null) {
+            Knee.Probe p = probe(rate);
+            if (p == null) {
+                return; // the run stopped: unfinished
+            }
+            if (p.passed()) {
+                lo = Double.isNaN(lo) ? rate : Math.max(lo, rate);
+            } else {
+                hi = Double.isNaN(hi) ? rate : Math.min(hi, rate);
+            }
+            if (Double.isNaN(hi)) {
+                if (rate >= plan.to()) {
+                    status = "at-bound";
+                } else {
+                    rate = Math.min(plan.to(), rate * 2);
+                }
+            } else if (Double.isNaN(lo)) {
+                status = "none"; // the first probe, at 'from', broke
+            } else if ((hi - lo) / lo <= plan.precision()) {
+                status = "found";
+            } else {
+                rate = (lo + hi) / 2;
+            }
+        }
+        if (status.equals("found")) {
+            // the bracket's ends again: a capacity that moved shows as a verdict that changed
+            Knee.Probe again = probe(lo);
+            if (again == null) {
+                return;
+            }
+            Knee.Probe above = again.passed() ? probe(hi) : null;
+            if (again.passed() && above == null) {
+                return;
+            }
+            if (!again.passed() || above.passed()) {
+                status = "unstable";
+            }
+        }
+        double knee = status.equals("found") || status.equals("at-bound") ? lo : Double.NaN;
+        RunFigures at = null;
+        if (!Double.isNaN(knee)) {
+            for (Knee.Probe p : probes) {
+                if (p.rate() == knee && p.passed()) {
+                    at = p.figures(); // the latest probe at that rate
+                }
+            }
+        }
+        result = new Knee(plan.slo(), status, knee, at, List.copyOf(probes));
+        activity.markProbe("knee " + status + (Double.isNaN(knee) ? "" : " " + rateText(knee)), source);
+    }
+
+    /** Holds {@code rate} and judges it; null if the run stopped first. */
+    private Knee.Probe probe(double rate) throws InterruptedException {
+        long start = System.nanoTime();
+        activity.setRate(spec.apply(rate), source);
+        activity.markProbe(rateText(rate), source);
+        synchronized (this) {
+            resetWindow(start + plan.settle().toNanos(), start + plan.hold().toNanos());
+            while (!windowDone && activity.isRunning()) {
+                wait(50);
+            }
+            if (!windowDone) {
+                windowFrom = Long.MAX_VALUE;
+                return null;
+            }
+            windowFrom = Long.MAX_VALUE;
+            RunFigures f = figures(rate);
+            boolean passed = !exploded;
+            StringBuilder why = new StringBuilder();
+            if (exploded) {
+                why.append(explosion);
+            } else {
+                // sustained: what completed kept up with what was asked, to within half the precision
+                double floor = rate * (1 - Math.max(0.01, plan.precision() / 2));
+                passed = f.achievedRate() >= floor;
+                why.append(String.format(Locale.ROOT, "achieved %.1f/s", f.achievedRate())).append(passed ? " ok" : " BROKEN");
+                for (Threshold gate : plan.gates()) {
+                    ThresholdResult t = gate.evaluate(f);
+                    passed &= t.passed();
+                    why.append(why.length() == 0 ? "" : ", ").append(t.expression()).append(": ").append(t.actual())
+                            .append(t.passed() ? " ok" : " BROKEN");
+                }
+            }
+            double startSec = (start - activity.startNanos()) / 1e9;
+            Knee.Probe p = new Knee.Probe(rate, startSec, f.durationSeconds(), passed, why.toString(), f,
+                    firstStart, lastEnd);
+            probes.add(p);
+            activity.markProbe(rateText(rate) + (passed ? " held" : " broke") + ": " + why, source);
+            if (!passed) {
+                cooldown(f);
+            }
+            return p;
+        }
+    }
+
+    /**
+     * After a broken probe the system under test still holds the queue it built: the load pauses for as
+     * long as the probe's slowest response (at most the hold) so the next probe starts on a drained system.
+     */
+    private void cooldown(RunFigures f) throws InterruptedException {
+        LatencySummary response = f.latencies().get(Metric.RESPONSE);
+        long nanos = Math.min(plan.hold().toNanos(), response == null || response.count() == 0
+                ? plan.settle().toNanos() : response.max());
+        activity.pause(source);
+        try {
+            long until = System.nanoTime() + nanos;
+            for (long left = nanos; left > 0 && activity.isRunning(); left = until - System.nanoTime()) {
+                wait(Math.max(1, Math.min(50, left / 1_000_000)));
+            }
+        } finally {
+            activity.resume(source);
+        }
+    }
+
+    private void resetWindow(long from, long to) {
+        for (Histogram h : judged.values()) {
+            h.reset();
+        }
+        ops = 0;
+        errors = 0;
+        firstStart = 0;
+        lastEnd = 0;
+        exploded = false;
+        explosion = null;
+        windowDone = false;
+        windowTo = to;
+        windowFrom = from;
+    }
+
+    private RunFigures figures(double rate) {
+        double seconds = lastEnd > firstStart ? (lastEnd - firstStart) / 1e9 : 0;
+        Map<Metric, LatencySummary> lat = new EnumMap<>(Metric.class);
+        for (Metric m : Metric.values()) {
+            lat.put(m, LatencySummary.of(judged.get(m)));
+        }
+        return new RunFigures(ops, errors, rate, seconds > 0 ? ops / seconds : 0, seconds, lat);
+    }
+
+    static String rateText(double rate) {
+        return String.format(Locale.ROOT, rate >= 100 ? "%.0f/s" : "%.3g/s", rate);
+    }
+
+    /** The SLO's gates, from {@code response.p99<20ms and errors<1%}. */
+    static List<Threshold> gates(String slo) {
+        return java.util.Arrays.stream(slo.split("(?i)\\s+and\\s+|\\s*&&\\s*"))
+                .map(String::strip).filter(s -> !s.isEmpty()).map(Threshold::parse).collect(Collectors.toList());
+    }
+}

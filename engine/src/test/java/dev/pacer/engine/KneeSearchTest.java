@@ -1,0 +1,145 @@
+package dev.pacer.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pacer.engine.event.ChangeKind;
+import dev.pacer.engine.event.StopReason;
+import dev.pacer.engine.gate.Threshold;
+import dev.pacer.engine.metrics.IntervalStats;
+import dev.pacer.engine.metrics.LatencySummary;
+import dev.pacer.engine.metrics.Metric;
+import dev.pacer.engine.result.Knee;
+import dev.pacer.engine.result.RunFigures;
+import dev.pacer.engine.scenario.Scenario;
+import dev.pacer.engine.scenario.ScenarioException;
+import dev.pacer.engine.scenario.ScenarioParser;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The knee search against a server of known capacity: 4 workers × 10 ms, so at most 400 req/s.
+ */
+class KneeSearchTest {
+
+    static final String SLO = "response.p99<100ms";
+
+    /** What the test saw of one interval, copied (the reporter reuses its histograms). */
+    record Seen(long start, long end, long ops, long errors, Histogram response) {
+    }
+
+    static Scenario scenario(String url, String hold) {
+        return ScenarioParser.parse("""
+                op: http
+                url: %s
+                threads: 64
+                phases:
+                  - name: warm
+                    duration: 2s
+                    rate: 100
+                    warmup: true
+                  - name: knee
+                    search: {from: 100, to: 1600, slo: "%s", hold: %s, settle: 500ms, precision: 4%%}
+                """.formatted(url, SLO, hold), "knee.yaml");
+    }
+
+    static LoadTest.Result run(Scenario s, List<Seen> seen, Runnable midway) throws Exception {
+        PrintStream sink = new PrintStream(new ByteArrayOutputStream());
+        LoadTest t = LoadTest.scenario(s).interval(java.time.Duration.ofMillis(250)).output(sink, sink)
+                .progress(false).announce(false).onInterval(r -> {
+                    if (!r.drain()) {
+                        IntervalStats st = r.stats();
+                        seen.add(new Seen(st.startNanos(), st.endNanos(), st.ops(), st.errors(),
+                                st.histogram(Metric.RESPONSE).copy()));
+                    }
+                });
+        if (midway != null) {
+            t.onChange(c -> {
+                if (c.kind() == ChangeKind.PROBE && c.value().endsWith("/s")) {
+                    midway.run();
+                }
+            });
+        }
+        return t.run();
+    }
+
+    @Test
+    void findsTheKneeOfA400PerSecondServerAndEachVerdictMatchesItsOwnIntervals() throws Exception {
+        try (CapacityServer server = new CapacityServer(4, 10)) {
+            List<Seen> seen = new CopyOnWriteArrayList<>();
+            LoadTest.Result r = run(scenario(server.url(), "2s"), seen, null);
+            Knee knee = r.summary().knee();
+            assertNotNull(knee, "the summary has the search's result");
+            assertEquals(StopReason.SEARCH, r.summary().stopReason(), "the run ends when the search does");
+            String trajectory = knee.probes().stream().map(p -> p.rate() + (p.passed() ? " held" : " broke: " + p.why()))
+                    .toList().toString();
+            assertEquals("found", knee.status(), trajectory);
+            assertTrue(knee.rate() >= 340 && knee.rate() <= 400, "knee " + knee.rate() + " " + trajectory);
+            assertNotNull(knee.atKnee());
+
+            Threshold gate = Threshold.parse(SLO);
+            for (Knee.Probe p : knee.probes()) {
+                if (p.why().startsWith("ended early")) {
+                    assertTrue(!p.passed(), "a probe that exploded is broken");
+                    continue;
+                }
+                Histogram merged = new Histogram(3);
+                long ops = 0;
+                for (Seen s : seen) {
+                    if (s.start() >= p.windowStartNanos() && s.end() <= p.windowEndNanos()) {
+                        merged.add(s.response());
+                        ops += s.ops();
+                    }
+                }
+                assertEquals(p.figures().ops(), ops, "probe at " + p.rate() + " judged exactly its window's intervals");
+                double seconds = (p.windowEndNanos() - p.windowStartNanos()) / 1e9;
+                RunFigures mine = new RunFigures(ops, 0, p.rate(), ops / seconds, seconds,
+                        Map.of(Metric.RESPONSE, LatencySummary.of(merged)));
+                boolean sloHeld = gate.evaluate(mine).passed();
+                boolean sustained = ops / seconds >= p.rate() * 0.98;
+                assertEquals(sloHeld && sustained, p.passed(), "probe at " + p.rate() + ": " + p.why());
+            }
+        }
+    }
+
+    @Test
+    void aCapacityThatMovesMidSearchIsReportedAsUnstable() throws Exception {
+        try (CapacityServer server = new CapacityServer(4, 10)) {
+            List<Seen> seen = new CopyOnWriteArrayList<>();
+            int[] probes = {0};
+            // after the fifth probe begins, the server loses half its workers: 400 -> 200 req/s
+            LoadTest.Result r = run(scenario(server.url(), "2s"), seen, () -> {
+                if (++probes[0] == 5) {
+                    server.resize(2);
+                }
+            });
+            Knee knee = r.summary().knee();
+            String trajectory = knee.probes().stream().map(p -> p.rate() + (p.passed() ? " held" : " broke"))
+                    .toList().toString();
+            assertEquals("unstable", knee.status(), trajectory);
+            assertTrue(Double.isNaN(knee.rate()), "no number is given for an unstable system");
+        }
+    }
+
+    @Test
+    void aSearchMustBeTheLastPhaseAndItsSloMustParse() {
+        ScenarioException e = org.junit.jupiter.api.Assertions.assertThrows(ScenarioException.class, () -> ScenarioParser.parse("""
+                phases:
+                  - search: {from: 100, to: 1000, slo: "response.p99<20ms"}
+                  - duration: 1s
+                    rate: 10
+                """, "s.yaml"));
+        assertTrue(e.getMessage().contains("must be the last"), e.getMessage());
+        e = org.junit.jupiter.api.Assertions.assertThrows(ScenarioException.class, () -> ScenarioParser.parse("""
+                phases:
+                  - search: {from: 100, to: 1000, slo: "respose.p99<20ms"}
+                """, "s.yaml"));
+        assertTrue(e.getMessage().contains("respose"), e.getMessage());
+    }
+}
