@@ -129,6 +129,9 @@ public final class LoadTest {
         t.scenario = Objects.requireNonNull(scenario, "scenario");
         t.rate = ScenarioRunner.initialRate(scenario);
         t.threads = ScenarioRunner.initialThreads(scenario, 1);
+        if (scenario.arrivals() != null) {
+            t.arrivals = scenario.arrivals();
+        }
         if (scenario.op() != null) {
             t.opSpec = OpSpec.parse(scenario.op(), scenario.opOptions());
         }

@@ -1,5 +1,6 @@
 package dev.pacer.engine.scenario;
 
+import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.engine.text.SettingException;
 import java.time.Duration;
 import java.util.List;
@@ -14,13 +15,15 @@ import java.util.Map;
  * @param op          the op spec ({@code noop}, {@code sleep:2ms}, {@code http}), or null for noop
  * @param opOptions   op options from the file (http: url, method, header, body, ...)
  * @param threads     workers (default for every phase), or null
+ * @param arrivals    how ops arrive (uniform or poisson), or null for the default
  * @param strictness  strictness (default for every phase), or null
  * @param phases      the phases, in order
  * @param lines       the line of each op setting the file gives ({@code op}, {@code url}, {@code header}, ...,
  *                    as the op names them), for problems found when the op is made
  */
 public record Scenario(String name, String description, String source, String op, Map<String, List<String>> opOptions,
-                       Integer threads, Double strictness, List<Phase> phases, Map<String, Integer> lines) {
+                       Integer threads, Double strictness, List<Phase> phases, Map<String, Integer> lines,
+                       Arrivals arrivals) {
 
     public Scenario {
         opOptions = Map.copyOf(opOptions);

@@ -3,6 +3,7 @@ package dev.pacer.engine.scenario;
 import dev.pacer.engine.gate.Threshold;
 import dev.pacer.engine.run.ActivityConfig;
 import dev.pacer.engine.text.Durations;
+import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.ratelimit.RateSpec;
 import java.io.IOException;
 import java.io.InputStream;
@@ -41,6 +42,7 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
  * op: noop                # any --op spec; for http also url, method, headers, body, expect, ... as their flags
  * threads: 8
  * strictness: 0.5         # default for every phase
+ * arrivals: poisson       # or uniform (the default)
  * phases:
  *   - name: warmup
  *     duration: 10s
@@ -63,7 +65,8 @@ public final class ScenarioParser {
     static final Map<String, String> OP_OPTION_KEYS = Map.of(
             "url", "url", "method", "method", "headers", "header", "body", "body", "expect", "expect",
             "connect-timeout", "connect-timeout", "request-timeout", "request-timeout", "http-version", "http-version");
-    private static final Set<String> TOP_KEYS = Set.of("name", "description", "op", "threads", "strictness", "phases");
+    private static final Set<String> TOP_KEYS = Set.of("name", "description", "op", "threads", "strictness", "arrivals",
+            "phases");
     private static final Set<String> PHASE_KEYS = Set.of("name", "duration", "rate", "steps", "search", "strictness", "threads",
             "warmup");
 
@@ -143,6 +146,15 @@ public final class ScenarioParser {
         String op = top.containsKey("op") ? oneLine(top.get("op").getValueNode(), "op") : null;
         Integer threads = top.containsKey("threads") ? threads(top.get("threads").getValueNode()) : null;
         Double strictness = top.containsKey("strictness") ? strictness(top.get("strictness").getValueNode()) : null;
+        Arrivals arrivals = null;
+        if (top.containsKey("arrivals")) {
+            Node an = top.get("arrivals").getValueNode();
+            try {
+                arrivals = Arrivals.parse(scalar(an, "arrivals"));
+            } catch (IllegalArgumentException e) {
+                throw new ScenarioException(source, line(an), e.getMessage());
+            }
+        }
         Map<String, List<String>> opOptions = new LinkedHashMap<>();
         Map<String, Integer> lines = new HashMap<>();
         if (op != null) {
@@ -184,7 +196,7 @@ public final class ScenarioParser {
             }
             phases.add(phase);
         }
-        return new Scenario(name, description, source, op, opOptions, threads, strictness, phases, lines);
+        return new Scenario(name, description, source, op, opOptions, threads, strictness, phases, lines, arrivals);
     }
 
     private Phase phase(Node node, int index) {

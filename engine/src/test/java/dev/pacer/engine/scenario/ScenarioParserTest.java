@@ -126,7 +126,7 @@ class ScenarioParserTest {
                 Arguments.of("phases:\n  - duration: 10s\n    rate: {from: 1000}\n", 3, "a ramp needs 'to'"),
                 Arguments.of("phases:\n  - duration: 10s\n    rate: {from: 1000, to: 0}\n", 3, "invalid rate '0'"),
                 Arguments.of("phases:\n  - steps: {from: 1, to: 10, by: 1}\n", 2, "steps need 'every'"),
-                Arguments.of("phases:\n  - duration: 10s\n", 2, "needs exactly one of 'rate' or 'steps'"),
+                Arguments.of("phases:\n  - duration: 10s\n", 2, "needs exactly one of 'rate', 'steps' or 'search'"),
                 Arguments.of("phases:\n  - rate: 100\n", 2, "needs a 'duration'"),
                 Arguments.of("phases:\n  - {duration: 1s, rate: 1, threads: 0}\n", 2, "invalid threads '0'"),
                 Arguments.of("phases:\n  - {duration: 1s, rate: 1, warmup: maybe}\n", 2, "expected true or false"),
@@ -203,5 +203,16 @@ class ScenarioParserTest {
         assertEquals(3, s.refuse(new SettingException("url", "http://h/", "no")).line());
         assertEquals(2, s.refuse(new SettingException("body", null, "needed")).line(), "a missing one: the op's line");
         assertNull(s.refuse(new SettingException("method", "GET", "no")), "not given in the file");
+    }
+
+    @org.junit.jupiter.api.Test
+    void arrivalsArePoissonOrUniformAndAnythingElseIsNamed() {
+        Scenario s = ScenarioParser.parse("arrivals: poisson\nphases:\n  - duration: 1s\n    rate: 10\n", "a.yaml");
+        assertEquals(dev.pacer.ratelimit.Arrivals.POISSON, s.arrivals());
+        assertEquals(null, ScenarioParser.parse("phases:\n  - duration: 1s\n    rate: 10\n", "b.yaml").arrivals());
+        ScenarioException e = org.junit.jupiter.api.Assertions.assertThrows(ScenarioException.class,
+                () -> ScenarioParser.parse("arrivals: bursty\nphases:\n  - duration: 1s\n    rate: 10\n", "c.yaml"));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("c.yaml:1") && e.getMessage().contains("'bursty'"),
+                e.getMessage());
     }
 }
