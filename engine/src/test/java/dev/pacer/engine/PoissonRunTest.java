@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 /** Poisson arrivals in real runs: the rate holds, and the queueing they cause shows. */
@@ -34,19 +35,25 @@ class PoissonRunTest {
     @Test
     void poissonArrivalsShowTheQueueingThatAMetronomeHides() throws Exception {
         try (CapacityServer server = new CapacityServer(4, 10)) {
-            long uniform = p99(server, Arrivals.UNIFORM);
-            long poisson = p99(server, Arrivals.POISSON);
-            System.out.printf("response p99 at 300 req/s against 400 req/s of capacity: uniform %.2f ms, poisson %.2f ms%n",
-                    uniform / 1e6, poisson / 1e6);
-            assertTrue(poisson > uniform * 1.3, "Poisson p99 " + poisson + " ns vs uniform " + uniform + " ns");
+            Histogram uniform = response(server, Arrivals.UNIFORM);
+            Histogram poisson = response(server, Arrivals.POISSON);
+            System.out.printf("response p90/p99 at 300 req/s against 400 req/s of capacity: uniform %.2f/%.2f ms,"
+                            + " poisson %.2f/%.2f ms%n", uniform.getValueAtPercentile(90) / 1e6,
+                    uniform.getValueAtPercentile(99) / 1e6, poisson.getValueAtPercentile(90) / 1e6,
+                    poisson.getValueAtPercentile(99) / 1e6);
+            // p90, not p99: a stall of the loaded test machine (hundreds of ms) reaches a few % of either run
+            // and would decide a p99, while the queueing Poisson arrivals cause moves the p90 already
+            long u = uniform.getValueAtPercentile(90);
+            long p = poisson.getValueAtPercentile(90);
+            assertTrue(p > u * 1.2, "Poisson p90 " + p + " ns vs uniform " + u + " ns");
         }
     }
 
-    static long p99(CapacityServer server, Arrivals arrivals) throws Exception {
+    static Histogram response(CapacityServer server, Arrivals arrivals) throws Exception {
         LoadTest.Result r = quiet(LoadTest.rate("300").arrivals(arrivals).seed(7).threads(32)
                 .op(dev.pacer.engine.op.OpSpec.parse("http", Map.of("url", List.of(server.url()))))
                 .duration(Duration.ofSeconds(8))).run();
         assertEquals(0, r.summary().errors(), "no errors");
-        return r.histogram(Metric.RESPONSE).getValueAtPercentile(99);
+        return r.histogram(Metric.RESPONSE);
     }
 }

@@ -25,9 +25,9 @@ import org.HdrHistogram.Histogram;
  * is judged on the intervals that begin after its settling time, and the next rate follows from the
  * verdicts so far: doubling while the SLO holds, bisecting the bracket once it broke, until the
  * bracket is within {@code precision}. A probe holds when every gate of the SLO does and the rate was
- * sustained: ops completed in the judged window at least (1 − max(1 %, precision / 2)) × the rate. Then the bracket's ends are probed again: if the highest rate
- * that held now breaks, or the lowest that broke now holds, the system's capacity moved and the
- * result is {@code unstable}, not a number. A probe whose errors or wait explode (half its ops errors,
+ * sustained: ops completed in the judged window at least (1 − max(1 %, precision / 2)) × the rate. Then the bracket is probed again: if the highest rate that held
+ * now breaks, or a rate one precision step above the lowest that broke now holds, the system's
+ * capacity moved and the result is {@code unstable}, not a number. A probe whose errors or wait explode (half its ops errors,
  * or a wait longer than the hold) ends at once and counts as broken; after a broken probe the load
  * pauses while the system drains (see {@link #cooldown}). Probes are strict (strictness 1) unless the
  * phase or scenario sets a strictness, so no probe inherits another's backlog.
@@ -139,7 +139,9 @@ final class KneeSearch {
             if (again == null) {
                 return;
             }
-            Knee.Probe above = again.passed() ? probe(hi) : null;
+            // one precision step above the lowest rate that broke: a rate at the bracket's edge is a coin flip
+            // (it is the capacity, within the precision), so only a capacity that rose past it counts
+            Knee.Probe above = again.passed() ? probe(Math.min(plan.to(), hi * (1 + plan.precision()))) : null;
             if (again.passed() && above == null) {
                 return;
             }
