@@ -30,7 +30,8 @@ import picocli.CommandLine.Parameters;
                 "  pacer report a.hlog b.hlog --merge           shards of one test, merged into one view",
                 "  pacer report run.hlog --from 30s --to 90s    a window, e.g. skipping warm-up",
                 "  pacer report run.hlog --plot run.html        a self-contained page with the charts",
-                "  pacer report run.hlog --csv | --json", ""},
+                "  pacer report run.hlog --csv | --json",
+                "  pacer report run.hlog --csv --intervals      a CSV row per interval: ops, errors, p50/p90/p99/max per tag", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:read whole", "1:some lines unreadable (named; the rest is reported)", "2:bad usage or nothing readable"})
 final class ReportCommand implements Callable<Integer> {
@@ -53,8 +54,12 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = "--plot", paramLabel = "FILE.html", description = "Write a self-contained HTML page with the charts.")
     Path plot;
 
-    @Option(names = "--csv", description = "Print the percentile table as CSV (nanoseconds).")
+    @Option(names = "--csv", description = "Print the percentile table as CSV (nanoseconds); with --intervals, a row per interval.")
     boolean csv;
+
+    @Option(names = "--intervals", description = "List every interval: target, achieved, errors by type, p50/p90/p99/max per tag"
+            + " (text, or CSV rows with --csv). Without it, text lists the intervals that had errors.")
+    boolean intervals;
 
     @Option(names = "--json", description = "Print the report as JSON (nanoseconds).")
     boolean json;
@@ -86,11 +91,11 @@ final class ReportCommand implements Callable<Integer> {
             }
             unreadable += report.warnings().size();
             if (csv) {
-                out.print(ReportCsv.format(report));
+                out.print(intervals ? ReportCsv.intervals(report) : ReportCsv.format(report));
             } else if (json) {
                 out.print(ReportJson.format(report));
             } else {
-                out.print(ReportText.format(report));
+                out.print(ReportText.format(report, intervals));
                 if (views.size() > 1) {
                     out.println();
                 }

@@ -158,7 +158,7 @@ public final class LoadRun {
                     hlog.start(startEpochMs);
                     activity.addChangeListenerWithHistory(hlog::change);
                 });
-                reporter.addListener(r -> hlog.interval(r.stats()));
+                reporter.addListener(hlog::interval);
             }
             if (csv != null) {
                 reporter.addListener(csv);

@@ -2,6 +2,7 @@ package dev.pacer.report;
 
 import dev.pacer.engine.hlog.HlogFile;
 import dev.pacer.engine.hlog.HlogReader;
+import dev.pacer.engine.hlog.IntervalNote;
 import dev.pacer.engine.hlog.Marker;
 import dev.pacer.engine.hlog.TaggedInterval;
 
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import java.util.zip.DataFormatException;
@@ -33,6 +35,10 @@ import org.HdrHistogram.Histogram;
  * earliest log's start, and the series is cut into buckets of the logs' interval length so each
  * bucket adds the shards' intervals that began in it. A single log keeps its own intervals.
  *
+ * <p>pacer's logs also carry a note per interval ({@link IntervalNote}: target, ops, errors, phase).
+ * With them, warm-up intervals are left out of the totals, the ops, the errors and the length, and
+ * drain intervals' time out of the length, as the run's summary does; the series keeps them, marked.
+ *
  * <p>Logs are streamed: each interval is added to the totals as it is read and kept only in its
  * compressed form (about its size in the log) until the series is built, where each point is reduced
  * to the figures the charts draw. Memory follows the log's size on disk, not its decoded histograms.
@@ -40,28 +46,49 @@ import org.HdrHistogram.Histogram;
 public final class Report {
 
     /** A tag's figures in one point of the series. */
-    public record TagFigures(long count, long p50, long p99, long max) {
+    public record TagFigures(long count, long p50, long p90, long p99, long max) {
         static TagFigures of(Histogram h) {
-            return h.getTotalCount() == 0 ? new TagFigures(0, 0, 0, 0)
-                    : new TagFigures(h.getTotalCount(), h.getValueAtPercentile(50), h.getValueAtPercentile(99), h.getMaxValue());
+            return h.getTotalCount() == 0 ? new TagFigures(0, 0, 0, 0, 0)
+                    : new TagFigures(h.getTotalCount(), h.getValueAtPercentile(50), h.getValueAtPercentile(90),
+                    h.getValueAtPercentile(99), h.getMaxValue());
         }
     }
 
-    /** A point of the series: an interval (or bucket) and each tag's figures in it. */
-    public record Point(double start, double end, Map<String, TagFigures> byTag) {
+    /**
+     * A point of the series: an interval (or bucket) and each tag's figures in it, with what the logs'
+     * notes say of it.
+     *
+     * @param target  the target rate, ops/s (the shards' added), NaN when unpaced or not noted
+     * @param errors  errors by outcome label
+     * @param phase   the phase, or null
+     * @param warmup  in a warm-up phase (not in the totals)
+     * @param drain   after the schedule ended (its ops count, its time not)
+     * @param noted   whether the logs had notes for it (else target, errors and phase are unknown)
+     */
+    public record Point(double start, double end, Map<String, TagFigures> byTag, double target, Map<String, Long> errors,
+                       String phase, boolean warmup, boolean drain, boolean noted) {
         public long count(String tag) {
             TagFigures f = byTag.get(tag);
             return f == null ? 0 : f.count();
         }
+
+        public double seconds() {
+            return end - start;
+        }
+
+        public long errorCount() {
+            return errors.values().stream().mapToLong(Long::longValue).sum();
+        }
     }
 
     /** An interval inside the window, kept compressed until the series is built. */
-    private record Kept(String tag, double start, double end, byte[] histogram) {
-        static Kept of(TaggedInterval i, double logStart) {
+    private record Kept(String tag, double start, double end, byte[] histogram, long key, int log) {
+        static Kept of(TaggedInterval i, double logStart, int log) {
             Histogram h = i.histogram();
             ByteBuffer buffer = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
             int length = h.encodeIntoCompressedByteBuffer(buffer);
-            return new Kept(i.tag(), i.startSec() - logStart, i.endSec() - logStart, Arrays.copyOf(buffer.array(), length));
+            return new Kept(i.tag(), i.startSec() - logStart, i.endSec() - logStart, Arrays.copyOf(buffer.array(), length),
+                    Report.key(i.startSec(), i.endSec()), log);
         }
 
         Histogram decode() {
@@ -81,9 +108,14 @@ public final class Report {
     private final List<Point> points;
     private final List<Marker> markers;
     private final List<String> warnings;
+    private final Map<String, String> settings;
+    private final Map<String, Long> errors;
+    private final double measuredSeconds;
+    private final boolean noted;
 
     private Report(List<Path> files, double startSec, double from, double to, Map<String, Histogram> totals,
-                   List<Point> points, List<Marker> markers, List<String> warnings) {
+                   List<Point> points, List<Marker> markers, List<String> warnings, Map<String, String> settings,
+                   Map<String, Long> errors, double measuredSeconds, boolean noted) {
         this.files = files;
         this.startSec = startSec;
         this.from = from;
@@ -92,6 +124,15 @@ public final class Report {
         this.points = points;
         this.markers = markers;
         this.warnings = warnings;
+        this.settings = settings;
+        this.errors = errors;
+        this.measuredSeconds = measuredSeconds;
+        this.noted = noted;
+    }
+
+    /** An interval's key: its absolute bounds in ms. */
+    private static long key(double startSec, double endSec) {
+        return Math.round(startSec * 1000) * 100_000_000L + Math.round((endSec - startSec) * 1000);
     }
 
     /**
@@ -106,16 +147,15 @@ public final class Report {
         double start = logs.stream().mapToDouble(log -> HlogReader.read(log, first -> false).startSec()).min().orElseThrow();
         double lo = fromSec == null ? Double.NEGATIVE_INFINITY : fromSec;
         double hi = toSec == null ? Double.POSITIVE_INFINITY : toSec;
-        Map<String, Histogram> added = new HashMap<>();
         List<Kept> inside = new ArrayList<>();
         List<HlogFile> read = new ArrayList<>();
         for (Path log : logs) {
+            int index = read.size();
             read.add(HlogReader.read(log, i -> {
                 double s = i.startSec() - start;
                 double e = i.endSec() - start;
                 if (s >= lo - 1e-3 && e <= hi + 1e-3) {
-                    added.computeIfAbsent(i.tag(), tag -> IntervalStats.newHistogram()).add(i.histogram());
-                    inside.add(Kept.of(i, start));
+                    inside.add(Kept.of(i, start, index));
                 }
                 return true;
             }));
@@ -123,13 +163,30 @@ public final class Report {
         if (inside.isEmpty()) {
             throw new IllegalArgumentException("no interval lies within the window" + window(fromSec, toSec));
         }
+        List<Map<Long, IntervalNote>> notes = new ArrayList<>();
+        for (HlogFile log : read) {
+            Map<Long, IntervalNote> byKey = new HashMap<>();
+            for (IntervalNote n : log.notes()) {
+                byKey.put(key(log.startSec() + n.start(), log.startSec() + n.end()), n);
+            }
+            notes.add(byKey);
+        }
+        boolean noted = inside.stream().anyMatch(k -> notes.get(k.log()).containsKey(k.key()));
+        List<Kept> measured = inside.stream().filter(k -> !warmup(notes, k)).toList();
+        if (measured.isEmpty()) {
+            measured = inside; // only warm-up in the window: show it rather than nothing
+        }
+        Map<String, Histogram> added = new HashMap<>();
+        for (Kept k : measured) {
+            added.computeIfAbsent(k.tag(), tag -> IntervalStats.newHistogram()).add(k.decode());
+        }
         Map<String, Histogram> totals = new LinkedHashMap<>();
         for (String tag : tags(added.keySet())) {
             totals.put(tag, added.get(tag));
         }
         double first = inside.stream().mapToDouble(Kept::start).min().orElseThrow();
         double last = inside.stream().mapToDouble(Kept::end).max().orElseThrow();
-        List<Point> points = logs.size() == 1 ? byInterval(inside) : byBucket(inside, bucketLength(inside));
+        List<Point> points = logs.size() == 1 ? byInterval(inside, notes) : byBucket(inside, bucketLength(inside), notes);
         List<Marker> markers = new ArrayList<>();
         for (HlogFile log : read) {
             for (Marker m : log.markers()) {
@@ -141,7 +198,22 @@ public final class Report {
         }
         markers.sort(Comparator.comparingDouble(Marker::atSec));
         List<String> warnings = read.stream().flatMap(l -> l.warnings().stream()).toList();
-        return new Report(List.copyOf(logs), start, first, last, totals, points, markers, warnings);
+        boolean allWarmup = measured == inside;
+        Map<String, Long> errors = new TreeMap<>();
+        double measuredSeconds = 0;
+        for (Point p : points) {
+            if (!p.warmup() || allWarmup) {
+                p.errors().forEach((type, n) -> errors.merge(type, n, Long::sum));
+                measuredSeconds += p.drain() ? 0 : p.seconds();
+            }
+        }
+        return new Report(List.copyOf(logs), start, first, last, totals, points, markers, warnings,
+                read.get(0).settings(), errors, noted ? measuredSeconds : last - first, noted);
+    }
+
+    private static boolean warmup(List<Map<Long, IntervalNote>> notes, Kept k) {
+        IntervalNote n = notes.get(k.log()).get(k.key());
+        return n != null && n.warmup();
     }
 
     private static String window(Double from, Double to) {
@@ -162,24 +234,25 @@ public final class Report {
     }
 
     /** A single log keeps its own intervals: one point per distinct (start, end), in ms. */
-    private static List<Point> byInterval(List<Kept> intervals) {
+    private static List<Point> byInterval(List<Kept> intervals, List<Map<Long, IntervalNote>> notes) {
         return points(intervals, i -> new double[] {i.start(), i.end()},
-                b -> Math.round(b[0] * 1000) * 10_000_000L + Math.round(b[1] * 1000));
+                b -> Math.round(b[0] * 1000) * 10_000_000L + Math.round(b[1] * 1000), notes);
     }
 
     /** Several logs: one point per bucket of {@code length}, adding the intervals that began in it. */
-    private static List<Point> byBucket(List<Kept> intervals, double length) {
+    private static List<Point> byBucket(List<Kept> intervals, double length, List<Map<Long, IntervalNote>> notes) {
         return points(intervals, i -> {
             long b = (long) Math.floor(i.start() / length + 1e-6);
             return new double[] {b * length, (b + 1) * length};
-        }, b -> Math.round(b[0] / length));
+        }, b -> Math.round(b[0] / length), notes);
     }
 
     /**
      * The series: the intervals grouped into points by the bounds {@code at} gives them (keyed and
      * ordered by {@code key}); each point's histograms are decoded, added and reduced one point at a time.
      */
-    private static List<Point> points(List<Kept> intervals, Function<Kept, double[]> at, ToLongFunction<double[]> key) {
+    private static List<Point> points(List<Kept> intervals, Function<Kept, double[]> at, ToLongFunction<double[]> key,
+                                      List<Map<Long, IntervalNote>> notes) {
         Map<Long, List<Kept>> groups = new TreeMap<>();
         Map<Long, double[]> bounds = new HashMap<>();
         for (Kept i : intervals) {
@@ -199,7 +272,23 @@ public final class Report {
             }
             Map<String, TagFigures> figures = new LinkedHashMap<>();
             byTag.forEach((tag, h) -> figures.put(tag, TagFigures.of(h)));
-            points.add(new Point(bounds.get(k)[0], bounds.get(k)[1], figures));
+            // each interval's note once (its tags share it), the shards' added
+            Set<IntervalNote> seen = new java.util.LinkedHashSet<>();
+            for (Kept i : members) {
+                IntervalNote n = notes.get(i.log()).get(i.key());
+                if (n != null) {
+                    seen.add(n);
+                }
+            }
+            double target = seen.isEmpty() || seen.stream().anyMatch(n -> Double.isNaN(n.target())) ? Double.NaN
+                    : seen.stream().mapToDouble(IntervalNote::target).sum();
+            Map<String, Long> errors = new TreeMap<>();
+            seen.forEach(n -> n.errors().forEach((type, c) -> errors.merge(type, c, Long::sum)));
+            String phase = seen.stream().map(IntervalNote::phase).filter(java.util.Objects::nonNull).findFirst().orElse(null);
+            boolean warmup = !seen.isEmpty() && seen.stream().allMatch(IntervalNote::warmup);
+            boolean drain = !seen.isEmpty() && seen.stream().allMatch(IntervalNote::drain);
+            points.add(new Point(bounds.get(k)[0], bounds.get(k)[1], figures, target, errors, phase, warmup, drain,
+                    !seen.isEmpty()));
         });
         return List.copyOf(points);
     }
@@ -229,8 +318,52 @@ public final class Report {
         return to;
     }
 
+    /**
+     * The measured length, seconds: with notes, the intervals' lengths without warm-up and drain (as the
+     * run's summary counts it); without, the window's span.
+     */
     public double durationSeconds() {
-        return to - from;
+        return measuredSeconds;
+    }
+
+    /** The run's settings from the (first) log's header: op, threads, rate, strictness, ...; empty if none. */
+    public Map<String, String> settings() {
+        return settings;
+    }
+
+    /** Whether the logs carry pacer's interval notes (targets, errors, phases). */
+    public boolean noted() {
+        return noted;
+    }
+
+    /** Measured errors by outcome label (warm-up left out); empty when none or not noted. */
+    public Map<String, Long> errors() {
+        return errors;
+    }
+
+    public long errorCount() {
+        return errors.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** The typical (median) length of the series' points, seconds. */
+    public double nominalInterval() {
+        double[] lengths = points.stream().mapToDouble(Point::seconds).sorted().toArray();
+        return lengths[lengths.length / 2];
+    }
+
+    /**
+     * A point shorter than half the typical interval: a cut at a phase boundary or at the end, whose
+     * p99 and max stand on few values; drawn as a cut, not as a dip.
+     */
+    public boolean isCut(Point p) {
+        return p.seconds() < 0.5 * nominalInterval();
+    }
+
+    /** Every error type in the series, sorted. */
+    public List<String> errorTypes() {
+        Set<String> types = new TreeSet<>();
+        points.forEach(p -> types.addAll(p.errors().keySet()));
+        return List.copyOf(types);
     }
 
     /** Each tag's histogram over the window, tags in reading order. */

@@ -8,7 +8,9 @@ import dev.pacer.engine.text.Json;
 /**
  * {@code pacer report --json}: {@code files, startTime, from, to, durationSeconds, ops, rate},
  * then per tag the same shape as the run summary's ({@code count, mean, min, max, percentiles}, ns),
- * the series ({@code intervals}: start, end, ops, rate, p99 per tag) and the {@code changes}.
+ * the series ({@code intervals}: start, end, ops, rate, and from the log's notes target, errors by
+ * type, phase, warm-up and drain; per tag p50, p90, p99 and max) and the {@code changes}. The run's
+ * {@code settings} and measured {@code errors} (warm-up left out, as in the totals) come first.
  */
 public final class ReportJson {
 
@@ -25,14 +27,30 @@ public final class ReportJson {
         root.put("durationSeconds", r.durationSeconds());
         root.put("ops", r.ops());
         root.put("rate", r.rate());
+        ObjectNode settings = root.putObject("settings");
+        r.settings().forEach(settings::put);
+        ObjectNode errors = root.putObject("errors");
+        errors.put("total", r.errorCount());
+        r.errors().forEach(errors::put);
         r.summaries().forEach((tag, l) -> root.set(tag, SummaryJson.latency(l)));
         ArrayNode series = root.putArray("intervals");
         for (Report.Point p : r.points()) {
             ObjectNode n = series.addObject().put("start", p.start()).put("end", p.end());
             long ops = p.count(r.opsTag());
             n.put("ops", ops).put("rate", p.end() > p.start() ? ops / (p.end() - p.start()) : 0);
+            if (p.noted()) {
+                if (!Double.isNaN(p.target())) {
+                    n.put("target", p.target());
+                }
+                ObjectNode e = n.putObject("errors");
+                p.errors().forEach(e::put);
+                n.put("phase", p.phase()).put("warmup", p.warmup()).put("drain", p.drain());
+            }
             ObjectNode p99 = n.putObject("p99");
             p.byTag().forEach((tag, f) -> p99.put(tag.isEmpty() ? "(untagged)" : tag, f.p99()));
+            ObjectNode latency = n.putObject("latency");
+            p.byTag().forEach((tag, f) -> latency.putObject(tag.isEmpty() ? "(untagged)" : tag)
+                    .put("p50", f.p50()).put("p90", f.p90()).put("p99", f.p99()).put("max", f.max()));
         }
         ArrayNode changes = root.putArray("changes");
         r.markers().forEach(m -> changes.addObject().put("at", m.atSec()).put("change", m.label()).put("source", m.source()));

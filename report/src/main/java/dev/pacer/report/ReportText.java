@@ -1,28 +1,114 @@
 package dev.pacer.report;
 
 import dev.pacer.engine.sink.LatencyTable;
+import dev.pacer.engine.text.Durations;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 
-/** {@code pacer report}'s table for a terminal: ops, rate, window and the percentile table per tag. */
+/**
+ * {@code pacer report}'s table for a terminal: the run's settings, ops, rate, errors, window and the
+ * percentile table per tag; then the intervals that had errors (all intervals with
+ * {@code intervals}).
+ */
 public final class ReportText {
+
+    /** Intervals with errors listed before "... N more". */
+    static final int ERROR_LINES = 10;
 
     private ReportText() {
     }
 
     public static String format(Report r) {
+        return format(r, false);
+    }
+
+    /** The report; with {@code intervals}, a line per interval after the table. */
+    public static String format(Report r, boolean intervals) {
+        String nl = System.lineSeparator();
         StringBuilder b = new StringBuilder(1024);
         b.append("pacer report: ").append(r.files().stream().map(Path::toString).collect(Collectors.joining(" + ")))
-                .append(String.format(" (%.1fs-%.1fs, %d points)%n", r.from(), r.to(), r.points().size()));
-        b.append(String.format("  ops        %-9d rate %.1f ops/s over %.2fs%n", r.ops(), r.rate(), r.durationSeconds()));
+                .append(String.format(Locale.ROOT, " (%.1fs-%.1fs, %d points)%n", r.from(), r.to(), r.points().size()));
+        String settings = settings(r.settings());
+        if (!settings.isEmpty()) {
+            b.append("  run        ").append(settings).append(nl);
+        }
+        b.append(String.format(Locale.ROOT, "  ops        %-9d rate %.1f ops/s over %.2fs%s%n", r.ops(), r.rate(), r.durationSeconds(),
+                r.points().stream().anyMatch(Report.Point::warmup) ? " (warm-up not counted)" : ""));
+        if (r.noted()) {
+            b.append("  errors     ").append(r.errorCount()).append(errorTypes(r.errors())).append(nl);
+        }
         if (!r.markers().isEmpty()) {
             b.append("  changes    ").append(r.markers().size()).append(" (")
-                    .append(r.markers().stream().limit(3).map(m -> String.format("%s at %.1fs", m.label(), m.atSec()))
+                    .append(r.markers().stream().limit(3).map(m -> String.format(Locale.ROOT, "%s at %.1fs", m.label(), m.atSec()))
                             .collect(Collectors.joining(", ")))
-                    .append(r.markers().size() > 3 ? ", ..." : "").append(')').append(System.lineSeparator());
+                    .append(r.markers().size() > 3 ? ", ..." : "").append(')').append(nl);
         }
-        b.append(System.lineSeparator());
+        b.append(nl);
         LatencyTable.append(b, r.summaries(), "  ");
+        List<Report.Point> listed = intervals ? r.points() : r.points().stream().filter(p -> p.errorCount() > 0).toList();
+        if (!listed.isEmpty()) {
+            b.append(nl).append(intervals ? "  intervals" : "  intervals with errors").append(nl);
+            b.append(String.format(Locale.ROOT, "  %8s %8s  %-12s %10s %10s %8s %9s  %s%n", "start", "end", "phase", "target/s",
+                    "ops/s", "errors", "resp p99", "by type"));
+            int shown = 0;
+            for (Report.Point p : listed) {
+                if (!intervals && shown == ERROR_LINES) {
+                    b.append("  ... ").append(listed.size() - shown).append(" more (--intervals lists every interval)").append(nl);
+                    break;
+                }
+                shown++;
+                Report.TagFigures resp = p.byTag().get(r.opsTag());
+                b.append(String.format(Locale.ROOT, "  %7.2fs %7.2fs  %-12s %10s %10.1f %8d %9s  %s%n", p.start(), p.end(),
+                        label(p), Double.isNaN(p.target()) ? "-" : String.format(Locale.ROOT, "%.1f", p.target()),
+                        p.seconds() > 0 ? p.count(r.opsTag()) / p.seconds() : 0, p.errorCount(),
+                        resp == null ? "-" : Durations.format((double) resp.p99()), errorTypes(p.errors()).strip()));
+            }
+        }
         return b.toString();
+    }
+
+    private static String label(Report.Point p) {
+        String phase = p.phase() == null ? "" : p.phase();
+        return p.warmup() ? phase + " (warm-up)" : p.drain() ? "(drain)" : phase;
+    }
+
+    /** {@code  (unexpected-5xx 12, timeout 1)}, or empty. */
+    static String errorTypes(Map<String, Long> errors) {
+        return errors.isEmpty() ? "" : errors.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+                .collect(Collectors.joining(", ", " (", ")"));
+    }
+
+    /** The run's settings in a line: {@code sleep:1ms, 4 threads, rate 2000/s, strictness 0 (average ...)}. */
+    static String settings(Map<String, String> s) {
+        if (s.isEmpty()) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder(s.getOrDefault("op", "?"));
+        if (s.containsKey("threads")) {
+            b.append(", ").append(s.get("threads")).append("true".equals(s.get("virtualThreads")) ? " virtual" : "")
+                    .append("1".equals(s.get("threads")) ? " thread" : " threads");
+        }
+        if (s.containsKey("targetRate")) {
+            b.append(", rate ").append(plain(s.get("targetRate"))).append("/s, strictness ").append(plain(s.getOrDefault("strictness", "?")));
+        } else if (s.containsKey("rate")) {
+            b.append(", rate ").append(s.get("rate"));
+        } else {
+            b.append(", unpaced");
+        }
+        if (s.containsKey("limiter")) {
+            b.append(" (").append(s.get("limiter")).append(')');
+        }
+        if (s.containsKey("duration")) {
+            b.append(", for ").append(s.get("duration"));
+        }
+        return b.toString();
+    }
+
+    /** {@code 2000.0} as {@code 2000}. */
+    static String plain(String number) {
+        return number.endsWith(".0") ? number.substring(0, number.length() - 2) : number;
     }
 }

@@ -5,6 +5,7 @@ import dev.pacer.engine.event.ChangeKind;
 import dev.pacer.engine.hlog.HlogComments;
 import dev.pacer.engine.hlog.HlogFile;
 import dev.pacer.engine.hlog.HlogReader;
+import dev.pacer.engine.hlog.IntervalNote;
 import dev.pacer.engine.hlog.Marker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,10 +20,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.HistogramIterationValue;
+import org.HdrHistogram.HistogramLogReader;
 import org.HdrHistogram.HistogramLogWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -158,6 +162,81 @@ class ReportTest {
         Path junk = Files.writeString(dir.resolve("junk.hlog"), "#[StartTime: 1700000000.000 (seconds since epoch)]\nnot,a,log\n");
         String message = assertThrows(IllegalArgumentException.class, () -> HlogReader.read(junk)).getMessage();
         assertTrue(message.startsWith("'" + junk + "' has no readable interval histogram: " + junk + ":2: "), message);
+    }
+
+    /** An interval note for interval k of a log with one-second intervals. */
+    static String note(int k, double target, long ops, Map<String, Long> errors, String phase, boolean warmup) {
+        return HlogComments.interval(new IntervalNote(k, k + 1, target, ops, errors, phase, warmup, false));
+    }
+
+    @Test
+    void intervalNotesAreReadBackAndHdrHistogramsOwnReaderReadsPastThem() throws IOException {
+        Path file = log("n.hlog", 1_700_000_000.0, new String[] {"wait", "response"}, new long[][] {range(1, 10), range(1, 20)},
+                note(0, 9, 9, Map.of(), "warm", true), note(1, Double.NaN, 19, Map.of("unexpected-5xx", 4L, "timeout", 1L), null, false));
+        assertTrue(Files.readString(file).contains("#[pacer interval] {\"start\":1.0,\"end\":2.0,\"ops\":19,"
+                + "\"errors\":{\"timeout\":1,\"unexpected-5xx\":4},\"warmup\":false,\"drain\":false}"), Files.readString(file));
+
+        HistogramLogReader hdr = new HistogramLogReader(file.toFile());
+        List<String> read = new ArrayList<>();
+        for (EncodableHistogram h; (h = hdr.nextIntervalHistogram()) != null; ) {
+            read.add(h.getTag() + ":" + ((Histogram) h).getTotalCount());
+        }
+        assertEquals(List.of("wait:9", "response:9", "wait:19", "response:19"), read, "HdrHistogram reads every interval past the notes");
+
+        HlogFile log = HlogReader.read(file);
+        assertEquals(List.of(), log.warnings());
+        assertEquals(List.of(new IntervalNote(0, 1, 9, 9, Map.of(), "warm", true, false),
+                new IntervalNote(1, 2, Double.NaN, 19, Map.of("unexpected-5xx", 4L, "timeout", 1L), null, false, false)), log.notes());
+        assertEquals(5, log.notes().get(1).errorCount());
+    }
+
+    @Test
+    void warmUpIsLeftOutOfTheTotalsAndErrorsArePerIntervalInTextCsvAndJson() throws IOException {
+        Path file = log("e.hlog", 1_700_000_000.0, new String[] {"wait", "response"},
+                new long[][] {range(1, 101), range(1_000, 1_200), range(2_000, 2_300)},
+                note(0, 100, 100, Map.of("timeout", 7L), "warm", true), note(1, 200, 200, Map.of(), "steady", false),
+                note(2, 300, 300, Map.of("unexpected-5xx", 30L), "steady", false));
+        Report r = Report.of(List.of(file), null, null);
+        assertEquals(500, r.ops(), "the warm-up's 100 ops are not counted");
+        assertEquals(2.0, r.durationSeconds(), 1e-9, "nor its second");
+        assertEquals(250.0, r.rate(), 1e-9);
+        assertEquals(1_000, r.totals().get("wait").getMinValue(), "nor its latencies");
+        assertEquals(Map.of("unexpected-5xx", 30L), r.errors(), "nor its errors");
+        assertEquals(3, r.points().size(), "the series keeps it");
+        assertTrue(r.points().get(0).warmup());
+        assertEquals(300.0, r.points().get(2).target(), 1e-9);
+
+        String text = ReportText.format(r);
+        assertTrue(text.contains("errors     30 (unexpected-5xx 30)"), text);
+        assertTrue(text.contains("(warm-up not counted)"), text);
+        assertTrue(text.contains("intervals with errors"), text);
+        assertTrue(text.matches("(?s).*0\\.00s +1\\.00s +warm \\(warm-up\\) +100\\.0 +100\\.0 +7 .*\\(timeout 7\\).*"), text);
+        assertTrue(text.matches("(?s).*2\\.00s +3\\.00s +steady +300\\.0 +300\\.0 +30 .*"), text);
+
+        List<String> csv = ReportCsv.intervals(r).lines().toList();
+        assertEquals("start,end,phase,warmup,drain,target,ops,rate,errors,errors:timeout,errors:unexpected-5xx,"
+                + "wait_p50,wait_p90,wait_p99,wait_max,response_p50,response_p90,response_p99,response_max", csv.get(0));
+        assertEquals(4, csv.size(), "a row per interval");
+        assertTrue(csv.get(3).startsWith("2.000,3.000,steady,false,false,300.0,300,300.0,30,0,30,"), csv.get(3));
+        long p50 = r.points().get(2).byTag().get("wait").p50();
+        assertEquals(2_149, p50, 2);
+        assertTrue(csv.get(3).contains("," + p50 + ","), csv.get(3));
+
+        String json = ReportJson.format(r);
+        assertTrue(json.contains("\"errors\" : {\n    \"total\" : 30,\n    \"unexpected-5xx\" : 30\n  }"), json);
+        assertTrue(json.contains("\"phase\" : \"warm\",\n    \"warmup\" : true"), json);
+    }
+
+    @Test
+    void aBrokenIntervalNoteIsNamedAndTheIntervalsAreStillRead() throws IOException {
+        Path file = log("b.hlog", 1_700_000_000.0, new String[] {"response"}, new long[][] {range(1, 10), range(1, 20)},
+                "[pacer interval] {\"start\":0,\"end\":1}", "[pacer interval] {\"start\":1,");
+        HlogFile log = HlogReader.read(file);
+        assertEquals(2, log.intervals());
+        assertEquals(2, log.warnings().size(), log.warnings().toString());
+        assertTrue(log.warnings().get(0).contains("unreadable pacer comment (an interval without 'start', 'end' and 'ops')"),
+                log.warnings().get(0));
+        assertTrue(log.warnings().get(1).contains("broken JSON after '#[pacer interval]'"), log.warnings().get(1));
     }
 
     @Test

@@ -16,8 +16,11 @@ import java.util.Map;
  * <pre>
  * #[pacer run] {"op":"sleep:1ms","threads":4,"virtualThreads":false,"rate":"2000,0","duration":"10.0s"}
  * #[pacer change] {"at":12.345,"kind":"rate","value":"8000,0","source":"console"}
+ * #[pacer interval] {"start":12.0,"end":13.0,"target":2000.0,"ops":1998,"errors":{"unexpected-5xx":3},"phase":"up","warmup":false,"drain":false}
  * </pre>
- * {@code at} is seconds since the log's start time.
+ * {@code at}, {@code start} and {@code end} are seconds since the log's start time; an interval line
+ * follows that interval's histograms; {@code target} is absent when the run is unpaced and
+ * {@code phase} when it has no phases.
  */
 public final class HlogComments {
 
@@ -25,6 +28,8 @@ public final class HlogComments {
     static final String RUN = "[pacer run] ";
     /** The tag of a change line. */
     static final String CHANGE = "[pacer change] ";
+    /** The tag of an interval line. */
+    static final String INTERVAL = "[pacer interval] ";
 
     private HlogComments() {
     }
@@ -42,6 +47,50 @@ public final class HlogComments {
         return CHANGE + write(n);
     }
 
+    /** The comment text (without the {@code #}) recording an interval's target, ops, errors and phase. */
+    public static String interval(IntervalNote i) {
+        ObjectNode n = Json.MAPPER.createObjectNode();
+        n.put("start", Math.round(i.start() * 1e3) / 1e3).put("end", Math.round(i.end() * 1e3) / 1e3);
+        if (!Double.isNaN(i.target())) {
+            n.put("target", Math.round(i.target() * 1e3) / 1e3);
+        }
+        n.put("ops", i.ops());
+        ObjectNode errors = n.putObject("errors");
+        i.errors().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> errors.put(e.getKey(), e.getValue()));
+        if (i.phase() != null) {
+            n.put("phase", i.phase());
+        }
+        n.put("warmup", i.warmup()).put("drain", i.drain());
+        return INTERVAL + write(n);
+    }
+
+    /**
+     * The interval on an interval line ({@code #[pacer interval] ...}), or null if the line is not one.
+     *
+     * @throws IllegalArgumentException when it is an interval line but its JSON is broken or lacks
+     *                                  {@code start}, {@code end} or {@code ops}
+     */
+    static IntervalNote parseInterval(String line) {
+        JsonNode n = body(line, INTERVAL);
+        if (n == null) {
+            return null;
+        }
+        if (!n.path("start").isNumber() || !n.path("end").isNumber() || !n.path("ops").canConvertToLong()) {
+            throw new IllegalArgumentException("an interval without 'start', 'end' and 'ops'");
+        }
+        Map<String, Long> errors = new LinkedHashMap<>();
+        n.path("errors").fields().forEachRemaining(e -> {
+            if (!e.getValue().canConvertToLong() || e.getValue().asLong() < 0) {
+                throw new IllegalArgumentException("error count '" + e.getKey() + "' is not a count: " + e.getValue());
+            }
+            errors.put(e.getKey(), e.getValue().asLong());
+        });
+        return new IntervalNote(n.get("start").asDouble(), n.get("end").asDouble(),
+                n.path("target").isNumber() ? n.get("target").asDouble() : Double.NaN, n.get("ops").asLong(), errors,
+                n.path("phase").isTextual() ? n.get("phase").asText() : null, n.path("warmup").asBoolean(false),
+                n.path("drain").asBoolean(false));
+    }
+
     /** The settings on a run line ({@code #[pacer run] ...}), or null if the line is not one. */
     static Map<String, String> parseRun(String line) {
         JsonNode n = body(line, RUN);
@@ -49,7 +98,11 @@ public final class HlogComments {
             return null;
         }
         Map<String, String> settings = new LinkedHashMap<>();
-        n.fields().forEachRemaining(e -> settings.put(e.getKey(), e.getValue().asText()));
+        n.fields().forEachRemaining(e -> {
+            if (!e.getValue().isNull()) {
+                settings.put(e.getKey(), e.getValue().asText());
+            }
+        });
         return settings;
     }
 

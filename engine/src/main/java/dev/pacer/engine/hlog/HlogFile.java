@@ -13,8 +13,10 @@ import java.util.Map;
  * @param settings  the run's settings from its {@code #[pacer run]} line (empty when there is none)
  * @param intervals how many interval histograms were read
  * @param markers   pacer's change comments
+ * @param notes     pacer's interval comments (target, ops, errors, phase), in log order; empty for logs
+ *                  written before pacer wrote them, or by other tools
  * @param warnings  {@code file:line: problem} for each line that could not be read
  */
-public record HlogFile(Path path, double startSec, Map<String, String> settings, long intervals, List<Marker> markers,
+public record HlogFile(Path path, double startSec, Map<String, String> settings, long intervals, List<Marker> markers, List<IntervalNote> notes,
                        List<String> warnings) {
 }

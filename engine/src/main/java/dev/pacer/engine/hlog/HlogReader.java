@@ -31,7 +31,7 @@ import org.HdrHistogram.HistogramLogReader;
  *
  * <p>Each interval line is handed to a reader together with the header lines seen so far
  * ({@code #[StartTime: ...]}, {@code #[BaseTime: ...]}, the format version), so timestamps are
- * interpreted exactly as a whole-file read would. pacer's own comment lines (settings, changes) are
+ * interpreted exactly as a whole-file read would. pacer's own comment lines (settings, changes, interval notes) are
  * read with {@link HlogComments}.
  */
 public final class HlogReader {
@@ -61,6 +61,7 @@ public final class HlogReader {
     public static HlogFile read(Path file, Predicate<TaggedInterval> each) {
         StringBuilder header = new StringBuilder();
         List<Marker> markers = new ArrayList<>();
+        List<IntervalNote> notes = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         Map<String, String> settings = Map.of();
         double startSec = Double.NaN;
@@ -94,6 +95,10 @@ public final class HlogReader {
                         if (m != null) {
                             markers.add(m);
                         }
+                        IntervalNote note = HlogComments.parseInterval(line);
+                        if (note != null) {
+                            notes.add(note);
+                        }
                     } catch (IllegalArgumentException e) {
                         warnings.add(at + "unreadable pacer comment (" + e.getMessage() + ")");
                     }
@@ -126,7 +131,7 @@ public final class HlogReader {
             throw new IllegalArgumentException("'" + file + "' has no readable interval histogram"
                     + (warnings.isEmpty() ? "" : ": " + warnings.get(0)));
         }
-        return new HlogFile(file, startSec, settings, read, markers, warnings);
+        return new HlogFile(file, startSec, settings, read, markers, notes, warnings);
     }
 
     private static TaggedInterval readInterval(CharSequence header, String line) {

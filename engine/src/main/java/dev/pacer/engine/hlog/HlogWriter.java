@@ -3,9 +3,12 @@ package dev.pacer.engine.hlog;
 import dev.pacer.engine.event.Change;
 import dev.pacer.engine.metrics.IntervalStats;
 import dev.pacer.engine.metrics.Metric;
+import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.result.IntervalReport;
 import dev.pacer.engine.text.OutputFile;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.HdrHistogram.HistogramLogWriter;
@@ -13,8 +16,9 @@ import org.HdrHistogram.HistogramLogWriter;
 /**
  * The interval histogram log: HdrHistogram's own format, written with {@link HistogramLogWriter}, one
  * tagged histogram per metric per interval ({@code wait}, {@code service}, {@code response}), readable
- * by {@code HistogramLogReader} and {@code HistogramLogProcessor}. The run's settings and every change
- * are comment lines in the shape {@link HlogComments} defines.
+ * by {@code HistogramLogReader} and {@code HistogramLogProcessor}. The run's settings, every change and,
+ * after each interval's histograms, its target, ops, errors and phase are comment lines in the shape
+ * {@link HlogComments} defines.
  *
  * <p>Every write is flushed at once. The first write that fails (a full disk, {@code /dev/full}) is
  * reported once to the failure listener, naming the file and the reason, and nothing more is written.
@@ -28,6 +32,7 @@ public final class HlogWriter implements AutoCloseable {
     /** The settings line, rendered when opened: JSON's first use costs class loading, kept off the run. */
     private final String settingsComment;
     private boolean started;
+    private long startEpochMs;
     private boolean closed;
 
     /**
@@ -44,6 +49,7 @@ public final class HlogWriter implements AutoCloseable {
 
     /** Writes the header: the run's settings, the format version and the start time (epoch ms). */
     public synchronized void start(long startEpochMs) {
+        this.startEpochMs = startEpochMs;
         writer.outputComment(settingsComment);
         writer.outputLogFormatVersion();
         writer.outputStartTime(startEpochMs);
@@ -53,15 +59,30 @@ public final class HlogWriter implements AutoCloseable {
         flush();
     }
 
-    /** One interval: a histogram per metric, tagged. */
-    public synchronized void interval(IntervalStats stats) {
+    /** One interval: a histogram per metric, tagged, then its note (target, ops, errors, phase). */
+    public synchronized void interval(IntervalReport r) {
         if (closed || !started) {
             return;
         }
+        IntervalStats stats = r.stats();
         for (Metric m : Metric.values()) {
             writer.outputIntervalHistogram(stats.histogram(m));
         }
+        writer.outputComment(HlogComments.interval(note(r, startEpochMs)));
         flush();
+    }
+
+    /** The note of an interval in a log that started at {@code startEpochMs}. */
+    static IntervalNote note(IntervalReport r, long startEpochMs) {
+        Map<String, Long> errors = new LinkedHashMap<>();
+        for (Map.Entry<Outcome, Long> e : r.stats().outcomes().entrySet()) {
+            if (e.getKey().isError()) {
+                errors.merge(e.getKey().label(), e.getValue(), Long::sum);
+            }
+        }
+        var h = r.stats().histogram(Metric.RESPONSE);
+        return new IntervalNote((h.getStartTimeStamp() - startEpochMs) / 1e3, (h.getEndTimeStamp() - startEpochMs) / 1e3,
+                r.target() == null ? Double.NaN : r.targetRate(), r.stats().ops(), errors, r.phase(), r.warmup(), r.drain());
     }
 
     public synchronized void change(Change c) {
