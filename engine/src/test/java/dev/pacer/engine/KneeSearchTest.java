@@ -71,6 +71,7 @@ class KneeSearchTest {
 
     @Test
     void findsTheKneeOfA400PerSecondServerAndEachVerdictMatchesItsOwnIntervals() throws Exception {
+        CapacityServer.assumeQuietMachine();
         try (CapacityServer server = new CapacityServer(4, 10)) {
             List<Seen> seen = new CopyOnWriteArrayList<>();
             LoadTest.Result r = run(scenario(server.url(), "2s"), seen, null);
@@ -110,6 +111,7 @@ class KneeSearchTest {
 
     @Test
     void aCapacityThatMovesMidSearchIsReportedAsUnstable() throws Exception {
+        CapacityServer.assumeQuietMachine();
         try (CapacityServer server = new CapacityServer(4, 10)) {
             List<Seen> seen = new CopyOnWriteArrayList<>();
             int[] probes = {0};

@@ -34,6 +34,7 @@ class PoissonRunTest {
      */
     @Test
     void poissonArrivalsShowTheQueueingThatAMetronomeHides() throws Exception {
+        CapacityServer.assumeQuietMachine();
         try (CapacityServer server = new CapacityServer(4, 10)) {
             Histogram uniform = response(server, Arrivals.UNIFORM);
             Histogram poisson = response(server, Arrivals.POISSON);
