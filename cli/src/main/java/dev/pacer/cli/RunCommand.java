@@ -90,7 +90,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--search", paramLabel = "SLO",
             description = {"Find the knee: the highest rate from --from to --to that meets the SLO (gates joined by 'and',",
-                    "e.g. 'response.p99<20ms and errors<1%'), probing each rate for --hold; the run ends when it is found."})
+                    "e.g. 'response.p99<20ms and errors<1%%'), probing each rate for --hold; the run ends when it is found."})
     String search;
 
     @Option(names = "--from", paramLabel = "RATE", converter = Converters.Rate.class, description = "A search's first rate (default 100).")
