@@ -268,4 +268,23 @@ class ReportTest {
         String hostile = ReportHtml.render(List.of(Report.of(List.of(file), null, null)), "</script><b>");
         assertTrue(hostile.contains("<title>pacer report: &lt;/script&gt;&lt;b&gt;</title>"), "the title is escaped");
     }
+
+    @Test
+    void twoRunsCompareInTextAndOnOnePage() throws IOException {
+        Path a = log("a.hlog", 1_700_000_000.0, new String[] {"response"}, new long[][] {range(1_000, 2_000), range(1_000, 2_000)},
+                note(0, 1000, 1000, Map.of(), null, false), note(1, 1000, 1000, Map.of(), null, false));
+        Path b = log("b.hlog", 1_700_000_100.0, new String[] {"response"}, new long[][] {range(2_000, 2_500), range(2_000, 2_500)},
+                note(0, 1000, 500, Map.of("timeout", 5L), null, false), note(1, 1000, 500, Map.of(), null, false));
+        Report ra = Report.of(List.of(a), null, null);
+        Report rb = Report.of(List.of(b), null, null);
+        String text = ReportText.differences(ra, rb);
+        assertTrue(text.matches("(?s).*rate \\(ops/s\\) +1000\\.0 +500\\.0 +-50\\.0 %.*"), text);
+        assertTrue(text.matches("(?s).*errors +0 +5 +new.*"), text);
+        assertTrue(text.matches("(?s).*response max +2\\.00us +2\\.50us +\\+25\\.0 %.*"), text);
+        String html = ReportHtml.render(List.of(ra, rb), null);
+        assertTrue(html.contains("<title>pacer report: a.hlog vs b.hlog</title>"));
+        assertTrue(html.contains("<h2>Differences (B against A)</h2>"));
+        assertTrue(html.contains("<tr><td>response p50</td><td>1.50us</td><td>2.25us</td>"), html);
+        assertEquals(2, html.split("\"spectrum\":").length - 1, "both runs' data");
+    }
 }
