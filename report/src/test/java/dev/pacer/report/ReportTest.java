@@ -287,4 +287,37 @@ class ReportTest {
         assertTrue(html.contains("<tr><td>response p50</td><td>1.50us</td><td>2.25us</td>"), html);
         assertEquals(2, html.split("\"spectrum\":").length - 1, "both runs' data");
     }
+
+    @Test
+    void notesMatchIntervalsWhoseBoundsHdrHistogramReadsBackAMillisecondShort() throws IOException {
+        Path file = dir.resolve("t.hlog");
+        long startMs = 1_795_432_983_123L;
+        long[][] bounds = {{0, 17_000}, {17_000, 18_001}, {18_001, 18_008}, {18_008, 19_000}};
+        try (PrintStream out = new PrintStream(file.toFile())) {
+            HistogramLogWriter w = new HistogramLogWriter(out);
+            w.outputLogFormatVersion();
+            w.outputStartTime(startMs);
+            w.setBaseTime(startMs);
+            for (long[] b : bounds) {
+                Histogram h = IntervalStats.newHistogram();
+                h.recordValue(1000);
+                h.setStartTimeStamp(startMs + b[0]);
+                h.setEndTimeStamp(startMs + b[1]);
+                h.setTag("response");
+                w.outputIntervalHistogram(h);
+                w.outputComment(HlogComments.interval(new IntervalNote(b[0] / 1e3, b[1] / 1e3, 8000, 1, Map.of(), "p", false, false)));
+            }
+        }
+        Report r = Report.of(List.of(file), null, null);
+        assertEquals(4, r.points().size());
+        for (int i = 0; i < bounds.length; i++) {
+            Report.Point p = r.points().get(i);
+            assertTrue(p.noted(), "interval " + i + " has its note");
+            assertEquals(8000.0, p.target(), 1e-9);
+            assertEquals(bounds[i][0] / 1e3, p.start(), 1e-6, "the note's exact bounds");
+            assertEquals(bounds[i][1] / 1e3, p.end(), 1e-6);
+        }
+        assertTrue(r.isCut(r.points().get(2)), "a 7 ms interval is a cut");
+        assertFalse(r.isCut(r.points().get(3)));
+    }
 }
