@@ -30,6 +30,7 @@ import picocli.CommandLine.Parameters;
                 "  pacer report a.hlog b.hlog --merge           shards of one test, merged into one view",
                 "  pacer report run.hlog --from 30s --to 90s    a window, e.g. skipping warm-up",
                 "  pacer report run.hlog --plot run.html        a self-contained page with the charts",
+                "  pacer report before.hlog --vs after.hlog --plot vs.html   two runs overlaid, with their differences",
                 "  pacer report run.hlog --csv | --json",
                 "  pacer report run.hlog --csv --intervals      a CSV row per interval: ops, errors, p50/p90/p99/max per tag", ""},
         exitCodeListHeading = "%nExit codes:%n",
@@ -54,6 +55,10 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = "--plot", paramLabel = "FILE.html", description = "Write a self-contained HTML page with the charts.")
     Path plot;
 
+    @Option(names = "--vs", paramLabel = "B.hlog", description = "Compare with another run's log: a table of the differences"
+            + " (rate, errors, p50/p99/max per tag); with --plot, both runs overlaid on one page.")
+    Path vs;
+
     @Option(names = "--csv", description = "Print the percentile table as CSV (nanoseconds); with --intervals, a row per interval.")
     boolean csv;
 
@@ -72,6 +77,12 @@ final class ReportCommand implements Callable<Integer> {
         if (logs.size() > 1 && !merge && (csv || json || plot != null)) {
             throw new IllegalArgumentException("several logs make one table or page only with --merge (or report them one by one)");
         }
+        if (vs != null && (csv || json || intervals)) {
+            throw new IllegalArgumentException("--vs compares in text and on a page (--plot); give --csv, --json or --intervals without it");
+        }
+        if (vs != null && logs.size() > 1 && !merge) {
+            throw new IllegalArgumentException("--vs compares one log (or several with --merge) with " + vs);
+        }
         Double fromSec = from == null ? null : Durations.parse(from, "--from").toNanos() / 1e9;
         Double toSec = to == null ? null : Durations.parse(to, "--to").toNanos() / 1e9;
         if (fromSec != null && toSec != null && toSec <= fromSec) {
@@ -80,8 +91,14 @@ final class ReportCommand implements Callable<Integer> {
         for (Path log : logs) {
             HlogReader.read(log, first -> false); // every log can be read before anything is printed
         }
+        if (vs != null) {
+            HlogReader.read(vs, first -> false);
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (vs != null) {
+            return compare(fromSec, toSec, out, err);
+        }
         List<List<Path>> views = merge ? List.of(logs) : logs.stream().map(List::of).toList();
         int unreadable = 0;
         for (List<Path> view : views) {
@@ -104,6 +121,32 @@ final class ReportCommand implements Callable<Integer> {
                 ReportHtml.write(report, plot);
                 err.println("pacer report: wrote " + plot);
             }
+        }
+        if (unreadable > 0) {
+            err.println("pacer report: " + unreadable + " unreadable line" + (unreadable > 1 ? "s" : "")
+                    + " skipped; everything readable is reported above");
+        }
+        out.flush();
+        err.flush();
+        return unreadable > 0 ? PacerCommand.EXIT_FAILED : PacerCommand.EXIT_OK;
+    }
+
+    /** {@code --vs}: A (the logs) against B, in text and, with --plot, on one page. */
+    private int compare(Double fromSec, Double toSec, PrintWriter out, PrintWriter err) throws java.io.IOException {
+        Report a = Report.of(logs, fromSec, toSec);
+        Report b = Report.of(List.of(vs), fromSec, toSec);
+        int unreadable = a.warnings().size() + b.warnings().size();
+        for (Report r : List.of(a, b)) {
+            r.warnings().forEach(w -> err.println("pacer report: " + w));
+        }
+        out.print(ReportText.format(a));
+        out.println();
+        out.print(ReportText.format(b));
+        out.println();
+        out.print(ReportText.differences(a, b));
+        if (plot != null) {
+            ReportHtml.write(List.of(a, b), null, plot);
+            err.println("pacer report: wrote " + plot);
         }
         if (unreadable > 0) {
             err.println("pacer report: " + unreadable + " unreadable line" + (unreadable > 1 ? "s" : "")

@@ -290,7 +290,11 @@ final class RunCommand implements Callable<Integer> {
 
     private void writePlot(Path log, Path tempLog) {
         try {
-            ReportHtml.write(Report.of(List.of(log), null, null), plot);
+            // a temp log's name means nothing to a reader: the page is named after the run and its start
+            Report report = Report.of(List.of(log), null, null);
+            String title = tempLog == null ? null : "pacer run " + java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
+                    .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.ofEpochMilli((long) (report.startSec() * 1000)));
+            ReportHtml.write(List.of(report), title, plot);
             if (!quiet) {
                 System.err.println("pacer: wrote " + plot);
             }

@@ -82,13 +82,13 @@ public final class Report {
     }
 
     /** An interval inside the window, kept compressed until the series is built. */
-    private record Kept(String tag, double start, double end, byte[] histogram, long key, int log) {
+    private record Kept(String tag, double start, double end, byte[] histogram, int log, IntervalNote note) {
         static Kept of(TaggedInterval i, double logStart, int log) {
             Histogram h = i.histogram();
             ByteBuffer buffer = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
             int length = h.encodeIntoCompressedByteBuffer(buffer);
             return new Kept(i.tag(), i.startSec() - logStart, i.endSec() - logStart, Arrays.copyOf(buffer.array(), length),
-                    Report.key(i.startSec(), i.endSec()), log);
+                    log, null);
         }
 
         Histogram decode() {
@@ -130,9 +130,19 @@ public final class Report {
         this.noted = noted;
     }
 
-    /** An interval's key: its absolute bounds in ms. */
-    private static long key(double startSec, double endSec) {
-        return Math.round(startSec * 1000) * 100_000_000L + Math.round((endSec - startSec) * 1000);
+    /**
+     * The interval with its note, if its log has one within 2 ms of its bounds (HdrHistogram's reader
+     * truncates a timestamp plus a length to whole ms, so bounds read back can be 1 ms short), and then
+     * with the note's bounds, which are exact.
+     */
+    private static Kept withNote(Kept k, TreeMap<Long, IntervalNote> notes, double offset) {
+        long ms = Math.round((k.start() - offset) * 1000);
+        for (IntervalNote n : notes.subMap(ms - 2, true, ms + 2, true).values()) {
+            if (Math.abs(n.end() + offset - k.end()) <= 0.0025) {
+                return new Kept(k.tag(), n.start() + offset, n.end() + offset, k.histogram(), k.log(), n);
+            }
+        }
+        return k;
     }
 
     /**
@@ -163,16 +173,17 @@ public final class Report {
         if (inside.isEmpty()) {
             throw new IllegalArgumentException("no interval lies within the window" + window(fromSec, toSec));
         }
-        List<Map<Long, IntervalNote>> notes = new ArrayList<>();
+        List<TreeMap<Long, IntervalNote>> notes = new ArrayList<>();
         for (HlogFile log : read) {
-            Map<Long, IntervalNote> byKey = new HashMap<>();
+            TreeMap<Long, IntervalNote> byStart = new TreeMap<>();
             for (IntervalNote n : log.notes()) {
-                byKey.put(key(log.startSec() + n.start(), log.startSec() + n.end()), n);
+                byStart.put(Math.round(n.start() * 1000), n);
             }
-            notes.add(byKey);
+            notes.add(byStart);
         }
-        boolean noted = inside.stream().anyMatch(k -> notes.get(k.log()).containsKey(k.key()));
-        List<Kept> measured = inside.stream().filter(k -> !warmup(notes, k)).toList();
+        inside.replaceAll(k -> withNote(k, notes.get(k.log()), read.get(k.log()).startSec() - start));
+        boolean noted = inside.stream().anyMatch(k -> k.note() != null);
+        List<Kept> measured = inside.stream().filter(k -> k.note() == null || !k.note().warmup()).toList();
         if (measured.isEmpty()) {
             measured = inside; // only warm-up in the window: show it rather than nothing
         }
@@ -186,7 +197,7 @@ public final class Report {
         }
         double first = inside.stream().mapToDouble(Kept::start).min().orElseThrow();
         double last = inside.stream().mapToDouble(Kept::end).max().orElseThrow();
-        List<Point> points = logs.size() == 1 ? byInterval(inside, notes) : byBucket(inside, bucketLength(inside), notes);
+        List<Point> points = logs.size() == 1 ? byInterval(inside) : byBucket(inside, bucketLength(inside));
         List<Marker> markers = new ArrayList<>();
         for (HlogFile log : read) {
             for (Marker m : log.markers()) {
@@ -211,11 +222,6 @@ public final class Report {
                 read.get(0).settings(), errors, noted ? measuredSeconds : last - first, noted);
     }
 
-    private static boolean warmup(List<Map<Long, IntervalNote>> notes, Kept k) {
-        IntervalNote n = notes.get(k.log()).get(k.key());
-        return n != null && n.warmup();
-    }
-
     private static String window(Double from, Double to) {
         return from == null && to == null ? "" : " from " + (from == null ? "the start" : from + "s")
                 + " to " + (to == null ? "the end" : to + "s");
@@ -234,25 +240,24 @@ public final class Report {
     }
 
     /** A single log keeps its own intervals: one point per distinct (start, end), in ms. */
-    private static List<Point> byInterval(List<Kept> intervals, List<Map<Long, IntervalNote>> notes) {
+    private static List<Point> byInterval(List<Kept> intervals) {
         return points(intervals, i -> new double[] {i.start(), i.end()},
-                b -> Math.round(b[0] * 1000) * 10_000_000L + Math.round(b[1] * 1000), notes);
+                b -> Math.round(b[0] * 1000) * 10_000_000L + Math.round(b[1] * 1000));
     }
 
     /** Several logs: one point per bucket of {@code length}, adding the intervals that began in it. */
-    private static List<Point> byBucket(List<Kept> intervals, double length, List<Map<Long, IntervalNote>> notes) {
+    private static List<Point> byBucket(List<Kept> intervals, double length) {
         return points(intervals, i -> {
             long b = (long) Math.floor(i.start() / length + 1e-6);
             return new double[] {b * length, (b + 1) * length};
-        }, b -> Math.round(b[0] / length), notes);
+        }, b -> Math.round(b[0] / length));
     }
 
     /**
      * The series: the intervals grouped into points by the bounds {@code at} gives them (keyed and
      * ordered by {@code key}); each point's histograms are decoded, added and reduced one point at a time.
      */
-    private static List<Point> points(List<Kept> intervals, Function<Kept, double[]> at, ToLongFunction<double[]> key,
-                                      List<Map<Long, IntervalNote>> notes) {
+    private static List<Point> points(List<Kept> intervals, Function<Kept, double[]> at, ToLongFunction<double[]> key) {
         Map<Long, List<Kept>> groups = new TreeMap<>();
         Map<Long, double[]> bounds = new HashMap<>();
         for (Kept i : intervals) {
@@ -275,7 +280,7 @@ public final class Report {
             // each interval's note once (its tags share it), the shards' added
             Set<IntervalNote> seen = new java.util.LinkedHashSet<>();
             for (Kept i : members) {
-                IntervalNote n = notes.get(i.log()).get(i.key());
+                IntervalNote n = i.note();
                 if (n != null) {
                     seen.add(n);
                 }

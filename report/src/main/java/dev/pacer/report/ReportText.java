@@ -70,6 +70,32 @@ public final class ReportText {
         return b.toString();
     }
 
+    /** B against A: rate, ops, errors, and p50, p99 and max per tag both have. */
+    public static String differences(Report a, Report b) {
+        StringBuilder t = new StringBuilder(1024);
+        t.append("pacer report: B ").append(ReportHtml.name(b)).append(" against A ").append(ReportHtml.name(a)).append(System.lineSeparator());
+        t.append(String.format(Locale.ROOT, "  %-16s %12s %12s %10s%n", "", "A", "B", "change"));
+        row(t, "rate (ops/s)", String.format(Locale.ROOT, "%.1f", a.rate()), String.format(Locale.ROOT, "%.1f", b.rate()), a.rate(), b.rate());
+        row(t, "ops", Long.toString(a.ops()), Long.toString(b.ops()), a.ops(), b.ops());
+        row(t, "errors", Long.toString(a.errorCount()), Long.toString(b.errorCount()), a.errorCount(), b.errorCount());
+        for (String tag : a.summaries().keySet()) {
+            var lb = b.summaries().get(tag);
+            if (lb == null) {
+                continue;
+            }
+            var la = a.summaries().get(tag);
+            row(t, tag + " p50", Durations.format((double) la.at("50")), Durations.format((double) lb.at("50")), la.at("50"), lb.at("50"));
+            row(t, tag + " p99", Durations.format((double) la.at("99")), Durations.format((double) lb.at("99")), la.at("99"), lb.at("99"));
+            row(t, tag + " max", Durations.format((double) la.max()), Durations.format((double) lb.max()), la.max(), lb.max());
+        }
+        return t.toString();
+    }
+
+    private static void row(StringBuilder t, String what, String a, String b, double va, double vb) {
+        String change = va == 0 ? (vb == 0 ? "=" : "new") : String.format(Locale.ROOT, "%+.1f %%", 100 * (vb - va) / va);
+        t.append(String.format(Locale.ROOT, "  %-16s %12s %12s %10s%n", what, a, b, change));
+    }
+
     private static String label(Report.Point p) {
         String phase = p.phase() == null ? "" : p.phase();
         return p.warmup() ? phase + " (warm-up)" : p.drain() ? "(drain)" : phase;

@@ -250,25 +250,74 @@ class ReportTest {
     }
 
     @Test
-    void thePlotPageIsSelfContainedWithAChartPerTagAndTheMarkers() throws IOException {
+    void thePlotPageIsOneSelfContainedFileWithItsDataAndScriptInline() throws IOException {
         long[][] v = {range(1_000, 2_000), range(2_000, 3_000), range(3_000, 9_000)};
         Path file = log("p.hlog", 1_700_000_000.0, new String[] {"wait", "service", "response"}, v,
-                change(1.5, ChangeKind.RATE, "2000,0", "http"));
+                change(1.5, ChangeKind.RATE, "2000,0", "http"), change(1.51, ChangeKind.PHASE, "up", "scenario"));
         String html = ReportHtml.render(Report.of(List.of(file), null, null));
-        assertFalse(html.contains("<script"), "no script");
         assertFalse(html.contains("<link") || html.contains("src=\""), "no external resources");
-        Matcher urls = Pattern.compile("https?://[^\"\\s]*").matcher(html);
+        Matcher urls = Pattern.compile("https?://[^\"'\\s]*").matcher(html);
         while (urls.find()) {
             assertEquals("http://www.w3.org/2000/svg", urls.group(), "the only URL is the SVG namespace");
         }
-        Matcher paths = Pattern.compile("<path class=\"series\" d=\"(M[^\"]+)\"").matcher(html);
-        int series = 0;
-        while (paths.find()) {
-            assertTrue(paths.group(1).split("L").length >= 2, "a line, not a dot: " + paths.group(1));
-            series++;
+        assertTrue(html.contains("<title>pacer report: p.hlog</title>"));
+        assertTrue(html.contains("<script type=\"application/json\" id=\"pacer-data\">{\"nines\":4,"), "the data inline");
+        assertTrue(html.contains("function Chart("), "the script inline");
+        assertTrue(html.contains("{\"at\":1.5,\"label\":\"rate 2000,0; phase up\"}"), "changes close together share a marker");
+        assertTrue(html.contains("\"tags\":[\"wait\",\"service\",\"response\"]"), html);
+        String hostile = ReportHtml.render(List.of(Report.of(List.of(file), null, null)), "</script><b>");
+        assertTrue(hostile.contains("<title>pacer report: &lt;/script&gt;&lt;b&gt;</title>"), "the title is escaped");
+    }
+
+    @Test
+    void twoRunsCompareInTextAndOnOnePage() throws IOException {
+        Path a = log("a.hlog", 1_700_000_000.0, new String[] {"response"}, new long[][] {range(1_000, 2_000), range(1_000, 2_000)},
+                note(0, 1000, 1000, Map.of(), null, false), note(1, 1000, 1000, Map.of(), null, false));
+        Path b = log("b.hlog", 1_700_000_100.0, new String[] {"response"}, new long[][] {range(2_000, 2_500), range(2_000, 2_500)},
+                note(0, 1000, 500, Map.of("timeout", 5L), null, false), note(1, 1000, 500, Map.of(), null, false));
+        Report ra = Report.of(List.of(a), null, null);
+        Report rb = Report.of(List.of(b), null, null);
+        String text = ReportText.differences(ra, rb);
+        assertTrue(text.matches("(?s).*rate \\(ops/s\\) +1000\\.0 +500\\.0 +-50\\.0 %.*"), text);
+        assertTrue(text.matches("(?s).*errors +0 +5 +new.*"), text);
+        assertTrue(text.matches("(?s).*response max +2\\.00us +2\\.50us +\\+25\\.0 %.*"), text);
+        String html = ReportHtml.render(List.of(ra, rb), null);
+        assertTrue(html.contains("<title>pacer report: a.hlog vs b.hlog</title>"));
+        assertTrue(html.contains("<h2>Differences (B against A)</h2>"));
+        assertTrue(html.contains("<tr><td>response p50</td><td>1.50us</td><td>2.25us</td>"), html);
+        assertEquals(2, html.split("\"spectrum\":").length - 1, "both runs' data");
+    }
+
+    @Test
+    void notesMatchIntervalsWhoseBoundsHdrHistogramReadsBackAMillisecondShort() throws IOException {
+        Path file = dir.resolve("t.hlog");
+        long startMs = 1_795_432_983_123L;
+        long[][] bounds = {{0, 17_000}, {17_000, 18_001}, {18_001, 18_008}, {18_008, 19_000}};
+        try (PrintStream out = new PrintStream(file.toFile())) {
+            HistogramLogWriter w = new HistogramLogWriter(out);
+            w.outputLogFormatVersion();
+            w.outputStartTime(startMs);
+            w.setBaseTime(startMs);
+            for (long[] b : bounds) {
+                Histogram h = IntervalStats.newHistogram();
+                h.recordValue(1000);
+                h.setStartTimeStamp(startMs + b[0]);
+                h.setEndTimeStamp(startMs + b[1]);
+                h.setTag("response");
+                w.outputIntervalHistogram(h);
+                w.outputComment(HlogComments.interval(new IntervalNote(b[0] / 1e3, b[1] / 1e3, 8000, 1, Map.of(), "p", false, false)));
+            }
         }
-        assertEquals(1 + 3 + 3 * (1 + 3), series, "rate; all-tags distribution; per tag a distribution and p50/p99/max");
-        assertEquals(1 + 3, html.split("class=\"marker\"").length - 1, "the change on the rate chart and each tag's time chart");
-        assertTrue(html.contains("99.9%"), "the percentile axis");
+        Report r = Report.of(List.of(file), null, null);
+        assertEquals(4, r.points().size());
+        for (int i = 0; i < bounds.length; i++) {
+            Report.Point p = r.points().get(i);
+            assertTrue(p.noted(), "interval " + i + " has its note");
+            assertEquals(8000.0, p.target(), 1e-9);
+            assertEquals(bounds[i][0] / 1e3, p.start(), 1e-6, "the note's exact bounds");
+            assertEquals(bounds[i][1] / 1e3, p.end(), 1e-6);
+        }
+        assertTrue(r.isCut(r.points().get(2)), "a 7 ms interval is a cut");
+        assertFalse(r.isCut(r.points().get(3)));
     }
 }
