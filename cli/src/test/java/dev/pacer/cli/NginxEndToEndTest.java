@@ -40,7 +40,7 @@ class NginxEndToEndTest {
     }
 
     @Test
-    void pacedAt2000PerSecondNginxSeesEveryRequestAndEverySecondAtRate() throws Exception {
+    void pacedAt5000PerSecondNginxSeesEveryRequestAndEverySecondAtRate() throws Exception {
         Path nginx = nginxBinary();
         if (nginx == null) {
             if ("1".equals(System.getenv("PACER_REQUIRE_NGINX"))) {
@@ -83,7 +83,8 @@ class NginxEndToEndTest {
                 .redirectErrorStream(true).redirectOutput(dir.resolve("nginx.out").toFile()).start();
         try {
             awaitPort(port, server);
-            PacerProcess.Result r = PacerProcess.run(dir, 120, "run", "--rate", "2000", "--duration", "10s", "--threads", "8",
+            // the op warms up against its own private server first (HttpWarmUp), so nginx sees only the run
+            PacerProcess.Result r = PacerProcess.run(dir, 120, "run", "--rate", "5000", "--duration", "10s",
                     "--op", "http", "--url", "http://127.0.0.1:" + port + "/", "--expect", "2xx", "--summary", "nginx.json", "-q");
             assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
         } finally {
@@ -94,9 +95,11 @@ class NginxEndToEndTest {
         List<String> lines = Files.readAllLines(accessLog);
         JsonNode summary = JSON.readTree(dir.resolve("nginx.json").toFile());
         long pacerOps = summary.get("ops").asLong();
-        assertTrue(Math.abs(lines.size() - 20_000) <= 200, "nginx saw " + lines.size() + " requests, 20 000 ±1 % expected");
+        assertTrue(Math.abs(lines.size() - 50_000) <= 500, "nginx saw " + lines.size() + " requests, 50 000 ±1 % expected");
         assertEquals(lines.size(), pacerOps, "pacer's count equals nginx's");
         assertEquals(pacerOps, summary.get("outcomes").get("2xx").asLong(), "every response was a 2xx");
+        long p99 = summary.get("response").get("percentiles").get("99").asLong();
+        assertTrue(p99 < 20_000_000L, "response p99 under 20 ms (a loose bound for a loaded machine): " + p99 / 1e6 + " ms");
 
         // nginx's own timestamps ($msec, when each request was logged), per whole second. The first and the
         // last second of the log are partial (the run starts and ends mid-second): only whole seconds count.
@@ -109,7 +112,7 @@ class NginxEndToEndTest {
         int checked = 0;
         for (Long s : seconds.subList(1, seconds.size() - 1)) {
             int n = perSecond.get(s);
-            assertTrue(Math.abs(n - 2000) <= 100, "second " + (s - seconds.get(0)) + " had " + n + " requests, 2000 ±5 %: " + perSecond);
+            assertTrue(Math.abs(n - 5000) <= 250, "second " + (s - seconds.get(0)) + " had " + n + " requests, 5000 ±5 %: " + perSecond);
             checked++;
         }
         assertTrue(checked >= 8, "checked " + checked + " whole seconds: " + perSecond);

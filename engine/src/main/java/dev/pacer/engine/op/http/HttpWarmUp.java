@@ -1,70 +1,132 @@
 package dev.pacer.engine.op.http;
 
-import com.sun.net.httpserver.HttpServer;
-import java.io.IOException;
-import java.io.OutputStream;
+import dev.pacer.engine.op.Completion;
+import dev.pacer.engine.op.Outcome;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.concurrent.Executors;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Warms the JDK's HTTP client code by sending requests to a throwaway server on loopback, with a
- * throwaway client: nothing reaches the system under test, and the op's own client starts with an
- * empty connection pool. Measured here: without it the first ~2 s of a 10k req/s run fall seconds
- * behind while the JIT compiles the client (class loading alone makes the first request ~85 ms late).
- * It runs {@link #THREADS} concurrent senders for {@link #DURATION} or {@link #REQUESTS}, whichever
- * comes first.
+ * Warms the http client by sending the op's own request (method, path, headers, body) to a throwaway
+ * server on loopback, over the op's event loops but with its own connections: nothing reaches the
+ * system under test, and the op's connections start unopened. {@link #IN_FLIGHT} requests are kept in
+ * flight, closed-loop, for {@link #DURATION} or {@link #REQUESTS}, whichever comes first. Measured on
+ * the JDK client before it: without a warm-up the first ~2 s of a 10k req/s run fell seconds behind
+ * while the JIT compiled the client.
  */
 final class HttpWarmUp {
 
-    static final Duration DURATION = Duration.ofMillis(3000);
-    static final int REQUESTS = 40_000;
-    static final int THREADS = 16;
+    static final Duration DURATION = Duration.ofMillis(2500);
+    static final long REQUESTS = 150_000;
+    static final int IN_FLIGHT = 16;
+    static final Duration SETTLE_MAX = Duration.ofSeconds(2);
 
-    private HttpWarmUp() {
+    /** Makes a sender of the op's kind (protocol, connections) for a template pointed at another server. */
+    interface SenderFactory {
+        HttpSender create(HttpRequestTemplate template, InetSocketAddress address);
     }
 
-    static void run(HttpClient.Version version) throws IOException, InterruptedException {
-        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
-        server.createContext("/", ex -> {
-            ex.getRequestBody().readAllBytes();
-            ex.sendResponseHeaders(200, 2);
-            try (OutputStream out = ex.getResponseBody()) {
-                out.write(new byte[] {'o', 'k'});
-            }
-        });
-        server.setExecutor(Executors.newFixedThreadPool(2));
-        server.start();
+    private final HttpTransport transport;
+    private final HttpRequestTemplate template;
+    private final SenderFactory factory;
+    private final boolean h2;
+
+    HttpWarmUp(HttpTransport transport, HttpRequestTemplate template, SenderFactory factory, boolean h2) {
+        this.transport = transport;
+        this.template = template;
+        this.factory = factory;
+        this.h2 = h2;
+    }
+
+    void run() throws InterruptedException {
+        Channel server = new ServerBootstrap().group(transport.group()).channel(transport.serverChannelClass())
+                .childHandler(new ChannelInitializer<>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        if (h2) {
+                            WarmUpServers.h2c(ch);
+                        } else {
+                            ch.pipeline().addLast(new HttpServerCodec(), new OkHandler());
+                        }
+                    }
+                })
+                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).syncUninterruptibly().channel();
+        InetSocketAddress address = (InetSocketAddress) server.localAddress();
+        HttpRequestTemplate local = template.to("http", "127.0.0.1:" + address.getPort());
         long deadline = System.nanoTime() + DURATION.toNanos();
         AtomicLong sent = new AtomicLong();
-        try (HttpClient client = HttpClient.newBuilder().version(version).connectTimeout(Duration.ofSeconds(5))
-                .executor(Runnable::run).build()) {
-            URI uri = URI.create("http://" + server.getAddress().getHostString() + ":" + server.getAddress().getPort() + "/");
-            HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build();
-            Thread[] senders = new Thread[THREADS];
-            for (int i = 0; i < THREADS; i++) {
-                senders[i] = Thread.ofVirtual().start(() -> {
-                    try {
-                        while (System.nanoTime() < deadline && sent.incrementAndGet() <= REQUESTS) {
-                            client.send(request, HttpResponse.BodyHandlers.discarding());
+        CountDownLatch done = new CountDownLatch(IN_FLIGHT);
+        try (HttpSender sender = factory.create(local, address)) {
+            for (int i = 0; i < IN_FLIGHT; i++) {
+                Completion again = new Completion() {
+                    @Override
+                    public void complete(Outcome outcome) {
+                        long n = sent.incrementAndGet();
+                        if (outcome != Outcome.CANCELLED && n < REQUESTS && System.nanoTime() < deadline) {
+                            sender.send(n, this);
+                        } else {
+                            done.countDown();
                         }
-                    } catch (IOException | InterruptedException e) {
-                        // a warm-up that cannot finish leaves the run colder, nothing worse
                     }
-                });
+                };
+                sender.send(i, again);
             }
-            for (Thread t : senders) {
-                t.join();
-            }
+            done.await(DURATION.toMillis() + 5_000, TimeUnit.MILLISECONDS); // a warm-up that cannot finish leaves the run colder, nothing worse
         } finally {
-            server.stop(0);
-            ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
+            server.close().syncUninterruptibly();
+        }
+        awaitJitSettled();
+    }
+
+    /**
+     * Waits (at most {@link #SETTLE_MAX}) until the JIT has compiled for less than 10 % of the last 100 ms:
+     * on two cores the compiler threads that finish the warm-up's work would otherwise compete with the
+     * run's first second (measured: response p99 of 12-28 ms in that second without this wait).
+     */
+    static void awaitJitSettled() throws InterruptedException {
+        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+            return;
+        }
+        long deadline = System.nanoTime() + SETTLE_MAX.toNanos();
+        long before = jit.getTotalCompilationTime();
+        while (System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            long now = jit.getTotalCompilationTime();
+            if (now - before < 10) {
+                return;
+            }
+            before = now;
+        }
+    }
+
+    /** Answers every HTTP/1.1 request with 200 "ok". */
+    private static final class OkHandler extends SimpleChannelInboundHandler<HttpObject> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
+            if (msg instanceof LastHttpContent) {
+                FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                        Unpooled.wrappedBuffer(new byte[] {'o', 'k'}));
+                r.headers().set(HttpHeaderNames.CONTENT_LENGTH, 2);
+                ctx.writeAndFlush(r);
+            }
         }
     }
 }
