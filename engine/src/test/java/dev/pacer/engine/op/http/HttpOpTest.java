@@ -112,7 +112,12 @@ class HttpOpTest {
             default -> (path.startsWith("/mix/") && Long.parseLong(path.substring(5)) % 4 == 0) ? 500 : 200;
         };
         byte[] out = "ok\n".getBytes(StandardCharsets.UTF_8);
-        ex.sendResponseHeaders(status, out.length);
+        if (ex.getRequestMethod().equals("HEAD")) {
+            ex.sendResponseHeaders(status, -1);
+            ex.close();
+            return;
+        }
+        ex.sendResponseHeaders(status, path.equals("/chunked") ? 0 : out.length); // 0: chunked
         try (OutputStream o = ex.getResponseBody()) {
             o.write(out);
         }
@@ -161,6 +166,11 @@ class HttpOpTest {
         for (long c = 0; c < 400; c++) {
             assertTrue(paths.contains("/mix/" + c), "{cycle} in the URL: request for cycle " + c);
         }
+
+        Summary chunked = run(null, 2, 100, null, url(base + "/chunked"), null);
+        assertEquals(100L, chunked.outcomes().get("2xx"), "chunked responses read to their end: " + chunked.outcomes());
+        Summary head = run(null, 2, 100, null, url(base + "/head", "method", "HEAD"), null);
+        assertEquals(100L, head.outcomes().get("2xx"), "HEAD responses have no body: " + head.outcomes());
 
         Summary redirect = run(null, 1, 10, null, url(base + "/moved", "expect", "2xx,3xx"), null);
         assertEquals(10L, redirect.outcomes().get("3xx"));
