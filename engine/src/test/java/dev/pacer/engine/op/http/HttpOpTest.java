@@ -265,6 +265,19 @@ class HttpOpTest {
     }
 
     @Test
+    void aBoundAboveTheConnectionsQueuesRequestsForThem() throws Exception {
+        OpSpec spec = OpSpec.parse("http", url(base + "/hold", "connections", "2"));
+        ActivityConfig config = new ActivityConfig(spec, 1, false, RateSpec.parse("200"), null, 20, 8);
+        Summary s;
+        try (Op op = Ops.create(spec)) {
+            s = new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(250)).build(), op,
+                    new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream())).run();
+        }
+        assertEquals(20L, s.outcomes().get("2xx"), s.outcomes().toString());
+        assertTrue(mostHeld.get() <= 2, "8 in flight, but 2 connections: at most 2 at the server: " + mostHeld.get());
+    }
+
+    @Test
     void aServerThatResetsConnectionsIsCountedAndTheRunGoesOn() throws Exception {
         AtomicLong served = new AtomicLong();
         AtomicLong reset = new AtomicLong();
