@@ -26,14 +26,16 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Warms the http client by sending the op's own request (method, path, headers, body) to a throwaway
  * server on loopback, over the op's event loops but with its own connections: nothing reaches the
- * system under test, and the op's connections start unopened. {@link #IN_FLIGHT} requests are kept in
- * flight, closed-loop, for {@link #DURATION} or {@link #REQUESTS}, whichever comes first. Measured on
+ * system under test, and the op's connections start unopened. Two rounds (closed-loop, then paced from
+ * another thread as the run sends), then a wait for the JIT to settle: about 3.5 s in all. Measured on
  * the JDK client before it: without a warm-up the first ~2 s of a 10k req/s run fell seconds behind
  * while the JIT compiled the client.
  */
 final class HttpWarmUp {
 
-    static final Duration DURATION = Duration.ofMillis(2500);
+    static final Duration DURATION = Duration.ofMillis(2000);
+    static final Duration PACED = Duration.ofMillis(1000);
+    static final long PACED_GAP_NANOS = 100_000;
     static final long REQUESTS = 150_000;
     static final int IN_FLIGHT = 16;
     static final Duration SETTLE_MAX = Duration.ofSeconds(2);
@@ -70,29 +72,109 @@ final class HttpWarmUp {
                 .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).syncUninterruptibly().channel();
         InetSocketAddress address = (InetSocketAddress) server.localAddress();
         HttpRequestTemplate local = template.to("http", "127.0.0.1:" + address.getPort());
+        try {
+            closedLoop(local, address);
+            paced(local, address);
+        } finally {
+            server.close().syncUninterruptibly();
+        }
+        awaitJitSettled();
+    }
+
+    /**
+     * Round 1: {@link #IN_FLIGHT} requests kept in flight, each completion sending the next from the event
+     * loop, for {@link #DURATION} or {@link #REQUESTS}: the bulk of the JIT's work. Then the connections close.
+     */
+    private void closedLoop(HttpRequestTemplate local, InetSocketAddress address) throws InterruptedException {
         long deadline = System.nanoTime() + DURATION.toNanos();
         AtomicLong sent = new AtomicLong();
         CountDownLatch done = new CountDownLatch(IN_FLIGHT);
         try (HttpSender sender = factory.create(local, address)) {
             for (int i = 0; i < IN_FLIGHT; i++) {
-                Completion again = new Completion() {
-                    @Override
-                    public void complete(Outcome outcome) {
-                        long n = sent.incrementAndGet();
-                        if (outcome != Outcome.CANCELLED && n < REQUESTS && System.nanoTime() < deadline) {
-                            sender.send(n, this);
-                        } else {
-                            done.countDown();
-                        }
-                    }
-                };
-                sender.send(i, again);
+                Again again = new Again(sender, sent, deadline, done);
+                sender.send(i, completion(i, again));
             }
             done.await(DURATION.toMillis() + 5_000, TimeUnit.MILLISECONDS); // a warm-up that cannot finish leaves the run colder, nothing worse
-        } finally {
-            server.close().syncUninterruptibly();
         }
-        awaitJitSettled();
+    }
+
+    /**
+     * Round 2, on fresh connections: sends from this thread, paced, as the run's workers do, so the event loop
+     * sleeps between requests and is woken by each hand-off: paths the closed loop never takes, which would
+     * otherwise be compiled (after a deoptimisation each) in the run's first second. Completions come in
+     * three classes, so calls through {@link Completion} are already megamorphic when the run's arrives.
+     */
+    private void paced(HttpRequestTemplate local, InetSocketAddress address) throws InterruptedException {
+        long n = PACED.toNanos() / PACED_GAP_NANOS;
+        CountDownLatch done = new CountDownLatch((int) n);
+        Runnable counter = done::countDown;
+        try (HttpSender sender = factory.create(local, address)) {
+            long next = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                sender.send(i, completion(i, counter));
+                next += PACED_GAP_NANOS;
+                long wait = next - System.nanoTime();
+                if (wait > 0) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                }
+            }
+            done.await(5, TimeUnit.SECONDS);
+        }
+    }
+
+    private static Completion completion(int i, Runnable then) {
+        return switch (i % 3) {
+            case 0 -> new First(then);
+            case 1 -> new Second(then);
+            default -> new Third(then);
+        };
+    }
+
+    private record First(Runnable then) implements Completion {
+        @Override
+        public void complete(Outcome outcome) {
+            then.run();
+        }
+    }
+
+    private record Second(Runnable then) implements Completion {
+        @Override
+        public void complete(Outcome outcome) {
+            then.run();
+        }
+    }
+
+    private record Third(Runnable then) implements Completion {
+        @Override
+        public void complete(Outcome outcome) {
+            then.run();
+        }
+    }
+
+    /** Round 1's lane: each completion sends the next request, until the deadline or the count. */
+    private static final class Again implements Runnable {
+        private final HttpSender sender;
+        private final AtomicLong sent;
+        private final long deadline;
+        private final CountDownLatch done;
+        private int uses;
+
+        Again(HttpSender sender, AtomicLong sent, long deadline, CountDownLatch done) {
+            this.sender = sender;
+            this.sent = sent;
+            this.deadline = deadline;
+            this.done = done;
+        }
+
+        @Override
+        public void run() {
+            long n = sent.incrementAndGet();
+            if (n < REQUESTS && System.nanoTime() < deadline) {
+                sender.send(n, completion(++uses, this));
+            } else {
+                done.countDown();
+            }
+        }
     }
 
     /**
