@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The http op against a local nginx (issue #13), as wrk2 users would measure it: nginx 1 worker, `return 200`,
-# its access log ($msec per request) the judge. For each rate, one pacer run of DURATION (after the op's own
-# warm-up against a private server, which nginx never sees), then per rate:
+# its access log ($msec per request) the judge. For each rate, one pacer run: a scenario with a WARMUP phase at
+# the rate (after the op's own warm-up against a private server, which nginx never sees), then DURATION measured;
+# {cycle} in the URL tells the phases apart in nginx's log. Per rate:
 #   nginx: total requests vs the target, and the min/max of its whole seconds (the partial first and last
 #          seconds of the log are left out);
 #   pacer: response and wait p50/p99/max (its --summary), its CPU during the run (/proc/PID/stat, sampled
@@ -18,6 +19,7 @@ for tool in nginx python3; do
 done
 RATES="${RATES:-5000 10000 20000 40000}"
 DURATION="${DURATION:-20s}"
+WARMUP="${WARMUP:-5s}"
 ALLOC_RATE="${ALLOC_RATE:-20000}"
 PACER_FLAGS="${PACER_FLAGS:-}"
 dir="$(mktemp -d)"
@@ -31,7 +33,7 @@ pid $dir/nginx.pid;
 error_log $dir/error.log warn;
 events { worker_connections 8192; }
 http {
-  log_format timed '\$msec \$status';
+  log_format timed '\$msec \$status \$request_uri';
   access_log $dir/access.log timed buffer=256k flush=500ms;
   keepalive_requests 100000000;
   client_body_temp_path $dir/tmp/body; proxy_temp_path $dir/tmp/proxy; fastcgi_temp_path $dir/tmp/fastcgi;
@@ -52,7 +54,8 @@ url="http://127.0.0.1:$port/"
 . bin/jdk.sh && pacer_find_jdk
 
 echo "http-figures $(date -u +%Y-%m-%dT%H:%MZ): nginx $("$nginx_bin" -v 2>&1 | sed 's/.*nginx\///') (1 worker, return 200, access log), $(nproc) cores shared with the client, JDK $(pacer_jdk_version "$JAVA_HOME"), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "each rate: ./pacer run --rate R --duration $DURATION --op http --url $url --expect 2xx $PACER_FLAGS"
+echo "each rate: ./pacer run rate.yaml --summary s.json $PACER_FLAGS, where rate.yaml is:"
+echo "  {op: http, url: '$url{cycle}', expect: 2xx, phases: [{duration: $WARMUP, rate: R, warmup: true}, {duration: $DURATION, rate: R}]}"
 echo
 printf '| %-6s | %-24s | %-22s | %-28s | %-28s | %-9s | %-9s |\n' "rate" "nginx total (vs target)" "nginx whole s min–max" \
   "response p50 / p99 / max" "wait p50 / p99 / max" "pacer CPU" "GC >10ms"
@@ -65,9 +68,16 @@ for rate in $RATES; do
   if [ "$rate" = "$ALLOC_RATE" ]; then
     jfr_opt="-XX:StartFlightRecording=filename=$dir/run.jfr,settings=default,jdk.ThreadAllocationStatistics#period=1s"
   fi
+  cat > "$dir/rate.yaml" <<YAML
+op: http
+url: "${url}{cycle}"
+expect: 2xx
+phases:
+  - {name: warm, duration: $WARMUP, rate: $rate, warmup: true}
+  - {name: measure, duration: $DURATION, rate: $rate}
+YAML
   PACER_JAVA_OPTS="-Xmx1g --enable-native-access=ALL-UNNAMED -Xlog:gc:file=$dir/gc.log:time $jfr_opt ${JAVA_OPTS_EXTRA:-}" \
-    ./pacer run --rate "$rate" --duration "$DURATION" --op http --url "$url" --expect 2xx $PACER_FLAGS \
-      -q --no-console --summary "$dir/s.json" >"$dir/out.txt" 2>&1 </dev/null &
+    ./pacer run "$dir/rate.yaml" $PACER_FLAGS -q --no-console --summary "$dir/s.json" >"$dir/out.txt" 2>&1 </dev/null &
   pid=$!
   : > "$dir/cpu.txt"
   while [ -d "/proc/$pid" ]; do
@@ -80,15 +90,17 @@ for rate in $RATES; do
 import json, sys, os, re, datetime, collections
 d, rate, dur, tck = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
 secs = float(dur[:-1]) * {'s': 1, 'm': 60}[dur[-1]] if dur[-1] in 'sm' else float(dur)
-t = [float(l.split()[0]) for l in open(f'{d}/access.log') if l.strip()]
-per = collections.Counter(int(x) for x in t)
-whole = sorted(per)[1:-1]
-counts = [per[s] for s in whole]
-target = rate * secs
 try:
     s = json.load(open(f'{d}/s.json'))
 except Exception:
     print(f'| {rate:<6} | pacer failed: ' + open(f'{d}/out.txt').read().strip().replace('\n', ' ')[:200]); sys.exit(0)
+warm = s['phases'][0]['ops']
+# the measured phase: cycles after the warm-up's (the phase cut is a hair after the boundary: off by a few requests)
+t = [float(f[0]) for f in (l.split() for l in open(f'{d}/access.log') if l.strip()) if int(f[2][1:]) >= warm]
+per = collections.Counter(int(x) for x in t)
+whole = sorted(per)[1:-1]
+counts = [per[s] for s in whole]
+target = rate * secs
 def ms(tag, p): return s[tag]['percentiles'][p] / 1e6 if p != 'max' else s[tag]['max'] / 1e6
 def trio(tag): return f"{ms(tag, '50'):.2f} / {ms(tag, '99'):.2f} / {ms(tag, 'max'):.1f} ms"
 # CPU over the whole seconds of the log
