@@ -37,8 +37,7 @@ class HttpsOpTest {
     @TempDir
     Path dir;
 
-    @Test
-    void aSelfSignedServerIsReachedWithInsecureAndRefusedWithout() throws Exception {
+    KeyManagerFactory selfSigned() throws Exception {
         Path store = dir.resolve("server.p12");
         Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
                 "-genkeypair", "-alias", "server", "-keyalg", "EC", "-dname", "CN=localhost", "-validity", "2",
@@ -52,6 +51,12 @@ class HttpsOpTest {
         }
         KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         kmf.init(ks, "secret".toCharArray());
+        return kmf;
+    }
+
+    @Test
+    void aSelfSignedServerIsReachedWithInsecureAndRefusedWithout() throws Exception {
+        KeyManagerFactory kmf = selfSigned();
         SSLContext tls = SSLContext.getInstance("TLS");
         tls.init(kmf.getKeyManagers(), null, null);
 
@@ -81,6 +86,48 @@ class HttpsOpTest {
             server.stop(0);
             ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
             ((java.util.concurrent.ExecutorService) server.getExecutor()).awaitTermination(5, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void http2OverTlsNegotiatedByAlpn() throws Exception {
+        io.netty.handler.ssl.SslContext ssl = io.netty.handler.ssl.SslContextBuilder.forServer(selfSigned())
+                .applicationProtocolConfig(new io.netty.handler.ssl.ApplicationProtocolConfig(
+                        io.netty.handler.ssl.ApplicationProtocolConfig.Protocol.ALPN,
+                        io.netty.handler.ssl.ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                        io.netty.handler.ssl.ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT, "h2"))
+                .build();
+        AtomicLong streams = new AtomicLong();
+        io.netty.channel.EventLoopGroup group = new io.netty.channel.MultiThreadIoEventLoopGroup(1,
+                io.netty.channel.nio.NioIoHandler.newFactory());
+        try {
+            io.netty.channel.Channel server = new io.netty.bootstrap.ServerBootstrap().group(group)
+                    .channel(io.netty.channel.socket.nio.NioServerSocketChannel.class)
+                    .childHandler(new io.netty.channel.ChannelInitializer<>() {
+                        @Override
+                        protected void initChannel(io.netty.channel.Channel ch) {
+                            ch.pipeline().addLast(ssl.newHandler(ch.alloc()));
+                            WarmUpServers.h2c(ch); // HTTP/2 frames from the start, as ALPN h2 agreed
+                            ch.pipeline().addBefore(ch.pipeline().context(WarmUpServers.OkHandler.class).name(), "count",
+                                    new io.netty.channel.ChannelInboundHandlerAdapter() {
+                                        @Override
+                                        public void channelRead(io.netty.channel.ChannelHandlerContext ctx, Object msg) {
+                                            if (msg instanceof io.netty.handler.codec.http2.Http2HeadersFrame) {
+                                                streams.incrementAndGet();
+                                            }
+                                            ctx.fireChannelRead(msg);
+                                        }
+                                    });
+                        }
+                    })
+                    .bind(new InetSocketAddress("127.0.0.1", 0)).syncUninterruptibly().channel();
+            String url = "https://127.0.0.1:" + ((InetSocketAddress) server.localAddress()).getPort() + "/h2";
+            Summary s = run(url, "insecure", "true", "http-version", "2");
+            assertEquals(50L, s.outcomes().get("2xx"), s.outcomes().toString());
+            assertEquals(50L, streams.get(), "the server read 50 HTTP/2 streams");
+            server.close().syncUninterruptibly();
+        } finally {
+            group.shutdownGracefully(0, 100, TimeUnit.MILLISECONDS).syncUninterruptibly();
         }
     }
 
