@@ -1,72 +1,151 @@
 #!/usr/bin/env bash
-# The http op against a local nginx (issue #6): the highest rate pacer holds within ±1 % (10 s runs), next
-# to wrk's closed-loop throughput against the same nginx in the same session. Client and server share
-# this machine's cores. Needs nginx and wrk (apt-get install nginx wrk). Run on a quiet machine:
-#   benchmarks/http-figures.sh                     # RATES="5000 10000 ..." THREADS=... RUNS=3 to change
+# The http op against a local nginx (issue #13), as wrk2 users would measure it: nginx 1 worker, `return 200`,
+# its access log ($msec per request) the judge. For each rate, one pacer run: a scenario with a WARMUP phase at
+# the rate (after the op's own warm-up against a private server, which nginx never sees), then DURATION measured;
+# {cycle} in the URL tells the phases apart in nginx's log. Per rate:
+#   nginx: total requests vs the target, and the min/max of its whole seconds (the partial first and last
+#          seconds of the log are left out);
+#   pacer: response and wait p50/p99/max (its --summary), its CPU during the run (/proc/PID/stat, sampled
+#          every 0.5 s, over the log's whole seconds), GC pauses over 10 ms in the run (-Xlog:gc);
+# and, for ALLOC_RATE, the allocation per request: JFR's jdk.ThreadAllocationStatistics (every thread's
+# allocated bytes, sampled each second) over the run's steady window, divided by nginx's requests in it.
+# Client and server share this machine's cores. Needs nginx, python3, and the JDK's jfr. Run on a quiet machine:
+#   benchmarks/http-figures.sh         # RATES="5000 10000 20000 40000" DURATION=20s ALLOC_RATE=20000 PORT=18089
+# Extra pacer flags: PACER_FLAGS="--connections 32"; extra JVM options: JAVA_OPTS_EXTRA="...".
 set -euo pipefail
 cd "$(dirname "$0")/.."
-for tool in nginx wrk python3; do
-  command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] || { echo "http-figures: needs $tool (apt-get install nginx wrk)" >&2; exit 1; }
+for tool in nginx python3; do
+  command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] || { echo "http-figures: needs $tool (apt-get install nginx python3)" >&2; exit 1; }
 done
-RATES="${RATES:-5000 10000 15000 20000 25000 30000 35000 40000}"
-THREADS="${THREADS:-256}"
-RUNS="${RUNS:-3}"
+RATES="${RATES:-5000 10000 20000 40000}"
+DURATION="${DURATION:-20s}"
+WARMUP="${WARMUP:-5s}"
+ALLOC_RATE="${ALLOC_RATE:-20000}"
+PACER_FLAGS="${PACER_FLAGS:-}"
 dir="$(mktemp -d)"
 port="${PORT:-18089}"
 mkdir -p "$dir"/tmp/{body,proxy,fastcgi,uwsgi,scgi}
 cat > "$dir/nginx.conf" <<CONF
 $( [ "$(id -u)" -eq 0 ] && echo "user root;" )
 daemon off;
-worker_processes auto;
+worker_processes 1;
 pid $dir/nginx.pid;
 error_log $dir/error.log warn;
 events { worker_connections 8192; }
 http {
-  access_log off;
+  log_format timed '\$msec \$status \$request_uri';
+  access_log $dir/access.log timed buffer=256k flush=500ms;
+  keepalive_requests 100000000;
   client_body_temp_path $dir/tmp/body; proxy_temp_path $dir/tmp/proxy; fastcgi_temp_path $dir/tmp/fastcgi;
   uwsgi_temp_path $dir/tmp/uwsgi; scgi_temp_path $dir/tmp/scgi;
-  keepalive_requests 10000000;
-  server { listen 127.0.0.1:$port; location / { return 200 "ok\n"; } }
+  server {
+    listen 127.0.0.1:$port;
+    location / { return 200 "ok\n"; }
+  }
 }
 CONF
 nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
 "$nginx_bin" -p "$dir" -c "$dir/nginx.conf" &
 nginx_pid=$!
-trap 'kill $nginx_pid 2>/dev/null; wait $nginx_pid 2>/dev/null; rm -rf "$dir"' EXIT
-sleep 1
+trap 'kill $nginx_pid 2>/dev/null; wait $nginx_pid 2>/dev/null; [ -n "${KEEP:-}" ] && echo "kept $dir" || rm -rf "$dir"' EXIT
+for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
 url="http://127.0.0.1:$port/"
-./pacer --version >/dev/null
-median() { python3 -c "import sys,statistics; print(statistics.median(float(x) for x in sys.argv[1:]))" "$@"; }
+./pacer --version >/dev/null   # build once, outside the runs
+. bin/jdk.sh && pacer_find_jdk
 
-echo "nginx $("$nginx_bin" -v 2>&1 | sed 's/.*nginx\///'), worker_processes auto, $(nproc) cores shared with the client"
-wrk_rates=()
-for _ in $(seq "$RUNS"); do
-  wrk_rates+=("$(wrk -t2 -c64 -d10s "$url" | awk '/Requests\/sec/ {print $2}')")
-done
-printf 'wrk -t2 -c64 -d10s (closed loop): median %.0f req/s (%s)\n' "$(median "${wrk_rates[@]}")" "${wrk_rates[*]}"
-
-pacer_run() { # rate -> "achieved waitP99ns errors"
-  ./pacer run --rate "$1" --duration 10s --threads "$THREADS" --virtual --op http --url "$url" \
-      -q --no-console --summary "$dir/s.json" >/dev/null 2>&1 </dev/null || true
-  python3 -c "import json; d=json.load(open('$dir/s.json')); print(d['achievedRate'], d['wait']['percentiles']['99'], d['errors'])"
-}
-best=0
+echo "http-figures $(date -u +%Y-%m-%dT%H:%MZ): nginx $("$nginx_bin" -v 2>&1 | sed 's/.*nginx\///') (1 worker, return 200, access log), $(nproc) cores shared with the client, JDK $(pacer_jdk_version "$JAVA_HOME"), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "each rate: ./pacer run rate.yaml --summary s.json $PACER_FLAGS, where rate.yaml is:"
+echo "  {op: http, url: '$url{cycle}', expect: 2xx, phases: [{duration: $WARMUP, rate: R, warmup: true}, {duration: $DURATION, rate: R}]}"
+echo
+printf '| %-6s | %-24s | %-22s | %-28s | %-28s | %-9s | %-9s |\n' "rate" "nginx total (vs target)" "nginx whole s min–max" \
+  "response p50 / p99 / max" "wait p50 / p99 / max" "pacer CPU" "GC >10ms"
+printf '|%s|%s|%s|%s|%s|%s|%s|\n' "--------" "--------------------------" "------------------------" "------------------------------" \
+  "------------------------------" "-----------" "-----------"
+alloc_line=""
 for rate in $RATES; do
-  read -r achieved p99 errors <<<"$(pacer_run "$rate")"
-  ok=$(python3 -c "print(int(abs($achieved-$rate) <= 0.01*$rate and $errors == 0))")
-  printf 'pacer --rate %-6s --threads %s --virtual: achieved %8.1f req/s (%+.2f %%), wait p99 %.1f ms, errors %s%s\n' \
-      "$rate" "$THREADS" "$achieved" "$(python3 -c "print(100*($achieved-$rate)/$rate)")" \
-      "$(python3 -c "print($p99/1e6)")" "$errors" "$([ "$ok" = 1 ] && echo '' || echo '  <- not held')"
-  [ "$ok" = 1 ] || break
-  best=$rate
+  : > "$dir/access.log"
+  jfr_opt=""
+  if [ "$rate" = "$ALLOC_RATE" ]; then
+    jfr_opt="-XX:StartFlightRecording=filename=$dir/run.jfr,settings=default,jdk.ThreadAllocationStatistics#period=1s"
+  fi
+  cat > "$dir/rate.yaml" <<YAML
+op: http
+url: "${url}{cycle}"
+expect: 2xx
+phases:
+  - {name: warm, duration: $WARMUP, rate: $rate, warmup: true}
+  - {name: measure, duration: $DURATION, rate: $rate}
+YAML
+  PACER_JAVA_OPTS="-Xmx1g --enable-native-access=ALL-UNNAMED -Xlog:gc:file=$dir/gc.log:time $jfr_opt ${JAVA_OPTS_EXTRA:-}" \
+    ./pacer run "$dir/rate.yaml" $PACER_FLAGS -q --no-console --summary "$dir/s.json" >"$dir/out.txt" 2>&1 </dev/null &
+  pid=$!
+  : > "$dir/cpu.txt"
+  while [ -d "/proc/$pid" ]; do
+    echo "$(date +%s.%N) $(awk '{print $14+$15}' "/proc/$pid/stat" 2>/dev/null || echo -)" >> "$dir/cpu.txt"
+    sleep 0.5
+  done
+  wait "$pid" || true
+  sleep 1.2   # nginx flushes its log buffer
+  python3 - "$dir" "$rate" "$DURATION" "$(getconf CLK_TCK)" <<'PY'
+import json, sys, os, re, datetime, collections
+d, rate, dur, tck = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+secs = float(dur[:-1]) * {'s': 1, 'm': 60}[dur[-1]] if dur[-1] in 'sm' else float(dur)
+try:
+    s = json.load(open(f'{d}/s.json'))
+except Exception:
+    print(f'| {rate:<6} | pacer failed: ' + open(f'{d}/out.txt').read().strip().replace('\n', ' ')[:200]); sys.exit(0)
+warm = s['phases'][0]['ops']
+# the measured phase: cycles after the warm-up's (the phase cut is a hair after the boundary: off by a few requests)
+t = [float(f[0]) for f in (l.split() for l in open(f'{d}/access.log') if l.strip()) if int(f[2][1:]) >= warm]
+per = collections.Counter(int(x) for x in t)
+whole = sorted(per)[1:-1]
+counts = [per[s] for s in whole]
+target = rate * secs
+def ms(tag, p): return s[tag]['percentiles'][p] / 1e6 if p != 'max' else s[tag]['max'] / 1e6
+def trio(tag): return f"{ms(tag, '50'):.2f} / {ms(tag, '99'):.2f} / {ms(tag, 'max'):.1f} ms"
+# CPU over the whole seconds of the log
+lo, hi = (whole[0], whole[-1] + 1) if whole else (min(t), max(t))
+samples = [(float(a), int(b)) for a, b in (l.split() for l in open(f'{d}/cpu.txt')) if b != '-']
+inside = [x for x in samples if lo <= x[0] <= hi]
+cpu = (inside[-1][1] - inside[0][1]) / tck / (inside[-1][0] - inside[0][0]) * 100 if len(inside) > 1 else float('nan')
+# GC pauses over 10 ms inside the run's window
+pauses = []
+for line in open(f'{d}/gc.log'):
+    m = re.match(r'\[(\S+)\].*Pause.* (\d+\.\d+)ms', line)
+    if m:
+        when = datetime.datetime.strptime(m.group(1), '%Y-%m-%dT%H:%M:%S.%f%z').timestamp()
+        if min(t) <= when <= max(t) and float(m.group(2)) > 10:
+            pauses.append(float(m.group(2)))
+print(f"| {rate:<6} | {len(t):>9} ({100 * (len(t) - target) / target:+.2f} %)     "
+      f"| {min(counts) if counts else 0:>6} – {max(counts) if counts else 0:<6} ({len(counts)} s) "
+      f"| {trio('response'):<28} | {trio('wait'):<28} | {cpu:6.1f} %  | {len(pauses)}{(' max %.0f ms' % max(pauses)) if pauses else ''}".ljust(9) + " |")
+open(f'{d}/window.txt', 'w').write(f'{lo + 2} {hi - 1} {sum(1 for x in t if lo + 2 <= x < hi - 1)}')
+PY
+  if [ -n "$jfr_opt" ] && [ -f "$dir/run.jfr" ]; then
+    "$JAVA_HOME/bin/jfr" print --json --events jdk.ThreadAllocationStatistics "$dir/run.jfr" > "$dir/alloc.json"
+    alloc_line="$(python3 - "$dir" "$rate" <<'PY'
+import json, sys, datetime, collections
+d, rate = sys.argv[1], sys.argv[2]
+lo, hi, n = open(f'{d}/window.txt').read().split()
+lo, hi, n = float(lo), float(hi), int(n)
+ev = json.load(open(f'{d}/alloc.json'))['recording']['events']
+def ts(e): return datetime.datetime.fromisoformat(e['values']['startTime'].replace('Z', '+00:00')).timestamp()
+times = sorted({ts(e) for e in ev})
+a = min((x for x in times if x >= lo), default=None); b = max((x for x in times if x <= hi), default=None)
+def total(at):
+    last = {}
+    for e in ev:
+        if ts(e) <= at + 0.01:
+            last[e['values']['thread']['javaThreadId'] if e['values']['thread'] else e['values'].get('thread')] = e['values']['allocated']
+    return sum(last.values())
+if a is None or b is None or b <= a:
+    print(f'allocation at {rate} req/s: no JFR samples inside the run'); sys.exit(0)
+req = n * (b - a) / (hi - lo)
+print(f'allocation at {rate} req/s: {(total(b) - total(a)) / req:.0f} B/request ({(total(b) - total(a)) / 1e6:.1f} MB by all threads over {b - a:.1f} s, ~{req:.0f} requests; JFR jdk.ThreadAllocationStatistics)')
+PY
+)"
+  fi
 done
-if [ "$best" = 0 ]; then
-  echo "highest rate held within ±1 %: none of RATES=\"$RATES\" (try lower rates)"
-  exit 0
-fi
-held=()
-for _ in $(seq "$RUNS"); do
-  read -r achieved _ _ <<<"$(pacer_run "$best")"
-  held+=("$achieved")
-done
-printf 'highest rate held within ±1 %%: %s req/s; %s runs there achieved %s (median %.1f)\n' "$best" "$RUNS" "${held[*]}" "$(median "${held[@]}")"
+echo
+[ -n "$alloc_line" ] && echo "$alloc_line"
+exit 0

@@ -34,8 +34,23 @@ final class HttpOptions {
             description = "http op: expected status classes (2xx or 2xx,3xx); other statuses count as errors.")
     String expect;
 
-    @Option(names = "--http-version", paramLabel = "1.1|2", description = "http op: HTTP/1.1 (default) or 2 (h2c on http://).")
+    @Option(names = "--http-version", paramLabel = "1.1|2",
+            description = "http op: HTTP/1.1 (default) or 2 (prior knowledge, h2c, on http://; ALPN h2 on https://).")
     String httpVersion;
+
+    @Option(names = "--http2", description = "http op: HTTP/2, the same as --http-version 2.")
+    boolean http2;
+
+    @Option(names = {"-c", "--connections"}, paramLabel = "N",
+            description = "http op: connections to the server (HTTP/1.1: default 64, each one request at a time, so also "
+                    + "the bound on requests in flight; HTTP/2: default 1, streams multiplexed).")
+    String connections;
+
+    @Option(names = "--io-threads", paramLabel = "N", description = "http op: event-loop threads (default: half the cores, 1 to 4).")
+    String ioThreads;
+
+    @Option(names = {"-k", "--insecure"}, description = "http op: trust any TLS certificate (self-signed test servers).")
+    boolean insecure;
 
     /** The options given, keyed as the op reads them. */
     Map<String, List<String>> toOptions() {
@@ -49,7 +64,15 @@ final class HttpOptions {
         put(m, "connect-timeout", connectTimeout);
         put(m, "request-timeout", requestTimeout);
         put(m, "expect", expect);
-        put(m, "http-version", httpVersion);
+        if (http2 && httpVersion != null && !httpVersion.equals("2")) {
+            throw new SettingException("http-version", httpVersion, "--http2 says 2");
+        }
+        put(m, "http-version", http2 ? "2" : httpVersion);
+        put(m, "connections", connections);
+        put(m, "io-threads", ioThreads);
+        if (insecure) {
+            put(m, "insecure", "true");
+        }
         return m;
     }
 

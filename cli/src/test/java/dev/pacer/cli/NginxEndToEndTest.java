@@ -40,7 +40,7 @@ class NginxEndToEndTest {
     }
 
     @Test
-    void pacedAt2000PerSecondNginxSeesEveryRequestAndEverySecondAtRate() throws Exception {
+    void pacedAt5000PerSecondAfterAWarmUpNginxSeesEveryRequestAndEverySecondAtRate() throws Exception {
         Path nginx = nginxBinary();
         if (nginx == null) {
             if ("1".equals(System.getenv("PACER_REQUIRE_NGINX"))) {
@@ -83,33 +83,54 @@ class NginxEndToEndTest {
                 .redirectErrorStream(true).redirectOutput(dir.resolve("nginx.out").toFile()).start();
         try {
             awaitPort(port, server);
-            PacerProcess.Result r = PacerProcess.run(dir, 120, "run", "--rate", "2000", "--duration", "10s", "--threads", "8",
-                    "--op", "http", "--url", "http://127.0.0.1:" + port + "/", "--expect", "2xx", "--summary", "nginx.json", "-q");
+            // The op warms its client up against a private server (nginx never sees that); the JVM's own start-up
+            // (the engine's code compiled as the run begins: 20-50 ms late in the first 100 ms on a loaded machine)
+            // is what the scenario's warm-up phase absorbs, as the README advises users. {cycle} in the URL tells
+            // the phases apart in nginx's log.
+            Files.writeString(dir.resolve("nginx.yaml"), """
+                    op: http
+                    url: http://127.0.0.1:%d/{cycle}
+                    expect: 2xx
+                    phases:
+                      - {name: warm, duration: 2s, rate: 5000, warmup: true}
+                      - {name: measure, duration: 10s, rate: 5000}
+                    """.formatted(port));
+            PacerProcess.Result r = PacerProcess.run(dir, 120, "run", "nginx.yaml", "--summary", "nginx.json", "-q");
             assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
         } finally {
             server.destroy(); // SIGTERM: nginx flushes and exits
             server.waitFor(10, TimeUnit.SECONDS);
         }
 
-        List<String> lines = Files.readAllLines(accessLog);
+        List<String> all = Files.readAllLines(accessLog);
         JsonNode summary = JSON.readTree(dir.resolve("nginx.json").toFile());
-        long pacerOps = summary.get("ops").asLong();
-        assertTrue(Math.abs(lines.size() - 20_000) <= 200, "nginx saw " + lines.size() + " requests, 20 000 ±1 % expected");
-        assertEquals(lines.size(), pacerOps, "pacer's count equals nginx's");
+        long warmOps = summary.get("phases").get(0).get("ops").asLong();
+        long pacerOps = summary.get("ops").asLong(); // the measured phase only
+        assertEquals(all.size(), warmOps + pacerOps, "pacer's count (both phases) equals nginx's");
         assertEquals(pacerOps, summary.get("outcomes").get("2xx").asLong(), "every response was a 2xx");
+        // The measured phase in nginx's log: the requests of cycles after the warm-up's (the reporter cuts the
+        // phases a hair after the boundary, so the split may be off by a few requests either way).
+        List<double[]> lines = new java.util.ArrayList<>(); // {time, cycle}
+        for (String line : all) {
+            String[] f = line.split(" ");
+            lines.add(new double[] {Double.parseDouble(f[0]), Long.parseLong(f[2].substring(1))});
+        }
+        List<double[]> measured = lines.stream().filter(l -> l[1] >= warmOps).toList();
+        assertTrue(Math.abs(measured.size() - 50_000) <= 500, "nginx saw " + measured.size() + " requests in the measured phase, 50 000 ±1 % expected");
+        long p99 = summary.get("response").get("percentiles").get("99").asLong();
+        assertTrue(p99 < 20_000_000L, "response p99 under 20 ms (a loose bound for a loaded machine): " + p99 / 1e6 + " ms");
 
         // nginx's own timestamps ($msec, when each request was logged), per whole second. The first and the
-        // last second of the log are partial (the run starts and ends mid-second): only whole seconds count.
+        // last second of the phase are partial (it starts and ends mid-second): only whole seconds count.
         Map<Long, Integer> perSecond = new TreeMap<>();
-        for (String line : lines) {
-            long second = (long) Math.floor(Double.parseDouble(line.substring(0, line.indexOf(' '))));
-            perSecond.merge(second, 1, Integer::sum);
+        for (double[] line : measured) {
+            perSecond.merge((long) Math.floor(line[0]), 1, Integer::sum);
         }
         List<Long> seconds = List.copyOf(perSecond.keySet());
         int checked = 0;
         for (Long s : seconds.subList(1, seconds.size() - 1)) {
             int n = perSecond.get(s);
-            assertTrue(Math.abs(n - 2000) <= 100, "second " + (s - seconds.get(0)) + " had " + n + " requests, 2000 ±5 %: " + perSecond);
+            assertTrue(Math.abs(n - 5000) <= 250, "second " + (s - seconds.get(0)) + " had " + n + " requests, 5000 ±5 %: " + perSecond);
             checked++;
         }
         assertTrue(checked >= 8, "checked " + checked + " whole seconds: " + perSecond);

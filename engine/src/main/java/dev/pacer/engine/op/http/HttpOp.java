@@ -1,58 +1,57 @@
 package dev.pacer.engine.op.http;
 
-import dev.pacer.engine.op.Op;
-import dev.pacer.engine.op.Outcome;
-import java.io.IOException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import dev.pacer.engine.op.AsyncOp;
+import dev.pacer.engine.op.Completion;
 
 /**
- * One HTTP request per call with {@link java.net.http.HttpClient}: one client shared by all workers
- * (connection reuse), the synchronous {@code send} on the worker's own thread (the workers are the
- * concurrency; with virtual threads thousands are cheap), the body discarded. Thread-safe.
+ * One HTTP request per op, asynchronous: {@link #start} hands the request to a connection's event loop
+ * and returns; the response (or failure, or timeout) completes the op there. HTTP/1.1 over a pool of
+ * keep-alive connections, each carrying one request at a time, so the op's capacity is the number of
+ * connections; HTTP/2 multiplexes streams on a few connections. Thread-safe.
  *
- * <p>A URL without {@code {cycle}} is built into one request once; a template builds its URI per call.
+ * <p>Built on Netty (an event loop per I/O thread, epoll on Linux): a fixed request is encoded once and
+ * resent from the same buffer, responses are read by a small parser that discards bodies, so a request
+ * allocates next to nothing.
  */
-final class HttpOp implements Op {
+final class HttpOp implements AsyncOp {
 
-    private final HttpClient client;
-    private final HttpRequestTemplate template;
-    private final HttpOutcomes outcomes;
-    private final HttpRequest fixed;
+    private final HttpTransport transport;
+    private final HttpSender sender;
+    private final HttpWarmUp warmUp;
 
-    HttpOp(HttpClient client, HttpRequestTemplate template, HttpOutcomes outcomes) {
-        this.client = client;
-        this.template = template;
-        this.outcomes = outcomes;
-        this.fixed = template.isFixed() ? template.request(0) : null;
+    HttpOp(HttpTransport transport, HttpSender sender, HttpWarmUp warmUp) {
+        this.transport = transport;
+        this.sender = sender;
+        this.warmUp = warmUp;
     }
 
     @Override
-    public Outcome run(long cycle) throws InterruptedException {
-        HttpRequest request = fixed != null ? fixed : template.request(cycle);
-        try {
-            HttpResponse<Void> response = client.send(request, HttpResponse.BodyHandlers.discarding());
-            return outcomes.forStatus(response.statusCode());
-        } catch (IOException e) {
-            if (Thread.currentThread().isInterrupted()) {
-                throw new InterruptedException("interrupted during " + request.uri());
-            }
-            return HttpOutcomes.forFailure(e);
-        }
+    public void start(long cycle, Completion completion) {
+        sender.send(cycle, completion);
+    }
+
+    @Override
+    public int capacity() {
+        return sender.capacity();
     }
 
     /**
-     * Loads and warms {@code java.net.http} (about 80 ms on a cold JVM) against a private server on
-     * loopback, never the target: the first measured requests are then as fast as the rest.
+     * Runs the client against a private server on loopback, never the target, so the JIT has compiled the
+     * client's paths before the first measured request; the op's own connections stay unopened.
      */
     @Override
-    public void warmUp() throws IOException, InterruptedException {
-        HttpWarmUp.run(client.version());
+    public void warmUp() throws Exception {
+        if (warmUp != null) {
+            warmUp.run();
+        }
     }
 
     @Override
     public void close() {
-        client.close();
+        try {
+            sender.close();
+        } finally {
+            transport.close();
+        }
     }
 }

@@ -3,9 +3,11 @@ package dev.pacer.engine.op.http;
 import dev.pacer.engine.text.SettingException;
 import dev.pacer.engine.op.Outcome;
 import java.io.EOFException;
-import java.io.IOException;
+import io.netty.channel.ConnectTimeoutException;
+import io.netty.handler.codec.DecoderException;
+import java.nio.channels.ClosedChannelException;
+import javax.net.ssl.SSLException;
 import java.net.ConnectException;
-import java.net.http.HttpTimeoutException;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
@@ -25,6 +27,10 @@ final class HttpOutcomes {
     static final Outcome TIMEOUT = Outcome.of("timeout", true);
     static final Outcome REFUSED = Outcome.of("refused", true);
     static final Outcome RESET = Outcome.of("reset", true);
+    /** A response the client could not read as HTTP (the connection is closed). */
+    static final Outcome PROTOCOL = Outcome.of("protocol-error", true);
+    /** The TLS handshake failed (e.g. an untrusted certificate without --insecure). */
+    static final Outcome TLS = Outcome.of("tls", true);
 
     private final Outcome[] byClass = new Outcome[6]; // index = status / 100
 
@@ -56,18 +62,21 @@ final class HttpOutcomes {
         return c >= 1 && c <= 5 ? byClass[c] : Outcome.of("status-" + status, true);
     }
 
-    /** The outcome of a failed exchange. */
-    static Outcome forFailure(IOException e) {
-        if (e instanceof HttpTimeoutException) { // also HttpConnectTimeoutException
-            return TIMEOUT;
-        }
+    /** The outcome of a failed exchange (connect, write, read). */
+    static Outcome forFailure(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ConnectTimeoutException || t instanceof java.net.http.HttpTimeoutException) {
+                return TIMEOUT;
+            }
             if (t instanceof ConnectException) {
                 return REFUSED;
             }
+            if (t instanceof SSLException || t instanceof DecoderException && t.getCause() instanceof SSLException) {
+                return TLS;
+            }
             String m = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
-            if (t instanceof EOFException || m.contains("connection reset") || m.contains("broken pipe")
-                    || m.contains("closed")) {
+            if (t instanceof EOFException || t instanceof ClosedChannelException || m.contains("connection reset")
+                    || m.contains("broken pipe") || m.contains("closed")) {
                 return RESET;
             }
         }

@@ -1,56 +1,185 @@
 package dev.pacer.engine.op.http;
 
 import dev.pacer.engine.text.SettingException;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.http.HttpRequest;
-import java.time.Duration;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The request an http op sends, as the flags describe it: method, URL (with an optional
- * {@code {cycle}} placeholder replaced by the cycle number), headers, body, request timeout. Validated
- * when built: a bad URL, header or method is one line naming it.
+ * {@code {cycle}} placeholder replaced by the cycle number), headers, body. Validated when built: a bad
+ * URL, header or method is one line naming it.
+ *
+ * <p>HTTP/1.1: the whole request (head and body) is encoded once into byte segments split at each
+ * {@code {cycle}}; a URL without one is a single segment, {@link #fixedRequest()}, that connections
+ * copy once and resend. Immutable, thread-safe.
  */
 final class HttpRequestTemplate {
 
     static final String CYCLE = "{cycle}";
+    /** Stands in for {@code {cycle}} while the URL is parsed ({@code {}} are not legal in a URI). */
+    private static final String MARK = "pacercycle0x7f";
+    /** Headers the client writes itself: a user's value would make the request ambiguous. */
+    private static final Set<String> RESTRICTED = Set.of("host", "content-length", "connection", "expect",
+            "upgrade", "transfer-encoding");
 
     private final String url;
     private final String method;
     private final List<String[]> headers;
     private final byte[] body;
-    private final Duration timeout;
+    private final boolean tls;
+    private final String host;
+    private final int port;
+    private final String authority;
+    private final String pathTemplate;
+    /** The HTTP/1.1 request split at each {@code {cycle}}: n segments, n - 1 cycle numbers between them. */
+    private final byte[][] segments;
 
-    HttpRequestTemplate(String url, String method, List<String> headerLines, byte[] body, Duration timeout) {
-        this.url = checkUrl(url);
+    HttpRequestTemplate(String url, String method, List<String> headerLines, byte[] body) {
+        this.url = url;
+        URI uri = checkUrl(url);
         this.method = method.toUpperCase(Locale.ROOT);
         if (!this.method.matches("[A-Z]+")) {
             throw new SettingException("method", method, "expected a method name such as GET or POST");
         }
         this.headers = headerLines.stream().map(HttpRequestTemplate::header).toList();
         this.body = body;
-        this.timeout = timeout;
-        request(0); // the JDK validates headers (restricted names) here, once, with the flag named
+        this.tls = "https".equals(uri.getScheme());
+        this.host = uri.getHost();
+        int defaultPort = tls ? 443 : 80;
+        this.port = uri.getPort() < 0 ? defaultPort : uri.getPort();
+        this.authority = (host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host)
+                + (port == defaultPort ? "" : ":" + port);
+        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+        if (uri.getRawQuery() != null) {
+            path += "?" + uri.getRawQuery();
+        }
+        this.pathTemplate = path.replace(MARK, CYCLE);
+        if (uri.getRawAuthority() != null && uri.getRawAuthority().contains(MARK)) {
+            throw new SettingException("url", url, "{cycle} may be in the path or query, not in the host");
+        }
+        this.segments = encode();
+    }
+
+    private byte[][] encode() {
+        StringBuilder head = new StringBuilder();
+        head.append(method).append(' ').append(pathTemplate).append(" HTTP/1.1\r\n");
+        head.append("Host: ").append(authority).append("\r\n");
+        boolean userAgent = false;
+        for (String[] h : headers) {
+            head.append(h[0]).append(": ").append(h[1]).append("\r\n");
+            userAgent |= h[0].equalsIgnoreCase("user-agent");
+        }
+        if (!userAgent) {
+            head.append("User-Agent: pacer\r\n");
+        }
+        if (body != null) {
+            head.append("Content-Length: ").append(body.length).append("\r\n");
+        } else if (method.equals("POST") || method.equals("PUT") || method.equals("PATCH")) {
+            head.append("Content-Length: 0\r\n");
+        }
+        head.append("\r\n");
+        String[] parts = head.toString().split("\\{cycle}", -1);
+        byte[][] out = new byte[parts.length][];
+        for (int i = 0; i < parts.length; i++) {
+            ByteArrayOutputStream b = new ByteArrayOutputStream();
+            b.writeBytes(parts[i].getBytes(StandardCharsets.ISO_8859_1));
+            if (i == parts.length - 1 && body != null) {
+                b.writeBytes(body);
+            }
+            out[i] = b.toByteArray();
+        }
+        return out;
     }
 
     boolean isFixed() {
-        return !url.contains(CYCLE);
+        return segments.length == 1;
     }
 
-    HttpRequest request(long cycle) {
-        String u = isFixed() ? url : url.replace(CYCLE, Long.toString(cycle));
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(u)).timeout(timeout)
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
-        for (String[] h : headers) {
-            try {
-                b.header(h[0], h[1]);
-            } catch (IllegalArgumentException e) {
-                throw new SettingException("header", h[0] + ": " + h[1], e.getMessage());
-            }
+    /** The whole request of a fixed template, in a new unpooled direct buffer (for a connection to keep). */
+    ByteBuf fixedRequest() {
+        return Unpooled.directBuffer(segments[0].length).writeBytes(segments[0]);
+    }
+
+    /** A template's request for one cycle, in a buffer from {@code alloc}; {@code digits} is scratch space (20 bytes). */
+    ByteBuf request(ByteBufAllocator alloc, long cycle, byte[] digits) {
+        int n = 0;
+        long v = cycle;
+        do {
+            digits[digits.length - 1 - n++] = (byte) ('0' + (v % 10));
+            v /= 10;
+        } while (v > 0);
+        int size = (segments.length - 1) * n;
+        for (byte[] s : segments) {
+            size += s.length;
         }
-        return b.build();
+        ByteBuf buf = alloc.ioBuffer(size);
+        for (int i = 0; i < segments.length; i++) {
+            if (i > 0) {
+                buf.writeBytes(digits, digits.length - n, n);
+            }
+            buf.writeBytes(segments[i]);
+        }
+        return buf;
+    }
+
+    /** The request's path and query for one cycle (HTTP/2's :path). */
+    String path(long cycle) {
+        return isFixed() ? pathTemplate : pathTemplate.replace(CYCLE, Long.toString(cycle));
+    }
+
+    String url() {
+        return url;
+    }
+
+    String method() {
+        return method;
+    }
+
+    boolean isHead() {
+        return method.equals("HEAD");
+    }
+
+    List<String[]> headers() {
+        return headers;
+    }
+
+    byte[] body() {
+        return body;
+    }
+
+    boolean tls() {
+        return tls;
+    }
+
+    String host() {
+        return host;
+    }
+
+    int port() {
+        return port;
+    }
+
+    String authority() {
+        return authority;
+    }
+
+    String scheme() {
+        return tls ? "https" : "http";
+    }
+
+    /** The same request to another server (the warm-up's private one): same method, path, headers, body. */
+    HttpRequestTemplate to(String scheme, String hostAndPort) {
+        String u = scheme + "://" + hostAndPort + pathTemplate;
+        List<String> lines = headers.stream().map(h -> h[0] + ": " + h[1]).toList();
+        return new HttpRequestTemplate(u, method, lines, body);
     }
 
     private static String[] header(String line) {
@@ -58,24 +187,35 @@ final class HttpRequestTemplate {
         if (colon <= 0) {
             throw new SettingException("header", line, "expected 'Name: value'");
         }
-        return new String[] {line.substring(0, colon).strip(), line.substring(colon + 1).strip()};
+        String name = line.substring(0, colon).strip();
+        String value = line.substring(colon + 1).strip();
+        if (!name.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
+            throw new SettingException("header", line, "the name is not an HTTP token");
+        }
+        if (value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0 || value.chars().anyMatch(c -> c > 0xff)) {
+            throw new SettingException("header", line, "the value has a line break or a character outside ISO-8859-1");
+        }
+        if (RESTRICTED.contains(name.toLowerCase(Locale.ROOT))) {
+            throw new SettingException("header", line, "the client sets " + name + " itself");
+        }
+        return new String[] {name, value};
     }
 
-    private static String checkUrl(String url) {
+    private static URI checkUrl(String url) {
         if (url == null || url.isBlank()) {
             throw new SettingException("url", null, "the http op needs one, e.g. http://127.0.0.1:8080/");
         }
         try {
-            URI uri = new URI(url.replace(CYCLE, "0"));
+            URI uri = new URI(url.replace(CYCLE, MARK));
             if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
                 throw new SettingException("url", url, "expected http:// or https://");
             }
             if (uri.getHost() == null) {
                 throw new SettingException("url", url, "no host");
             }
+            return uri;
         } catch (URISyntaxException e) {
             throw new SettingException("url", url, e.getReason());
         }
-        return url;
     }
 }

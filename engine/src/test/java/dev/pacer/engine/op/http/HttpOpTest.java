@@ -49,6 +49,8 @@ class HttpOpTest {
     final Set<String> paths = ConcurrentHashMap.newKeySet();
     final List<String> seen = new CopyOnWriteArrayList<>();
     volatile long stallUntil;
+    final java.util.concurrent.atomic.AtomicInteger holding = new java.util.concurrent.atomic.AtomicInteger();
+    final java.util.concurrent.atomic.AtomicInteger mostHeld = new java.util.concurrent.atomic.AtomicInteger();
     final AtomicLong stallCount = new AtomicLong();
     final AtomicLong requests = new AtomicLong();
 
@@ -59,7 +61,7 @@ class HttpOpTest {
     void startServer() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 256);
         server.createContext("/", this::handle);
-        server.setExecutor(Executors.newFixedThreadPool(8));
+        server.setExecutor(Executors.newFixedThreadPool(16));
         server.start();
         base = "http://127.0.0.1:" + server.getAddress().getPort();
     }
@@ -89,6 +91,17 @@ class HttpOpTest {
             if (path.equals("/slow")) {
                 Thread.sleep(500);
             }
+            if (path.equals("/hang")) {
+                Thread.sleep(3000);
+            }
+            if (path.equals("/hold")) {
+                mostHeld.accumulateAndGet(holding.incrementAndGet(), Math::max);
+                try {
+                    Thread.sleep(100);
+                } finally {
+                    holding.decrementAndGet();
+                }
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -99,7 +112,12 @@ class HttpOpTest {
             default -> (path.startsWith("/mix/") && Long.parseLong(path.substring(5)) % 4 == 0) ? 500 : 200;
         };
         byte[] out = "ok\n".getBytes(StandardCharsets.UTF_8);
-        ex.sendResponseHeaders(status, out.length);
+        if (ex.getRequestMethod().equals("HEAD")) {
+            ex.sendResponseHeaders(status, -1);
+            ex.close();
+            return;
+        }
+        ex.sendResponseHeaders(status, path.equals("/chunked") ? 0 : out.length); // 0: chunked
         try (OutputStream o = ex.getResponseBody()) {
             o.write(out);
         }
@@ -107,11 +125,16 @@ class HttpOpTest {
 
     Summary run(String rate, int threads, long cycles, Duration duration, Map<String, List<String>> options,
                 List<IntervalReport> intervals) throws Exception {
+        return run(rate, threads, cycles, duration, options, intervals, RunOptions.DEFAULT_GRACE);
+    }
+
+    Summary run(String rate, int threads, long cycles, Duration duration, Map<String, List<String>> options,
+                List<IntervalReport> intervals, Duration grace) throws Exception {
         OpSpec spec = OpSpec.parse("http", options);
         ActivityConfig config = new ActivityConfig(spec, threads, false, rate == null ? null : RateSpec.parse(rate),
                 duration, cycles);
         try (Op op = Ops.create(spec)) {
-            LoadRun run = new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(250)).build(),
+            LoadRun run = new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(250)).grace(grace).build(),
                     op, new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream()));
             if (intervals != null) {
                 run.addIntervalListener(intervals::add);
@@ -143,6 +166,11 @@ class HttpOpTest {
         for (long c = 0; c < 400; c++) {
             assertTrue(paths.contains("/mix/" + c), "{cycle} in the URL: request for cycle " + c);
         }
+
+        Summary chunked = run(null, 2, 100, null, url(base + "/chunked"), null);
+        assertEquals(100L, chunked.outcomes().get("2xx"), "chunked responses read to their end: " + chunked.outcomes());
+        Summary head = run(null, 2, 100, null, url(base + "/head", "method", "HEAD"), null);
+        assertEquals(100L, head.outcomes().get("2xx"), "HEAD responses have no body: " + head.outcomes());
 
         Summary redirect = run(null, 1, 10, null, url(base + "/moved", "expect", "2xx,3xx"), null);
         assertEquals(10L, redirect.outcomes().get("3xx"));
@@ -184,7 +212,8 @@ class HttpOpTest {
     @Test
     void aServerStallShowsInWaitAndResponseWhileTheRateRecoversAfterwards() throws Exception {
         List<IntervalReport> intervals = new CopyOnWriteArrayList<>();
-        Summary s = run("400", 8, 0, Duration.ofSeconds(4), url(base + "/stall"), intervals);
+        // 16 connections: full 40 ms into the 300 ms stall, after which ops wait for one
+        Summary s = run("400", 1, 0, Duration.ofSeconds(4), url(base + "/stall", "connections", "16"), intervals);
         long ms = 1_000_000;
         assertTrue(s.latencies().get(Metric.WAIT).max() >= 200 * ms, "the stall made later ops start late: " + s.latencies());
         assertTrue(s.latencies().get(Metric.RESPONSE).max() >= 280 * ms, "and users would have waited for it");
@@ -214,5 +243,101 @@ class HttpOpTest {
         refused(url(base, "body", "@/no/such/file"), "body", "@/no/such/file");
         refused(url(base, "http-version", "3"), "http-version", "3");
         refused(url(base, "request-timeout", "soon"), "request-timeout", "soon");
+        refused(url(base, "connections", "0"), "connections", "0");
+        refused(url(base, "connections", "many"), "connections", "many");
+        refused(url(base, "io-threads", "-1"), "io-threads", "-1");
+        refused(url(base, "insecure", "maybe"), "insecure", "maybe");
+        refused(url("http://no-such-host.invalid/"), "url", "http://no-such-host.invalid/");
+        refused(url(base + "/x", "header", "Bad Name: x"), "header", "Bad Name: x");
+    }
+
+    @Test
+    void theServerSeesAtMostOneRequestPerConnectionAndTheBoundIsWaitTime() throws Exception {
+        // 40 requests scheduled within 200 ms, each held 100 ms by a server with 16 threads: 4 connections
+        // carry them 4 at a time (1 s in all), so the later ones wait for a connection, and that is wait time
+        Summary s = run("200", 1, 40, null, url(base + "/hold", "connections", "4"), null);
+        assertEquals(40L, s.outcomes().get("2xx"), s.outcomes().toString());
+        assertTrue(mostHeld.get() <= 4, "at most 4 requests at once at the server: " + mostHeld.get());
+        assertTrue(mostHeld.get() >= 2, "and the connections were used together: " + mostHeld.get());
+        long ms = 1_000_000;
+        assertTrue(s.latencies().get(Metric.WAIT).max() >= 400 * ms, "the last ops waited for a connection: " + s.latencies());
+        assertTrue(s.latencies().get(Metric.RESPONSE).max() >= 700 * ms, "and their response time includes it: " + s.latencies());
+    }
+
+    @Test
+    void aBoundAboveTheConnectionsQueuesRequestsForThem() throws Exception {
+        OpSpec spec = OpSpec.parse("http", url(base + "/hold", "connections", "2"));
+        ActivityConfig config = new ActivityConfig(spec, 1, false, RateSpec.parse("200"), null, 20, 8);
+        Summary s;
+        try (Op op = Ops.create(spec)) {
+            s = new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(250)).build(), op,
+                    new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream())).run();
+        }
+        assertEquals(20L, s.outcomes().get("2xx"), s.outcomes().toString());
+        assertTrue(mostHeld.get() <= 2, "8 in flight, but 2 connections: at most 2 at the server: " + mostHeld.get());
+    }
+
+    @Test
+    void aServerThatResetsConnectionsIsCountedAndTheRunGoesOn() throws Exception {
+        AtomicLong served = new AtomicLong();
+        AtomicLong reset = new AtomicLong();
+        try (ServerSocket rst = new ServerSocket(0, 256, java.net.InetAddress.getLoopbackAddress())) {
+            Thread acceptor = Thread.ofVirtual().start(() -> {
+                while (!rst.isClosed()) {
+                    try {
+                        java.net.Socket sock = rst.accept();
+                        Thread.ofVirtual().start(() -> serveOrReset(sock, served, reset));
+                    } catch (IOException closed) {
+                        return;
+                    }
+                }
+            });
+            Summary s = run("500", 1, 0, Duration.ofSeconds(2), url("http://127.0.0.1:" + rst.getLocalPort() + "/r"), null);
+            acceptor.interrupt();
+            long resets = s.errorsByType().getOrDefault("reset", 0L);
+            long ok = s.outcomes().getOrDefault("2xx", 0L);
+            assertEquals(s.ops(), ok + resets, "every op is a response or a reset: " + s.outcomes());
+            assertTrue(Math.abs(s.ops() - 1000) <= 20, "the run went on at its rate: 1000 ops ±2 %, got " + s.ops());
+            assertTrue(resets >= 0.2 * s.ops() && resets <= 0.45 * s.ops(), "every 3rd request reset: " + s.outcomes());
+            assertEquals(reset.get(), resets, "the client counted every reset the server made");
+        }
+    }
+
+    /** Answers requests on one connection with 200, but resets the connection at every 3rd request it reads. */
+    private static void serveOrReset(java.net.Socket sock, AtomicLong served, AtomicLong reset) {
+        try (sock) {
+            java.io.InputStream in = sock.getInputStream();
+            OutputStream out = sock.getOutputStream();
+            int state = 0; // how much of CR LF CR LF has been seen
+            for (int b; (b = in.read()) >= 0; ) {
+                state = (b == '\r' && (state == 0 || state == 2)) || (b == '\n' && (state == 1 || state == 3)) ? state + 1 : 0;
+                if (state == 4) {
+                    state = 0;
+                    if ((served.get() + reset.get()) % 3 == 2) {
+                        reset.incrementAndGet();
+                        sock.setSoLinger(true, 0); // close with RST
+                        return;
+                    }
+                    served.incrementAndGet();
+                    out.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".getBytes(StandardCharsets.US_ASCII));
+                    out.flush();
+                }
+            }
+        } catch (IOException e) {
+            // the client closed
+        }
+    }
+
+    @Test
+    void opsInFlightAtTheRunsEndCompleteWithinTheGraceOrAreCancelled() throws Exception {
+        Summary late = run(null, 1, 4, null, url(base + "/slow"), null, Duration.ofSeconds(5));
+        assertEquals(4L, late.outcomes().get("2xx"), "completed after the last start, within the grace: " + late.outcomes());
+
+        // the server holds each request 3 s: with a 300 ms grace the run ends first, every op cancelled (had the
+        // run waited for the server they would be 2xx)
+        Summary cut = run(null, 1, 4, null, url(base + "/hang"), null, Duration.ofMillis(300));
+        assertEquals(4L, cut.ops(), cut.outcomes().toString());
+        assertEquals(4L, cut.errorsByType().get("cancelled"), "still in flight after the grace: " + cut.outcomes());
+        assertTrue(cut.durationSeconds() < 2.0, "the run ended at the grace, not at the server's answer: " + cut.durationSeconds() + " s");
     }
 }

@@ -1,0 +1,219 @@
+package dev.pacer.engine.op.http;
+
+import dev.pacer.engine.op.Completion;
+import dev.pacer.engine.op.Outcome;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoop;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslContext;
+
+/**
+ * One HTTP/1.1 keep-alive connection of an {@link H1Pool}, carrying one request at a time. Everything
+ * it does runs on its one event loop; it is its own task ({@link #run}), so handing it a request
+ * allocates nothing.
+ *
+ * <h2>Shared fields</h2>
+ * {@code nextCycle}, {@code next}: plain; written by the thread that took this connection from the pool
+ * (a worker, or the event loop that released it), then published by {@link EventLoop#execute} (its task
+ * queue orders the write before the loop's read in {@link #run}). Only one thread owns an idle
+ * connection, so they are never written concurrently. Every other field is the event loop's alone.
+ *
+ * <p>Exactly once: {@code inFlight} holds the completion of the request on the wire; whoever finishes
+ * it ({@link #finish}: the response, a failure, the timeout scan, the channel's close) clears it first,
+ * so later events about the same request find nothing to complete. Events from a channel this
+ * connection no longer uses (closed after a timeout) are ignored.
+ */
+final class H1Connection implements Runnable {
+
+    final H1Pool pool;
+    final EventLoop loop;
+    private final Bootstrap bootstrap;
+    private final H1ResponseParser parser = new H1ResponseParser();
+    private final byte[] digits = new byte[20];
+
+    // handed over by the pool's taker, read in run()
+    private long nextCycle;
+    private Completion next;
+
+    // the event loop's
+    private Channel channel;
+    private Completion inFlight;
+    private long sentNanos;
+    private long cycle;
+    private ByteBuf fixed;
+
+    H1Connection(H1Pool pool, EventLoop loop) {
+        this.pool = pool;
+        this.loop = loop;
+        SslContext ssl = pool.ssl;
+        this.bootstrap = pool.transport.bootstrap(loop).handler(new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+                if (ssl != null) {
+                    ch.pipeline().addLast(ssl.newHandler(ch.alloc(), pool.template.host(), pool.template.port()));
+                }
+                ch.pipeline().addLast(new Handler());
+            }
+        });
+    }
+
+    /** Hands this (idle) connection a request; called by its owner, on any thread. */
+    void dispatch(long cycle, Completion completion) {
+        this.nextCycle = cycle;
+        this.next = completion;
+        loop.execute(this);
+    }
+
+    /** On the event loop: sends the request handed over, on the open channel or a new one. */
+    @Override
+    public void run() {
+        Completion c = next;
+        next = null;
+        cycle = nextCycle;
+        inFlight = c;
+        sentNanos = System.nanoTime();
+        parser.reset(pool.template.isHead());
+        if (channel != null && channel.isActive()) {
+            write();
+        } else {
+            connect();
+        }
+    }
+
+    private void connect() {
+        ChannelFuture f = bootstrap.connect(pool.address);
+        Channel ch = f.channel();
+        channel = ch;
+        f.addListener(done -> {
+            if (ch != channel) {
+                return; // given up meanwhile (timeout)
+            }
+            if (done.isSuccess()) {
+                if (inFlight != null) {
+                    write();
+                }
+            } else {
+                channel = null;
+                finish(HttpOutcomes.forFailure(done.cause()));
+            }
+        });
+    }
+
+    private void write() {
+        ByteBuf request;
+        if (pool.template.isFixed()) {
+            if (fixed == null) {
+                fixed = pool.template.fixedRequest();
+            }
+            if (fixed.refCnt() == 1) { // no earlier write still holds it: resend the same bytes
+                request = fixed.retain().setIndex(0, fixed.writerIndex());
+            } else {
+                request = fixed.retainedDuplicate().setIndex(0, fixed.writerIndex());
+            }
+        } else {
+            request = pool.template.request(channel.alloc(), cycle, digits);
+        }
+        channel.writeAndFlush(request, channel.voidPromise());
+    }
+
+    /** Completes the request on the wire (if any) exactly once, then returns the connection to the pool. */
+    private void finish(Outcome outcome) {
+        Completion c = inFlight;
+        if (c == null) {
+            return;
+        }
+        inFlight = null;
+        pool.release(this);
+        c.complete(outcome);
+    }
+
+    /** Drops the channel (it will not be used again) and closes it. */
+    private void abandon() {
+        Channel ch = channel;
+        channel = null;
+        if (ch != null) {
+            ch.close();
+        }
+    }
+
+    /** On the event loop, from the pool's scan: gives up a request older than the timeout. */
+    void checkTimeout(long now) {
+        if (inFlight != null && now - sentNanos > pool.timeoutNanos) {
+            abandon();
+            finish(HttpOutcomes.TIMEOUT);
+        }
+    }
+
+    /** Closes the channel from any thread (the op is closing). */
+    void closeFromOutside() {
+        loop.execute(() -> {
+            abandon();
+            if (fixed != null) {
+                fixed.release();
+                fixed = null;
+            }
+            finish(Outcome.CANCELLED);
+        });
+    }
+
+    /** One per channel: reads responses, turns the channel's failures into the request's outcome. */
+    private final class Handler extends ChannelInboundHandlerAdapter {
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf in = (ByteBuf) msg;
+            try {
+                if (ctx.channel() != channel) {
+                    return;
+                }
+                if (inFlight == null) {
+                    abandon(); // bytes nobody asked for: the connection is out of step
+                    return;
+                }
+                boolean done;
+                try {
+                    done = parser.read(in);
+                } catch (IllegalStateException e) {
+                    abandon();
+                    finish(HttpOutcomes.PROTOCOL);
+                    return;
+                }
+                if (done) {
+                    if (parser.mustClose() || in.isReadable()) {
+                        abandon();
+                    }
+                    finish(pool.outcomes.forStatus(parser.status()));
+                }
+            } finally {
+                in.release();
+            }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            if (ctx.channel() != channel) {
+                return;
+            }
+            channel = null;
+            if (inFlight != null) {
+                finish(parser.endsAtClose() ? pool.outcomes.forStatus(parser.status()) : HttpOutcomes.RESET);
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (ctx.channel() != channel) {
+                ctx.close();
+                return;
+            }
+            abandon();
+            finish(HttpOutcomes.forFailure(cause));
+        }
+    }
+}

@@ -1,0 +1,299 @@
+package dev.pacer.engine.op.http;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.ByteProcessor;
+
+/**
+ * An HTTP/1.1 response reader that keeps what a load test needs and discards the rest: the status, and
+ * where the response ends (Content-Length, chunked, or the connection's close), and whether the
+ * connection may be reused. Bodies are skipped, never copied; a line (status, header, chunk size) is
+ * copied into a reused array, so nothing is allocated per response. Interim 1xx responses (except 101)
+ * are skipped; HEAD, 204 and 304 responses have no body.
+ *
+ * <p>Not thread-safe: one per connection, used on its event loop only.
+ */
+final class H1ResponseParser {
+
+    /** More than this in one line (status or header) is a protocol error. */
+    static final int MAX_LINE = 64 * 1024;
+
+    private static final int STATUS = 0;
+    private static final int HEADERS = 1;
+    private static final int BODY = 2;
+    private static final int CHUNK_SIZE = 3;
+    private static final int CHUNK_DATA = 4;
+    private static final int CHUNK_END = 5;
+    private static final int TRAILERS = 6;
+    private static final int UNTIL_CLOSE = 7;
+    private static final int DONE = 8;
+
+    private int state;
+    private byte[] line = new byte[256];
+    private int lineLength;
+    private boolean head;
+    private int status;
+    private long contentLength;
+    private boolean chunked;
+    private boolean close;
+    private boolean http10KeepAlive;
+    private boolean http10;
+    private long remaining;
+
+    /** Starts reading the response to a new request; {@code head}: it was a HEAD request (no body follows). */
+    void reset(boolean head) {
+        this.head = head;
+        state = STATUS;
+        lineLength = 0;
+        status = 0;
+        clearHeaders();
+    }
+
+    private void clearHeaders() {
+        contentLength = -1;
+        chunked = false;
+        close = false;
+        http10 = false;
+        http10KeepAlive = false;
+    }
+
+    /** The response's status (after the status line was read), else 0. */
+    int status() {
+        return status;
+    }
+
+    /** True when the server said (or HTTP/1.0 implies) that the connection closes after this response. */
+    boolean mustClose() {
+        return close || (http10 && !http10KeepAlive);
+    }
+
+    /** True when the response's body runs until the connection closes: its close completes the response. */
+    boolean endsAtClose() {
+        return state == UNTIL_CLOSE;
+    }
+
+    /**
+     * Reads what {@code in} holds (advancing its reader index). True when the response is complete; bytes
+     * after it are left unread.
+     *
+     * @throws IllegalStateException on a malformed response (the connection must be closed)
+     */
+    boolean read(ByteBuf in) {
+        while (in.isReadable()) {
+            switch (state) {
+                case BODY, CHUNK_DATA -> {
+                    int n = (int) Math.min(remaining, in.readableBytes());
+                    in.skipBytes(n);
+                    remaining -= n;
+                    if (remaining == 0) {
+                        state = state == BODY ? DONE : CHUNK_END;
+                    }
+                }
+                case UNTIL_CLOSE -> in.skipBytes(in.readableBytes());
+                case DONE -> {
+                    return true;
+                }
+                default -> {
+                    if (readLine(in)) {
+                        onLine();
+                    }
+                }
+            }
+            if (state == DONE) {
+                return true;
+            }
+        }
+        return state == DONE;
+    }
+
+    /** Appends to {@link #line} up to and including a LF; true when a whole line (without CR LF) is there. */
+    private boolean readLine(ByteBuf in) {
+        int from = in.readerIndex();
+        int lf = in.forEachByte(from, in.readableBytes(), ByteProcessor.FIND_LF);
+        int end = lf < 0 ? in.writerIndex() : lf;
+        int n = end - from;
+        if (lineLength + n > MAX_LINE) {
+            throw new IllegalStateException("a response line longer than " + MAX_LINE + " bytes");
+        }
+        if (lineLength + n > line.length) {
+            byte[] bigger = new byte[Math.max(line.length * 2, lineLength + n)];
+            System.arraycopy(line, 0, bigger, 0, lineLength);
+            line = bigger;
+        }
+        in.getBytes(from, line, lineLength, n);
+        lineLength += n;
+        if (lf < 0) {
+            in.readerIndex(end);
+            return false;
+        }
+        in.readerIndex(lf + 1);
+        if (lineLength > 0 && line[lineLength - 1] == '\r') {
+            lineLength--;
+        }
+        return true;
+    }
+
+    private void onLine() {
+        int n = lineLength;
+        lineLength = 0;
+        switch (state) {
+            case STATUS -> {
+                if (n == 0) {
+                    return; // tolerated: an empty line before the status line
+                }
+                // HTTP/1.x SP 3DIGIT [SP reason]
+                if (n < 12 || !startsWith("HTTP/1.", n) || line[8] != ' ' || !digit(9) || !digit(10) || !digit(11)) {
+                    throw new IllegalStateException("not an HTTP/1.x status line");
+                }
+                http10 = line[7] == '0';
+                status = (line[9] - '0') * 100 + (line[10] - '0') * 10 + (line[11] - '0');
+                state = HEADERS;
+            }
+            case HEADERS -> {
+                if (n > 0) {
+                    header(n);
+                    return;
+                }
+                if (status >= 100 && status < 200 && status != 101) {
+                    state = STATUS; // interim response (100 Continue): the real one follows
+                    clearHeaders();
+                } else if (head || status == 204 || status == 304 || (status >= 100 && status < 200)) {
+                    state = DONE;
+                } else if (chunked) {
+                    state = CHUNK_SIZE;
+                } else if (contentLength >= 0) {
+                    remaining = contentLength;
+                    state = contentLength == 0 ? DONE : BODY;
+                } else {
+                    state = UNTIL_CLOSE;
+                    close = true;
+                }
+            }
+            case CHUNK_SIZE -> {
+                long size = 0;
+                int digits = 0;
+                for (int i = 0; i < n; i++) {
+                    int d = Character.digit(line[i], 16);
+                    if (d < 0) {
+                        break; // ';' chunk extensions, or trailing spaces
+                    }
+                    if (++digits > 15) {
+                        throw new IllegalStateException("a chunk size too large");
+                    }
+                    size = size * 16 + d;
+                }
+                if (digits == 0) {
+                    throw new IllegalStateException("a malformed chunk size");
+                }
+                remaining = size;
+                state = size == 0 ? TRAILERS : CHUNK_DATA;
+            }
+            case CHUNK_END -> {
+                if (n != 0) {
+                    throw new IllegalStateException("no CRLF after a chunk");
+                }
+                state = CHUNK_SIZE;
+            }
+            case TRAILERS -> {
+                if (n == 0) {
+                    state = DONE;
+                }
+            }
+            default -> throw new IllegalStateException("unexpected state " + state);
+        }
+    }
+
+    private void header(int n) {
+        int colon = indexOf((byte) ':', n);
+        if (colon <= 0) {
+            throw new IllegalStateException("a malformed header line");
+        }
+        if (nameIs("content-length", colon)) {
+            long v = 0;
+            int i = skipSpaces(colon + 1, n);
+            int start = i;
+            for (; i < n && line[i] >= '0' && line[i] <= '9'; i++) {
+                v = v * 10 + (line[i] - '0');
+                if (v > Long.MAX_VALUE / 20) {
+                    throw new IllegalStateException("a Content-Length too large");
+                }
+            }
+            if (i == start) {
+                throw new IllegalStateException("a malformed Content-Length");
+            }
+            contentLength = v;
+        } else if (nameIs("transfer-encoding", colon)) {
+            chunked |= valueContains("chunked", colon + 1, n);
+        } else if (nameIs("connection", colon)) {
+            close |= valueContains("close", colon + 1, n);
+            http10KeepAlive |= valueContains("keep-alive", colon + 1, n);
+        }
+    }
+
+    private boolean startsWith(String prefix, int n) {
+        if (n < prefix.length()) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length(); i++) {
+            if (line[i] != prefix.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean digit(int i) {
+        return line[i] >= '0' && line[i] <= '9';
+    }
+
+    private int indexOf(byte b, int n) {
+        for (int i = 0; i < n; i++) {
+            if (line[i] == b) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private int skipSpaces(int i, int n) {
+        while (i < n && (line[i] == ' ' || line[i] == '\t')) {
+            i++;
+        }
+        return i;
+    }
+
+    /** Case-insensitive: is the header name (line[0, colon), trailing spaces ignored) {@code lowerName}? */
+    private boolean nameIs(String lowerName, int colon) {
+        int end = colon;
+        while (end > 0 && line[end - 1] == ' ') {
+            end--;
+        }
+        if (end != lowerName.length()) {
+            return false;
+        }
+        for (int i = 0; i < end; i++) {
+            if ((line[i] | 0x20) != lowerName.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Case-insensitive: does line[from, to) contain {@code lowerWord}? */
+    private boolean valueContains(String lowerWord, int from, int to) {
+        int m = lowerWord.length();
+        outer:
+        for (int i = from; i + m <= to; i++) {
+            for (int j = 0; j < m; j++) {
+                int c = line[i + j];
+                if (c >= 'A' && c <= 'Z') {
+                    c |= 0x20;
+                }
+                if (c != lowerWord.charAt(j)) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+}

@@ -1,0 +1,73 @@
+package dev.pacer.engine.op.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** The HTTP/1.1 response reader, whole and split at every byte (as TCP may deliver it). */
+class H1ResponseParserTest {
+
+    /** Feeds {@code text} in pieces of {@code piece} bytes; returns the parser once the response is complete, checking it ends exactly there. */
+    static H1ResponseParser parse(String text, int piece, boolean head) {
+        H1ResponseParser p = new H1ResponseParser();
+        p.reset(head);
+        byte[] bytes = text.getBytes(StandardCharsets.ISO_8859_1);
+        for (int i = 0; i < bytes.length; i += piece) {
+            ByteBuf b = Unpooled.wrappedBuffer(bytes, i, Math.min(piece, bytes.length - i));
+            boolean done = p.read(b);
+            if (done) {
+                assertEquals(bytes.length, i + b.readerIndex(), "complete exactly at the response's end: " + text);
+                return p;
+            }
+        }
+        throw new AssertionError("incomplete: " + text);
+    }
+
+    static void both(String text, int status, boolean close) {
+        for (int piece : new int[] {1, 2, 7, 1000}) {
+            H1ResponseParser p = parse(text, piece, false);
+            assertEquals(status, p.status(), text);
+            assertEquals(close, p.mustClose(), text);
+        }
+    }
+
+    @Test
+    void contentLengthChunkedInterimAndClose() {
+        both("HTTP/1.1 200 OK\r\nContent-Length: 3\r\nServer: x\r\n\r\nok\n", 200, false);
+        both("HTTP/1.1 404 Not Found\r\ncontent-length:0\r\n\r\n", 404, false);
+        both("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n0\r\n\r\n", 200, false);
+        both("HTTP/1.1 200 OK\r\nTransfer-Encoding: Chunked\r\n\r\nA\r\n0123456789\r\n0\r\nTrailer: t\r\n\r\n", 200, false);
+        both("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok", 201, false);
+        both("HTTP/1.1 204 No Content\r\n\r\n", 204, false);
+        both("HTTP/1.1 500 Oops\r\nConnection: close\r\nContent-Length: 1\r\n\r\nx", 500, true);
+        both("HTTP/1.0 200 OK\r\nContent-Length: 1\r\n\r\nx", 200, true);
+        both("HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 1\r\n\r\nx", 200, false);
+        H1ResponseParser head = parse("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n", 3, true);
+        assertEquals(200, head.status());
+    }
+
+    @Test
+    void aBodyUntilCloseEndsWithTheConnection() {
+        H1ResponseParser p = new H1ResponseParser();
+        p.reset(false);
+        assertFalse(p.read(Unpooled.copiedBuffer("HTTP/1.1 200 OK\r\n\r\nsome body", StandardCharsets.US_ASCII)));
+        assertTrue(p.endsAtClose());
+        assertEquals(200, p.status());
+    }
+
+    @Test
+    void garbageIsAProtocolError() {
+        for (String bad : new String[] {"SSH-2.0-OpenSSH\r\n", "HTTP/1.1 2x0 OK\r\n", "HTTP/1.1 200 OK\r\nno colon\r\n",
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"}) {
+            H1ResponseParser p = new H1ResponseParser();
+            p.reset(false);
+            assertThrows(IllegalStateException.class, () -> p.read(Unpooled.copiedBuffer(bad, StandardCharsets.US_ASCII)), bad);
+        }
+    }
+}

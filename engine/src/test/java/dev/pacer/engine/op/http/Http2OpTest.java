@@ -1,0 +1,118 @@
+package dev.pacer.engine.op.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pacer.engine.LoadRun;
+import dev.pacer.engine.RunOptions;
+import dev.pacer.engine.metrics.Metric;
+import dev.pacer.engine.op.Op;
+import dev.pacer.engine.op.OpSpec;
+import dev.pacer.engine.op.Ops;
+import dev.pacer.engine.result.Summary;
+import dev.pacer.engine.run.ActivityConfig;
+import dev.pacer.ratelimit.RateSpec;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http2.Http2HeadersFrame;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The http op over HTTP/2 with prior knowledge (h2c), against a Netty HTTP/2 server started here that counts what it gets. */
+class Http2OpTest {
+
+    EventLoopGroup group;
+    Channel server;
+    String base;
+    final AtomicLong requests = new AtomicLong();
+    final Set<Channel> connections = ConcurrentHashMap.newKeySet();
+    final Set<String> paths = ConcurrentHashMap.newKeySet();
+
+    @BeforeEach
+    void startServer() {
+        group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                .childHandler(new ChannelInitializer<>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        connections.add(ch);
+                        WarmUpServers.h2c(ch);
+                        ch.pipeline().addBefore(ch.pipeline().context(WarmUpServers.OkHandler.class).name(), "count",
+                                new ChannelInboundHandlerAdapter() {
+                                    @Override
+                                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                                        if (msg instanceof Http2HeadersFrame h) {
+                                            requests.incrementAndGet();
+                                            paths.add(h.headers().path().toString());
+                                        }
+                                        ctx.fireChannelRead(msg);
+                                    }
+                                });
+                    }
+                })
+                .bind(new InetSocketAddress("127.0.0.1", 0)).syncUninterruptibly().channel();
+        base = "http://127.0.0.1:" + ((InetSocketAddress) server.localAddress()).getPort();
+    }
+
+    @AfterEach
+    void stopServer() {
+        server.close().syncUninterruptibly();
+        group.shutdownGracefully(0, 100, java.util.concurrent.TimeUnit.MILLISECONDS).syncUninterruptibly();
+    }
+
+    Summary run(String rate, long cycles, Duration duration, Map<String, List<String>> options) throws Exception {
+        OpSpec spec = OpSpec.parse("http", options);
+        ActivityConfig config = new ActivityConfig(spec, 1, false, rate == null ? null : RateSpec.parse(rate), duration, cycles);
+        try (Op op = Ops.create(spec)) {
+            return new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(250)).build(), op,
+                    new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream())).run();
+        }
+    }
+
+    static Map<String, List<String>> h2(String url, String... more) {
+        Map<String, List<String>> m = new LinkedHashMap<>();
+        m.put("url", List.of(url));
+        m.put("http-version", List.of("2"));
+        for (int i = 0; i < more.length; i += 2) {
+            m.put(more[i], List.of(more[i + 1]));
+        }
+        return m;
+    }
+
+    @Test
+    void pacedOverH2cTheServerCountsEveryRequestOnOneConnection() throws Exception {
+        Summary s = run("2000", 0, Duration.ofSeconds(3), h2(base + "/item/{cycle}"));
+        assertTrue(Math.abs(s.ops() - 6000) <= 60, "6000 ops ±1 %: " + s.ops());
+        assertEquals(s.ops(), (long) s.outcomes().get("2xx"), s.outcomes().toString());
+        assertEquals(s.ops(), requests.get(), "the server counted every request");
+        assertEquals(1, connections.size(), "multiplexed on the default single connection");
+        assertTrue(paths.contains("/item/0") && paths.contains("/item/" + (s.ops() - 1)), "{cycle} in :path");
+        assertTrue(s.latencies().get(Metric.RESPONSE).at("99") < 200_000_000L, "no backlog: " + s.latencies());
+    }
+
+    @Test
+    void bodiesAndSeveralConnections() throws Exception {
+        Summary s = run(null, 300, null, h2(base + "/post", "method", "POST", "body", "x".repeat(1000), "connections", "3"));
+        assertEquals(300L, s.outcomes().get("2xx"), s.outcomes().toString());
+        assertEquals(300L, requests.get());
+        assertEquals(3, connections.size(), "spread over 3 connections");
+    }
+}
