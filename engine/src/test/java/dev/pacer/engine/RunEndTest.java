@@ -73,7 +73,11 @@ class RunEndTest {
         // 3 ops/s: the slice (333 333 333.33 ns) rounds down, which put slot 6 (ideally at 2.0 s) a hair
         // before a 2 s deadline: 7 ops. 300 ops/s for 1 s put slot 300 at 999 999 999.6 ns: 301 ops.
         assertEquals(6, run(config("3", 1, false, Duration.ofSeconds(2), 0), cycle -> null, Duration.ZERO).run().ops());
-        assertEquals(300, run(config("300", 1, false, Duration.ofSeconds(1), 0), cycle -> null, Duration.ZERO).run().ops());
+        Summary s = run(config("300", 1, false, Duration.ofSeconds(1), 0), cycle -> null, Duration.ZERO).run();
+        assertTrue(s.ops() <= 300, "slot 300 (ideally at the end) is never issued: " + s.ops());
+        // the earlier ones are, unless the machine stalls the worker near the end: the run ends at its
+        // deadline and a backlog still owed then is not worked off (a 200 ms stall in a full suite: 241)
+        assertTrue(s.ops() >= 200, "the slots before the end ran: " + s.ops());
     }
 
     @Test
