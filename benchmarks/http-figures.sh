@@ -12,6 +12,9 @@
 # Client and server share this machine's cores. Needs nginx, python3, and the JDK's jfr. Run on a quiet machine:
 #   benchmarks/http-figures.sh         # RATES="5000 10000 20000 40000" DURATION=20s ALLOC_RATE=20000 PORT=18089
 # Extra pacer flags: PACER_FLAGS="--connections 32"; extra JVM options: JAVA_OPTS_EXTRA="...".
+# The peer in the same session: WRK2=/path/to/wrk2/wrk adds, after each pacer row, a wrk2 row at the same rate
+# (wrk2 -t2 -c64 -R rate --latency for WARMUP + DURATION; nginx's log from WARMUP on is judged the same way, and
+# wrk2's own corrected latency stands in for response; wrk2 reports no wait). wrk2: github.com/giltene/wrk2, `make`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for tool in nginx python3; do
@@ -121,6 +124,47 @@ print(f"| {rate:<6} | {len(t):>9} ({100 * (len(t) - target) / target:+.2f} %)   
       f"| {trio('response'):<28} | {trio('wait'):<28} | {cpu:6.1f} %  | {len(pauses)}{(' max %.0f ms' % max(pauses)) if pauses else ''}".ljust(9) + " |")
 open(f'{d}/window.txt', 'w').write(f'{lo + 2} {hi - 1} {sum(1 for x in t if lo + 2 <= x < hi - 1)}')
 PY
+  if [ -n "${WRK2:-}" ]; then
+    : > "$dir/access.log"
+    total_s=$(python3 -c "import sys
+def sec(x): return float(x[:-1]) * {'s': 1, 'm': 60}[x[-1]]
+print(int(sec('$WARMUP') + sec('$DURATION')))")
+    "$WRK2" -t2 -c64 -d"${total_s}s" -R"$rate" --latency "$url" > "$dir/wrk2.txt" 2>&1 &
+    wpid=$!
+    : > "$dir/cpu.txt"
+    while [ -d "/proc/$wpid" ]; do
+      echo "$(date +%s.%N) $(awk '{print $14+$15}' "/proc/$wpid/stat" 2>/dev/null || echo -)" >> "$dir/cpu.txt"
+      sleep 0.5
+    done
+    wait "$wpid" || true
+    sleep 1.2
+    python3 - "$dir" "$rate" "$WARMUP" "$DURATION" "$(getconf CLK_TCK)" <<'PY'
+import sys, re, collections
+d, rate, warm, dur, tck = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
+def sec(x): return float(x[:-1]) * {'s': 1, 'm': 60}[x[-1]]
+t = sorted(float(l.split()[0]) for l in open(f'{d}/access.log') if l.strip())
+if not t:
+    print(f'| {"wrk2":<6} | no requests reached nginx: ' + open(f'{d}/wrk2.txt').read().strip().replace(chr(10), ' ')[:150]); sys.exit(0)
+start = t[0] + sec(warm)
+t = [x for x in t if x >= start]
+per = collections.Counter(int(x) for x in t)
+whole = sorted(per)[1:-1]
+counts = [per[s] for s in whole]
+target = rate * sec(dur)
+text = open(f'{d}/wrk2.txt').read()
+def pct(p):
+    m = re.search(r'^\s*' + re.escape(p) + r'\s+(\S+?)(us|ms|s)\s*$', text, re.M)
+    return float(m.group(1)) * {'us': 1e-3, 'ms': 1, 's': 1e3}[m.group(2)] if m else float('nan')
+lo, hi = (whole[0], whole[-1] + 1) if whole else (min(t), max(t))
+samples = [(float(a), int(b)) for a, b in (l.split() for l in open(f'{d}/cpu.txt')) if b != '-']
+inside = [x for x in samples if lo <= x[0] <= hi]
+cpu = (inside[-1][1] - inside[0][1]) / tck / (inside[-1][0] - inside[0][0]) * 100 if len(inside) > 1 else float('nan')
+print(f"| wrk2   | {len(t):>9} ({100 * (len(t) - target) / target:+.2f} %)     "
+      f"| {min(counts) if counts else 0:>6} – {max(counts) if counts else 0:<6} ({len(counts)} s) "
+      f"| {pct('50.000%'):.2f} / {pct('99.000%'):.2f} / {pct('100.000%'):.1f} ms".ljust(31) + " | (not reported)               "
+      f"| {cpu:6.1f} %  | -         |")
+PY
+  fi
   if [ -n "$jfr_opt" ] && [ -f "$dir/run.jfr" ]; then
     "$JAVA_HOME/bin/jfr" print --json --events jdk.ThreadAllocationStatistics "$dir/run.jfr" > "$dir/alloc.json"
     alloc_line="$(python3 - "$dir" "$rate" <<'PY'
