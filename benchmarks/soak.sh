@@ -5,8 +5,8 @@
 #   - every minute's rate (pacer report --from/--to over the .hlog) is within ±0.5 % of the target.
 # By hand, on a quiet machine, never in CI (cli's SoakTest is its 30-second version):
 #   benchmarks/soak.sh                 # RATE=200k THREADS=64 MINUTES=10 HEAP_GROWTH_KB=4096 to change
-# The limiter's accounting (allocated = granted + idle + reserved) at the end is not checked yet: no output of
-# a run carries the limiter's snapshot.
+#   - the limiter's accounting at the end (the summary's "limiter"): allocated = permits × slice + idle + reserved,
+#     to a few nanoseconds of rounding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RATE="${RATE:-200k}"
@@ -58,5 +58,17 @@ PY
   echo "$verdict"
   case "$verdict" in FAIL*) failed=1 ;; esac
 done
+verdict="$(python3 - "$out/soak.json" <<'PY'
+import json, sys
+l = json.load(open(sys.argv[1]))["limiter"]
+slice_ns = 1e9 / l["rate"]
+accounted = l["permitsGranted"] * slice_ns + l["idleNanos"] + l["reservedNanos"]
+diff = l["allocatedNanos"] - accounted
+print(("PASS" if abs(diff) <= 3 + l["permitsGranted"] * (slice_ns % 1 > 0) else "FAIL")
+      + " accounting: allocated %d ns, granted x slice + idle + reserved %.0f ns (%+.0f ns)" % (l["allocatedNanos"], accounted, diff))
+PY
+)"
+echo "$verdict"
+case "$verdict" in FAIL*) failed=1 ;; esac
 echo "files in $out"
 exit "$failed"

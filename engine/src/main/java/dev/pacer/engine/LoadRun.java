@@ -237,7 +237,8 @@ public final class LoadRun {
         return new Summary(config.op().toString(), activity.threads(), config.virtualThreads(),
                 finalRate == null ? Double.NaN : finalRate.strictness(), m.figures(), m.outcomes(), m.errorsByType(),
                 activity.changes(), m.phases(), verdict.thresholds(), options.maxErrorRatio(), activity.stopReason(),
-                activity.stopSource(), failure, scenarioRunner == null ? null : scenarioRunner.knee());
+                activity.stopSource(), failure, scenarioRunner == null ? null : scenarioRunner.knee(),
+                activity.limiterSnapshot());
     }
 
     private void announce() {

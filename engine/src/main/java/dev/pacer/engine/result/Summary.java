@@ -1,5 +1,6 @@
 package dev.pacer.engine.result;
 
+import dev.pacer.ratelimit.LimiterSnapshot;
 import dev.pacer.engine.event.Change;
 import dev.pacer.engine.event.StopReason;
 import dev.pacer.engine.metrics.LatencySummary;
@@ -30,7 +31,8 @@ import java.util.Map;
 public record Summary(String op, int threads, boolean virtualThreads, double strictness, RunFigures figures,
                       Map<String, Long> outcomes, Map<String, Long> errorsByType, List<Change> changes,
                       List<PhaseSummary> phases, List<ThresholdResult> thresholds, double maxErrorRatio,
-                      StopReason stopReason, String stoppedBy, String failure, Knee knee) {
+                      StopReason stopReason, String stoppedBy, String failure, Knee knee,
+                      LimiterSnapshot limiter) {
 
     public boolean passed() {
         return failure == null;

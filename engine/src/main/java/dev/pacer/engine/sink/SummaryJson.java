@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import dev.pacer.engine.text.Json;
+import dev.pacer.ratelimit.LimiterSnapshot;
 import java.util.Map;
 
 /**
@@ -64,6 +65,14 @@ public final class SummaryJson {
                 putFigures(probes.addObject().put("rate", p.rate()).put("startSeconds", p.startSec())
                         .put("judgedSeconds", p.judgedSec()).put("passed", p.passed()).put("why", p.why()), p.figures());
             }
+        }
+        if (s.limiter() != null) {
+            LimiterSnapshot l = s.limiter();
+            // at the run's end: allocated = granted schedule + idle + reserved (see LimiterSnapshot)
+            root.putObject("limiter").put("rate", l.spec().opsPerSecond()).put("strictness", l.spec().strictness())
+                    .put("allocatedNanos", l.allocatedNanos()).put("idleNanos", l.idleNanos())
+                    .put("reservedNanos", l.reservedNanos()).put("permitsGranted", l.permitsGranted())
+                    .put("totalWaitNanos", l.totalWaitNanos()).put("lagNanos", l.lagNanos());
         }
         root.put("stopReason", s.stopReason().label());
         root.put("stoppedBy", s.stoppedBy());
