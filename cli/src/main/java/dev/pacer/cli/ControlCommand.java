@@ -14,6 +14,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -35,7 +37,8 @@ final class ControlCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--to", paramLabel = "[HOST:]PORT", defaultValue = "127.0.0.1:7070",
-            description = "Where the run listens, written as for 'pacer run --control' (default: ${DEFAULT-VALUE}).")
+            description = {"Where the run listens, written as for 'pacer run --control' (default: ${DEFAULT-VALUE}); several,",
+                    "comma-separated, for the shards of one test: each gets the same (global) value and answers on its own line."})
     String to;
 
     @Option(names = "--token", paramLabel = "TOKEN", description = "Bearer token (default: $PACER_CONTROL_TOKEN).")
@@ -50,42 +53,86 @@ final class ControlCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ControlAction action = ControlAction.of(verb.toLowerCase(java.util.Locale.ROOT), value); // validates locally first
-        String where = address(to);
+        List<String> targets = new ArrayList<>();
+        for (String t : to.split(",")) {
+            if (!t.isBlank()) {
+                targets.add(address(t.strip()));
+            }
+        }
+        if (targets.isEmpty()) {
+            throw new SettingException("to", to, "names no run");
+        }
         String bearer = token != null ? token : System.getenv("PACER_CONTROL_TOKEN");
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        int worst = PacerCommand.EXIT_OK;
+        try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
+            // several targets: the shards of one test; each gets the same global value (a sharded run takes its
+            // share of any rate itself), concurrently, and each answer is reported with its target
+            List<java.util.concurrent.CompletableFuture<Integer>> answers = new ArrayList<>();
+            for (String where : targets) {
+                answers.add(java.util.concurrent.CompletableFuture.supplyAsync(
+                        () -> send(client, where, bearer, action, targets.size() > 1 ? where + ": " : "", out, err)));
+            }
+            for (var a : answers) {
+                int code = a.join();
+                if (code != PacerCommand.EXIT_OK && worst == PacerCommand.EXIT_OK) {
+                    worst = code; // the first failure's code, in the order the targets were named
+                }
+            }
+        }
+        return worst;
+    }
+
+    private int send(HttpClient client, String where, String bearer, ControlAction action, String prefix,
+                     PrintWriter out, PrintWriter err) {
         URI uri = URI.create("http://" + where + "/" + verb.toLowerCase(java.util.Locale.ROOT));
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10));
         if (bearer != null) {
             request.header("Authorization", "Bearer " + bearer);
         }
-        if (action instanceof ControlAction.Status) {
-            request.GET();
-        } else {
-            String body = value == null ? "" : Json.MAPPER.writeValueAsString(value);
-            request.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
-        }
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        HttpResponse<String> response;
-        try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
-            response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (ConnectException e) {
-            err.println("pacer control: cannot reach a run at " + where + " (is 'pacer run --control' running there?)");
+        try {
+            if (action instanceof ControlAction.Status) {
+                request.GET();
+            } else {
+                String body = value == null ? "" : Json.MAPPER.writeValueAsString(value);
+                request.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+            }
+            HttpResponse<String> response;
+            try {
+                response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            } catch (ConnectException e) {
+                say(err, "pacer control: cannot reach a run at " + where + " (is 'pacer run --control' running there?)");
+                return PacerCommand.EXIT_FAILED;
+            } catch (IOException e) {
+                say(err, "pacer control: " + where + ": " + PacerCommand.oneLine(String.valueOf(e.getMessage())));
+                return PacerCommand.EXIT_FAILED;
+            }
+            JsonNode body = Json.MAPPER.readTree(response.body());
+            if (response.statusCode() == 200) {
+                say(out, action instanceof ControlAction.Status
+                        ? prefix + Json.PRETTY.writeValueAsString(body)
+                        : prefix + "ok: " + body.get("change").asText());
+                return PacerCommand.EXIT_OK;
+            }
+            say(err, "pacer control: " + prefix + response.statusCode() + " "
+                    + (body.has("error") ? body.get("error").asText() : response.body()));
+            return response.statusCode() == 400 ? PacerCommand.EXIT_USAGE : PacerCommand.EXIT_FAILED;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            say(err, "pacer control: " + where + ": interrupted");
             return PacerCommand.EXIT_FAILED;
         } catch (IOException e) {
-            err.println("pacer control: " + where + ": " + PacerCommand.oneLine(String.valueOf(e.getMessage())));
+            say(err, "pacer control: " + where + ": " + PacerCommand.oneLine(String.valueOf(e.getMessage())));
             return PacerCommand.EXIT_FAILED;
         }
-        JsonNode body = Json.MAPPER.readTree(response.body());
-        if (response.statusCode() == 200) {
-            out.println(action instanceof ControlAction.Status
-                    ? Json.PRETTY.writeValueAsString(body)
-                    : "ok: " + body.get("change").asText());
-            out.flush();
-            return PacerCommand.EXIT_OK;
+    }
+
+    private static void say(PrintWriter w, String line) {
+        synchronized (w) {
+            w.println(line);
+            w.flush();
         }
-        err.println("pacer control: " + response.statusCode() + " " + (body.has("error") ? body.get("error").asText() : response.body()));
-        err.flush();
-        return response.statusCode() == 400 ? PacerCommand.EXIT_USAGE : PacerCommand.EXIT_FAILED;
     }
 
     /** {@code HOST:PORT} for a URI from what {@code --to} says, read as {@code --control} reads it. */

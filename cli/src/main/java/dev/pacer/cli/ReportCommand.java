@@ -1,5 +1,9 @@
 package dev.pacer.cli;
 
+import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.result.ThresholdResult;
+import dev.pacer.engine.result.RunFigures;
+import dev.pacer.engine.gate.Threshold;
 import dev.pacer.engine.text.Durations;
 import dev.pacer.engine.hlog.HlogReader;
 import dev.pacer.report.Report;
@@ -34,7 +38,7 @@ import picocli.CommandLine.Parameters;
                 "  pacer report run.hlog --csv | --json",
                 "  pacer report run.hlog --csv --intervals      a CSV row per interval: ops, errors, p50/p90/p99/max per tag", ""},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:read whole", "1:some lines unreadable (named; the rest is reported)", "2:bad usage or nothing readable"})
+        exitCodeList = {"0:read whole (and every --threshold passed)", "1:some lines unreadable (named; the rest is reported), or a --threshold failed", "2:bad usage or nothing readable"})
 final class ReportCommand implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -66,6 +70,11 @@ final class ReportCommand implements Callable<Integer> {
             + " (text, or CSV rows with --csv). Without it, text lists the intervals that had errors.")
     boolean intervals;
 
+    @Option(names = "--threshold", paramLabel = "GATE",
+            description = {"Judge the report (with --merge: the merged shards) by the gates 'pacer run' takes, e.g.",
+                    "'response.p99<20ms', 'achieved>=0.99*target', 'errors<0.1%'; any failed gate exits 1."})
+    List<String> thresholds = new ArrayList<>();
+
     @Option(names = "--json", description = "Print the report as JSON (nanoseconds).")
     boolean json;
 
@@ -88,6 +97,17 @@ final class ReportCommand implements Callable<Integer> {
         if (fromSec != null && toSec != null && toSec <= fromSec) {
             throw new IllegalArgumentException("invalid --to '" + to + "': must be after --from '" + from + "'");
         }
+        List<Threshold> gates = new ArrayList<>();
+        for (String t : thresholds) {
+            try {
+                gates.add(Threshold.parse(t));
+            } catch (IllegalArgumentException e) {
+                throw new SettingException("threshold", t, e.getMessage());
+            }
+        }
+        if (!gates.isEmpty() && (vs != null || logs.size() > 1 && !merge)) {
+            throw new IllegalArgumentException("--threshold judges one view: one log, or several with --merge");
+        }
         for (Path log : logs) {
             HlogReader.read(log, first -> false); // every log can be read before anything is printed
         }
@@ -101,6 +121,7 @@ final class ReportCommand implements Callable<Integer> {
         }
         List<List<Path>> views = merge ? List.of(logs) : logs.stream().map(List::of).toList();
         int unreadable = 0;
+        int failedGates = 0;
         for (List<Path> view : views) {
             Report report = Report.of(view, fromSec, toSec);
             for (String warning : report.warnings()) {
@@ -121,6 +142,15 @@ final class ReportCommand implements Callable<Integer> {
                 ReportHtml.write(report, plot);
                 err.println("pacer report: wrote " + plot);
             }
+            if (!gates.isEmpty()) {
+                RunFigures figures = report.figures();
+                for (Threshold g : gates) {
+                    ThresholdResult r = g.evaluate(figures);
+                    (json || csv ? err : out).println((r.passed() ? "PASS  " : "FAIL  ") + r.expression() + "  (actual "
+                            + r.actual() + ")");
+                    failedGates += r.passed() ? 0 : 1;
+                }
+            }
         }
         if (unreadable > 0) {
             err.println("pacer report: " + unreadable + " unreadable line" + (unreadable > 1 ? "s" : "")
@@ -128,7 +158,7 @@ final class ReportCommand implements Callable<Integer> {
         }
         out.flush();
         err.flush();
-        return unreadable > 0 ? PacerCommand.EXIT_FAILED : PacerCommand.EXIT_OK;
+        return unreadable > 0 || failedGates > 0 ? PacerCommand.EXIT_FAILED : PacerCommand.EXIT_OK;
     }
 
     /** {@code --vs}: A (the logs) against B, in text and, with --plot, on one page. */

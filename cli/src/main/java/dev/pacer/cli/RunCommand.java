@@ -9,6 +9,7 @@ import dev.pacer.engine.scenario.ScenarioParser;
 import dev.pacer.engine.scenario.Scenarios;
 import dev.pacer.engine.op.OpSpec;
 import dev.pacer.engine.hlog.HlogReader;
+import dev.pacer.engine.run.Shard;
 import dev.pacer.engine.text.SettingException;
 import dev.pacer.report.Report;
 import dev.pacer.report.ReportHtml;
@@ -106,6 +107,15 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--precision", paramLabel = "FRACTION",
             description = "A search ends when its bracket is this narrow, relative (default 0.02).")
     Double precision;
+
+    @Option(names = "--shard", paramLabel = "I/N",
+            description = {"Run as shard I of N processes making one test: every rate given is the test's global rate and",
+                    "this process runs 1/N of it, its slots interleaved with the others'; /N takes I from $JOB_COMPLETION_INDEX."})
+    String shard;
+
+    @Option(names = "--start-at", paramLabel = "INSTANT",
+            description = "Start the schedule at this UTC instant (2026-12-01T10:00:00Z), so shards start together; late: catch up.")
+    String startAt;
 
     @Option(names = "--arrivals", paramLabel = "uniform|poisson", converter = Converters.ArrivalsName.class,
             description = {"How ops arrive at the target rate: uniform (a metronome, the default) or poisson (each gap",
@@ -267,6 +277,16 @@ final class RunCommand implements Callable<Integer> {
         }
         if (seed != null) {
             test.seed(seed);
+        }
+        if (shard != null) {
+            test.shard(Shard.parse(shard, System.getenv("JOB_COMPLETION_INDEX")));
+        }
+        if (startAt != null) {
+            try {
+                test.startAt(java.time.Instant.parse(startAt.strip()));
+            } catch (java.time.format.DateTimeParseException e) {
+                throw new SettingException("start-at", startAt, "expected a UTC instant such as 2026-12-01T10:00:00Z");
+            }
         }
         if (threads != null) {
             test.threads(threads);

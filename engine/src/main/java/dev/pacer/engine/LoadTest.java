@@ -14,6 +14,7 @@ import dev.pacer.engine.op.Ops;
 import dev.pacer.engine.result.IntervalReport;
 import dev.pacer.engine.result.Summary;
 import dev.pacer.engine.run.ActivityConfig;
+import dev.pacer.engine.run.Shard;
 import dev.pacer.engine.scenario.Scenario;
 import dev.pacer.engine.scenario.ScenarioParser;
 import dev.pacer.engine.scenario.ScenarioRunner;
@@ -74,6 +75,8 @@ public final class LoadTest {
     private int maxInFlight;
     private Arrivals arrivals = Arrivals.UNIFORM;
     private Long seed;
+    private Shard shard;
+    private java.time.Instant startAt;
     private Duration interval = RunOptions.DEFAULT_INTERVAL;
     private Duration grace = RunOptions.DEFAULT_GRACE;
     private Path hlog;
@@ -198,6 +201,21 @@ public final class LoadTest {
      */
     public LoadTest arrivals(Arrivals arrivals) {
         this.arrivals = Objects.requireNonNull(arrivals, "arrivals");
+        return this;
+    }
+
+    /**
+     * Runs this process as one shard of a test run as {@code shard.count()} processes: every rate given is the
+     * test's global rate, this process runs its share, offset so the shards' slots interleave (see {@link Shard}).
+     */
+    public LoadTest shard(Shard shard) {
+        this.shard = shard;
+        return this;
+    }
+
+    /** Starts the schedule at this wall-clock instant (shards starting together); a late start catches up. */
+    public LoadTest startAt(java.time.Instant startAt) {
+        this.startAt = startAt;
         return this;
     }
 
@@ -363,7 +381,7 @@ public final class LoadTest {
     RunOptions options() {
         Duration runs = scenario == null ? duration : ScenarioRunner.runDuration(scenario, duration);
         ActivityConfig activity = new ActivityConfig(opSpec, threads, virtualThreads, rate, runs, cycles, maxInFlight,
-                arrivals, seed);
+                arrivals, seed, shard, startAt);
         return RunOptions.builder(activity).interval(interval).grace(grace).hlog(hlog).summaryJson(summaryJson).csv(csv)
                 .thresholds(thresholds).maxErrorRatio(maxErrorRatio).token(controlToken).control(control, controlToken)
                 .metrics(metrics).console(console)

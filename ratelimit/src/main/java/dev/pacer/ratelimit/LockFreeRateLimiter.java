@@ -158,17 +158,20 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
     private final AtomicLong seeds;
 
     LockFreeRateLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, long stalenessUnits, Arrivals arrivals,
-                        long seed) {
+                        long seed, Long origin) {
         this.seeds = new AtomicLong(seed);
         this.clock = Objects.requireNonNull(clock, "clock");
         this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
-        this.origin = clock.nanoTime();
+        long now = clock.nanoTime();
+        this.origin = origin != null ? origin : now;
         this.thresholdUnits = ScheduleUnits.fromNanos(sleeper.parkThresholdNanos());
         this.overshootNanos = sleeper.parkOvershootNanos();
         LimiterSettings initial = LimiterSettings.initial(Objects.requireNonNull(spec, "spec"), stalenessUnits,
                 Objects.requireNonNull(arrivals, "arrivals"));
         this.settings = initial;
-        this.horizon = initial.fastPath ? 0 : Long.MIN_VALUE;
+        // slot 0 is due at once unless the origin lies ahead (a shard's offset, a start time): then no
+        // caller may pass on the fast path before one has read the clock past it
+        this.horizon = initial.fastPath && this.origin - now <= 0 ? 0 : Long.MIN_VALUE;
     }
 
     // ------------------------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ public final class RateLimiters {
         private Duration fastPathStaleness = DEFAULT_FAST_PATH_STALENESS;
         private Arrivals arrivals = Arrivals.UNIFORM;
         private long seed = java.util.concurrent.ThreadLocalRandom.current().nextLong();
+        private Long origin;
 
         private Builder(RateSpec spec) {
             this.spec = Objects.requireNonNull(spec, "spec");
@@ -90,10 +91,19 @@ public final class RateLimiters {
             return this;
         }
 
+        /**
+         * The clock reading (on the clock's scale) of slot 0 (default: the clock when built). Ahead of the clock,
+         * callers wait for it; behind, they are late by that much and catch up by the strictness rules.
+         */
+        public Builder origin(long nanoTime) {
+            this.origin = nanoTime;
+            return this;
+        }
+
         public RateLimiter build() {
             Sleeper s = sleeper != null ? sleeper : ParkingSleeper.calibrated();
             long stalenessNanos = Math.min(fastPathStaleness.toNanos(), 1_000_000_000L);
-            return new LockFreeRateLimiter(spec, clock, s, ScheduleUnits.fromNanos(stalenessNanos), arrivals, seed);
+            return new LockFreeRateLimiter(spec, clock, s, ScheduleUnits.fromNanos(stalenessNanos), arrivals, seed, origin);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.pacer.report;
 
+import dev.pacer.engine.result.RunFigures;
 import dev.pacer.engine.hlog.HlogFile;
 import dev.pacer.engine.hlog.HlogReader;
 import dev.pacer.engine.hlog.IntervalNote;
@@ -394,6 +395,31 @@ public final class Report {
 
     public double rate() {
         return durationSeconds() > 0 ? ops() / durationSeconds() : 0;
+    }
+
+    /**
+     * What the window measured as the figures a run's gates are judged on (see {@code pacer run --threshold}): ops,
+     * errors, the time-weighted target of its intervals (for merged shards, the sum of their shares: the test's
+     * rate), the achieved rate and the three latencies; NaN target when the logs carry none.
+     */
+    public RunFigures figures() {
+        double weighted = 0;
+        double seconds = 0;
+        for (Point p : points) {
+            if (!Double.isNaN(p.target()) && p.seconds() > 0) {
+                weighted += p.target() * p.seconds();
+                seconds += p.seconds();
+            }
+        }
+        Map<Metric, LatencySummary> latencies = new java.util.EnumMap<>(Metric.class);
+        for (Metric m : Metric.values()) {
+            Histogram h = totals.get(m.tag());
+            if (h != null) {
+                latencies.put(m, LatencySummary.of(h));
+            }
+        }
+        return new RunFigures(ops(), errorCount(), seconds > 0 ? weighted / seconds : Double.NaN, rate(),
+                durationSeconds(), latencies);
     }
 
     public List<Point> points() {

@@ -21,6 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -109,7 +110,8 @@ public final class Activity {
     public Activity(ActivityConfig config, Op op) {
         this.config = Objects.requireNonNull(config, "config");
         this.op = Objects.requireNonNull(op, "op");
-        this.cycles = new CycleSource(config.cycles());
+        this.cycles = new CycleSource(config.shard() == null || config.cycles() == 0 ? config.cycles()
+                : Math.max(1, config.shard().cyclesOf(config.cycles())));
     }
 
     /**
@@ -139,13 +141,21 @@ public final class Activity {
             // The run's clock starts at the limiter's origin, after its set-up (the park-cost calibration,
             // ~15 ms once per JVM, and class loading): slot k is at exactly start + k slices, and a 10 s
             // run at 1000 ops/s has 10 000 slots before its deadline.
+            // A test that starts at an instant (shards starting together) waits for it here; one started late
+            // counts from that instant all the same, so its first ops are late and catch up like any late caller.
+            Long testStart = config.startAt() == null ? null : awaitStartAt(config.startAt());
             if (config.rate() != null) {
-                limiter = limiterFor(config.rate(), ParkingSleeper.calibrated());
-                startNanos = limiter.originNanos();
+                ParkingSleeper sleeper = ParkingSleeper.calibrated();
+                long origin = testStart != null ? testStart : System.nanoTime();
+                Shard shard = config.shard();
+                limiter = limiterFor(share(config.rate()), sleeper,
+                        shard == null ? (testStart == null ? null : origin)
+                                : origin + shard.offsetNanos(config.rate().opsPerSecond()));
+                startNanos = testStart != null || shard != null ? origin : limiter.originNanos();
             } else {
-                startNanos = System.nanoTime();
+                startNanos = testStart != null ? testStart : System.nanoTime();
             }
-            target.start(startNanos, config.rate() == null ? Double.NaN : config.rate().opsPerSecond());
+            target.start(startNanos, config.rate() == null ? Double.NaN : share(config.rate()).opsPerSecond());
             updateDeadline();
             go.countDown();
             startedLatch.countDown();
@@ -227,15 +237,45 @@ public final class Activity {
         retune(Objects.requireNonNull(spec, "spec"));
     }
 
+    /** Sleeps until the wall-clock instant (if ahead); returns it on the monotonic clock. */
+    private static long awaitStartAt(java.time.Instant at) {
+        long aheadNanos = java.time.Duration.between(java.time.Instant.now(), at).toNanos();
+        long target = System.nanoTime() + aheadNanos;
+        for (long left = aheadNanos; left > 0; left = target - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+        }
+        return target;
+    }
+
+    /** This process's share of a rate: all of it, or a shard's. */
+    private RateSpec share(RateSpec global) {
+        Shard shard = config.shard();
+        return shard == null ? global : global.withRate(shard.share(global.opsPerSecond()));
+    }
+
+    /** The global cycle number of this process's {@code local}-th op. */
+    long cycleOf(long local) {
+        Shard shard = config.shard();
+        return shard == null ? local : shard.cycle(local);
+    }
+
     private RateLimiter limiterFor(RateSpec spec, ParkingSleeper sleeper) {
+        return limiterFor(spec, sleeper, null);
+    }
+
+    private RateLimiter limiterFor(RateSpec spec, ParkingSleeper sleeper, Long origin) {
         RateLimiters.Builder b = RateLimiters.builder(spec).sleeper(sleeper).arrivals(config.arrivals());
+        if (origin != null) {
+            b.origin(origin);
+        }
         if (config.seed() != null) {
             b.seed(config.seed());
         }
         return b.build();
     }
 
-    private void retune(RateSpec spec) {
+    private void retune(RateSpec global) {
+        RateSpec spec = share(global);
         if (limiter == null) {
             RateLimiter l = limiterFor(spec, ParkingSleeper.calibrated());
             if (paused) {

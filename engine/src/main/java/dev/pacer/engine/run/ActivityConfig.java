@@ -7,6 +7,7 @@ import dev.pacer.engine.op.OpSpec;
 import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.ratelimit.RateSpec;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
 
 /**
@@ -22,9 +23,14 @@ import java.util.Objects;
  *                       (see {@code AsyncOp#capacity()}), else {@link Activity#DEFAULT_MAX_IN_FLIGHT}
  * @param arrivals       how the limiter spaces slots (uniform or Poisson); ignored when unpaced
  * @param seed           the seed of the Poisson arrivals' generators, or null for a random one
+ * @param shard          this process's share of a test run as several, or null for the whole test; then
+ *                       {@code rate} (and every later rate) is the test's global rate, and {@code cycles} its
+ *                       global cycle limit
+ * @param startAt        the wall-clock instant the test's schedule starts, or null for as soon as set up
  */
 public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, RateSpec rate, Duration duration,
-                             long cycles, int maxInFlight, Arrivals arrivals, Long seed) {
+                             long cycles, int maxInFlight, Arrivals arrivals, Long seed, Shard shard,
+                             Instant startAt) {
 
     /** Platform threads are real OS threads: more than this is a mistake on any machine. */
     public static final int MAX_PLATFORM_THREADS = 4_096;
@@ -48,13 +54,13 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
 
     /** An activity with the op's own in-flight bound. */
     public ActivityConfig(OpSpec op, int threads, boolean virtualThreads, RateSpec rate, Duration duration, long cycles) {
-        this(op, threads, virtualThreads, rate, duration, cycles, 0, Arrivals.UNIFORM, null);
+        this(op, threads, virtualThreads, rate, duration, cycles, 0, Arrivals.UNIFORM, null, null, null);
     }
 
     /** An activity with uniform arrivals. */
     public ActivityConfig(OpSpec op, int threads, boolean virtualThreads, RateSpec rate, Duration duration, long cycles,
                           int maxInFlight) {
-        this(op, threads, virtualThreads, rate, duration, cycles, maxInFlight, Arrivals.UNIFORM, null);
+        this(op, threads, virtualThreads, rate, duration, cycles, maxInFlight, Arrivals.UNIFORM, null, null, null);
     }
 
     public static int maxThreads(boolean virtualThreads) {

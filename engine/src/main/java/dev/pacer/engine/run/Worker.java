@@ -142,7 +142,7 @@ final class Worker implements Runnable {
                 activity.deadlineReached = true;
                 return -1; // scheduled at or after the end of the run
             }
-            return cycle;
+            return activity.cycleOf(cycle);
         }
 
         void runSync(Op op) throws InterruptedException {

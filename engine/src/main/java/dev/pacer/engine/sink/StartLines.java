@@ -29,6 +29,13 @@ public final class StartLines {
         } else {
             b.append(", unpaced");
         }
+        if (a.shard() != null) {
+            b.append(", shard ").append(a.shard()).append(a.rate() == null ? ""
+                    : String.format(java.util.Locale.ROOT, " (%.6g/s of it)", a.shard().share(a.rate().opsPerSecond())));
+        }
+        if (a.startAt() != null) {
+            b.append(", starting at ").append(a.startAt());
+        }
         if (a.duration() != null) {
             b.append(", for ").append(Durations.format(a.duration()));
         }
@@ -61,6 +68,13 @@ public final class StartLines {
         m.put("maxInFlight", a.maxInFlight());
         m.put("duration", a.duration() == null ? null : Durations.format(a.duration()));
         m.put("cycles", a.cycles());
+        m.put("arrivals", a.arrivals().toString());
+        if (a.shard() != null) {
+            m.put("shard", a.shard().toString()); // targetRate is the test's; this log's share is 1/count of it
+        }
+        if (a.startAt() != null) {
+            m.put("startAt", a.startAt().toString());
+        }
         return m;
     }
 }

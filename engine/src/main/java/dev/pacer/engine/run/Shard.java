@@ -1,0 +1,77 @@
+package dev.pacer.engine.run;
+
+import dev.pacer.engine.text.SettingException;
+
+/**
+ * This process's share of one test run as {@code count} processes: the global schedule's slots
+ * {@code index, index + count, index + 2·count, ...} and the cycles numbered the same way. Every rate given to a
+ * sharded run (flag, scenario, control, API) is the test's global rate; the shard runs {@code 1/count} of it, with
+ * its schedule offset by {@code index} global slices, so the shards' schedules add up to the global one and never
+ * fire together.
+ *
+ * @param index this shard, 0 .. count − 1
+ * @param count shards in the test
+ */
+public record Shard(int index, int count) {
+
+    /** The most shards one test may have. */
+    public static final int MAX = 100_000;
+
+    public Shard {
+        if (count < 1 || count > MAX) {
+            throw new SettingException("shard", index + "/" + count, "needs 1 to " + MAX + " shards");
+        }
+        if (index < 0 || index >= count) {
+            throw new SettingException("shard", index + "/" + count, "the index is 0 to " + (count - 1));
+        }
+    }
+
+    /**
+     * Parses {@code I/N}, or {@code /N} with the index from {@code jobIndex} (Kubernetes' {@code
+     * JOB_COMPLETION_INDEX} for an Indexed Job's pod), null if that is unset.
+     */
+    public static Shard parse(String text, String jobIndex) {
+        String t = text.strip();
+        int slash = t.indexOf('/');
+        if (slash < 0) {
+            throw new SettingException("shard", text, "expected I/N (e.g. 3/8) or /N inside an Indexed Job");
+        }
+        String i = t.substring(0, slash).strip();
+        if (i.isEmpty()) {
+            if (jobIndex == null || jobIndex.isBlank()) {
+                throw new SettingException("shard", text, "gives no index and JOB_COMPLETION_INDEX is not set");
+            }
+            i = jobIndex.strip();
+        }
+        try {
+            return new Shard(Integer.parseInt(i), Integer.parseInt(t.substring(slash + 1).strip()));
+        } catch (NumberFormatException e) {
+            throw new SettingException("shard", text, "expected whole numbers I/N (e.g. 3/8)");
+        }
+    }
+
+    /** This shard's rate for a global rate. */
+    public double share(double globalRate) {
+        return globalRate / count;
+    }
+
+    /** Where this shard's first slot lies after the test's start: {@code index} slices of the global rate, ns. */
+    public long offsetNanos(double globalRate) {
+        return Math.round(index * 1e9 / globalRate);
+    }
+
+    /** The global cycle number of this shard's {@code local}-th op. */
+    public long cycle(long local) {
+        return index + local * count;
+    }
+
+    /** How many of the global cycles {@code 0 .. limit − 1} are this shard's. */
+    public long cyclesOf(long limit) {
+        return limit <= index ? 0 : (limit - index + count - 1) / count;
+    }
+
+    @Override
+    public String toString() {
+        return index + "/" + count;
+    }
+}
