@@ -1,11 +1,7 @@
 package dev.pacer.ratelimit;
 
-import java.lang.ref.ReferenceQueue;
-import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -90,8 +86,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <tr><td>{@code seeds}</td><td>grant creation: {@code getAndAdd}</td>
  *       <td>each grant's Poisson generator starts from its own seed</td></tr>
  * </table>
- * Per-thread tallies live in {@link GrantState}, written by their owner only; the grants behind
- * {@link #acquire()} are found through {@link ThreadGrants}, whose cache documents its own races.
+ * Per-thread tallies live in {@link GrantState}, written by their owner only; the live grants and
+ * the tallies of those gone, which {@link #snapshot()} adds up, in {@link GrantRegistry}; the grants
+ * behind {@link #acquire()} are found through {@link ThreadGrants}, whose cache documents its own races.
+ * Each of these classes documents its own shared fields.
  */
 public final class LockFreeRateLimiter extends LimiterFields implements RateLimiter {
 
@@ -116,12 +114,8 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     /** Serializes reconfigure/pause/resume; never taken by acquirers. */
     private final Object controlLock = new Object();
 
-    /** Live grants' state, held strongly; the grants themselves weakly (see {@link GrantRef}). */
-    private final Set<GrantRef> grants = ConcurrentHashMap.newKeySet();
-    private final ReferenceQueue<Grant> collected = new ReferenceQueue<>();
-    /** Tallies of grants closed or collected. */
-    private final AtomicLong retiredPermits = new AtomicLong();
-    private final AtomicLong retiredWait = new AtomicLong();
+    /** Live grants and the tallies of those closed or collected; never touched by an acquire. */
+    final GrantRegistry registry = new GrantRegistry(this);
     /** The grants behind acquire() without one: one per thread. */
     private final ThreadGrants threadGrant = new ThreadGrants(this::newGrant);
 
@@ -457,7 +451,8 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
         return r;
     }
 
-    private void abandonRun(GrantState st) {
+    /** Gives a grant's unused run of slices away as idle time (also when the registry folds a grant in). */
+    void abandonRun(GrantState st) {
         long unused = st.reservedUnits();
         st.runNext = st.runEnd;
         if (unused > 0) {
@@ -659,54 +654,20 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
 
     /** A grant; {@code ownerThreadId} names the thread it is kept for behind {@link #acquire()}, or -1. */
     Grant newGrant(long ownerThreadId) {
-        GrantState state = new GrantState(seeds.getAndAdd(0x632BE59BD9B4E019L));
-        Grant grant = new Grant(this, state, ownerThreadId);
-        GrantRef ref = new GrantRef(grant, state, collected);
-        grant.ref = ref;
-        grants.add(ref);
-        foldCollected();
+        Grant grant = new Grant(this, new GrantState(seeds.getAndAdd(0x632BE59BD9B4E019L)), ownerThreadId);
+        registry.register(grant);
         return grant;
-    }
-
-    /** Closes a grant: unused run slices become idle time, tallies move to the retired totals. */
-    void retire(Grant grant) {
-        grant.state.closed = true;
-        if (grants.remove(grant.ref)) {
-            fold(grant.state);
-        }
-    }
-
-    private void foldCollected() {
-        for (Object ref; (ref = collected.poll()) != null; ) {
-            GrantRef gr = (GrantRef) ref;
-            if (grants.remove(gr)) {
-                fold(gr.state);
-            }
-        }
-    }
-
-    private void fold(GrantState st) {
-        abandonRun(st);
-        retiredPermits.getAndAdd(st.permitsOpaque());
-        retiredWait.getAndAdd(st.waitSumOpaque());
     }
 
     @Override
     public LimiterSnapshot snapshot() {
-        foldCollected();
+        registry.foldCollected();
         LimiterSettings s = lvSettings();
-        long permits = retiredPermits.get();
-        long wait = retiredWait.get();
-        long reserved = 0;
-        for (GrantRef ref : grants) {
-            permits += ref.state.permitsOpaque();
-            wait += ref.state.waitSumOpaque();
-            reserved += ref.state.reservedUnits();
-        }
+        GrantRegistry.Totals t = registry.totals();
         long a = allocatedUnits();
         long now = ScheduleUnits.fromNanos(clock.nanoTime() - origin);
         return new LimiterSnapshot(s.spec, s.paused, ScheduleUnits.toNanos(a), ScheduleUnits.toNanos(idle.get()),
-                ScheduleUnits.toNanos(reserved), permits, wait, ScheduleUnits.toNanos(now - a));
+                ScheduleUnits.toNanos(t.reservedUnits()), t.permits(), t.waitNanos(), ScheduleUnits.toNanos(now - a));
     }
 
     /** The schedule pointer in units (for tests of the accounting invariant). */
@@ -727,15 +688,5 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     @Override
     public String toString() {
         return "LockFreeRateLimiter[" + lvSettings().spec + (lvSettings().paused ? ", paused" : "") + "]";
-    }
-
-    /** Weak reference to a grant that keeps its state reachable, so a dropped grant's tallies are folded in. */
-    static final class GrantRef extends WeakReference<Grant> {
-        final GrantState state;
-
-        GrantRef(Grant grant, GrantState state, ReferenceQueue<Grant> queue) {
-            super(grant, queue);
-            this.state = state;
-        }
     }
 }
