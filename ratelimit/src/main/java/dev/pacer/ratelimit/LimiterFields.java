@@ -15,7 +15,8 @@ import java.lang.invoke.VarHandle;
  * field: {@code lv} volatile load, {@code sv} volatile store, {@code so} release (ordered) store,
  * {@code lp}/{@code sp} plain load/store, {@code cas} compare-and-set, {@code getAndAdd} atomic add.
  * The accessors are {@code final} and a few bytecodes long, so the JIT inlines them and a use costs
- * what the raw field or VarHandle access costs.
+ * what the raw field or VarHandle access costs. The fields themselves are package-private only so a
+ * test can stage a race by storing one directly; the limiter goes through the accessors.
  *
  * <h2>Shared fields</h2>
  * <table>
