@@ -33,7 +33,7 @@ public final class Grant implements AutoCloseable {
     /** The thread this grant was made for behind {@link RateLimiter#acquire()}; -1 for grants handed out. */
     final long ownerThreadId;
     /** This grant's entry in the limiter's registry; set once, before the grant is handed out. */
-    LockFreeRateLimiter.GrantRef ref;
+    GrantRegistry.GrantRef ref;
 
     Grant(LockFreeRateLimiter limiter, GrantState state, long ownerThreadId) {
         this.limiter = limiter;
@@ -97,6 +97,6 @@ public final class Grant implements AutoCloseable {
      */
     @Override
     public void close() {
-        limiter.retire(this);
+        limiter.registry.retire(this);
     }
 }

@@ -1,13 +1,7 @@
 package dev.pacer.ratelimit;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.lang.ref.ReferenceQueue;
-import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -78,51 +72,26 @@ import java.util.concurrent.atomic.AtomicLong;
  * whatever its pace.
  *
  * <h2>Shared fields</h2>
+ * The schedule pointer ({@code allocated}), the clock view ({@code seen}, {@code horizon},
+ * {@code seenAllocated}, {@code window}) and {@code settings} are padded fields inherited from
+ * {@link LimiterFields}, which documents them and their accessors. This class holds:
  * <table>
  *   <caption>who writes what</caption>
  *   <tr><th>field</th><th>writers, operation</th><th>readers may assume</th></tr>
- *   <tr><td>{@code allocated}</td><td>every acquirer: {@code getAndAdd(cost)} (strict: CAS);
- *       compensation: CAS; reconfigure/resume: {@code getAndAdd(shift)}</td>
- *       <td>only grows; each returned value is a slot owned by exactly one caller</td></tr>
- *   <tr><td>{@code seen}</td><td>clock readers: release store, only if larger than the value they read
- *       (racy check-then-store: a slower reader may lower it again; benign)</td>
- *       <td>some caller read the clock at or after this time</td></tr>
- *   <tr><td>{@code horizon}</td><td>clock readers in fast-path modes: release store after {@code seen};
- *       reconfigure: set to MIN when the fast path is off</td>
- *       <td>every value ever stored was ≤ a real clock reading, so a slot ≤ horizon is truly late, in
- *       whatever order stores land</td></tr>
- *   <tr><td>{@code seenAllocated}, {@code window}</td><td>clock readers: release store / plain store</td>
- *       <td>a recent {@code allocated} and window; only used to size the next window, so a stale or
- *       torn-between-fields pair only resizes it</td></tr>
- *   <tr><td>{@code settings}</td><td>reconfigure/pause/resume under {@link #controlLock}: volatile store
- *       of a new immutable {@link LimiterSettings}</td><td>one consistent configuration per read</td></tr>
- *   <tr><td>{@code idle}</td><td>forfeits: {@code getAndAdd}</td><td>only grows</td></tr>
+ *   <tr><td>{@code idle}</td><td>every give-away of schedule (forfeits, strict lateness, paused time,
+ *       a backlog shortened on a rate increase, abandoned runs, interrupted waits): {@code getAndAdd}</td>
+ *       <td>only grows</td></tr>
  *   <tr><td>{@code burstNext}</td><td>late callers in BURST mode: CAS</td>
  *       <td>the earliest release of the next late caller</td></tr>
  *   <tr><td>{@code seeds}</td><td>grant creation: {@code getAndAdd}</td>
  *       <td>each grant's Poisson generator starts from its own seed</td></tr>
  * </table>
- * Per-thread tallies live in {@link GrantState}, written by their owner only; the grants behind
- * {@link #acquire()} are found through {@link ThreadGrants}, whose cache documents its own races.
+ * Per-thread tallies live in {@link GrantState}, written by their owner only; the live grants and
+ * the tallies of those gone, which {@link #snapshot()} adds up, in {@link GrantRegistry}; the grants
+ * behind {@link #acquire()} are found through {@link ThreadGrants}, whose cache documents its own races.
+ * Each of these classes documents its own shared fields.
  */
-public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimiter {
-
-    private static final VarHandle ALLOCATED;
-    private static final VarHandle SEEN;
-    private static final VarHandle HORIZON;
-    private static final VarHandle SEEN_ALLOCATED;
-
-    static {
-        try {
-            MethodHandles.Lookup l = MethodHandles.lookup();
-            ALLOCATED = l.findVarHandle(LimiterAllocated.class, "allocated", long.class);
-            SEEN = l.findVarHandle(LimiterClockView.class, "seen", long.class);
-            HORIZON = l.findVarHandle(LimiterClockView.class, "horizon", long.class);
-            SEEN_ALLOCATED = l.findVarHandle(LimiterClockView.class, "seenAllocated", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+public final class LockFreeRateLimiter extends LimiterFields implements RateLimiter {
 
     /** The longest wait tryAcquire considers; longer timeouts are treated as this one. */
     private static final Duration MAX_TIMEOUT = Duration.ofNanos(1L << 50);
@@ -145,12 +114,8 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
     /** Serializes reconfigure/pause/resume; never taken by acquirers. */
     private final Object controlLock = new Object();
 
-    /** Live grants' state, held strongly; the grants themselves weakly (see {@link GrantRef}). */
-    private final Set<GrantRef> grants = ConcurrentHashMap.newKeySet();
-    private final ReferenceQueue<Grant> collected = new ReferenceQueue<>();
-    /** Tallies of grants closed or collected. */
-    private final AtomicLong retiredPermits = new AtomicLong();
-    private final AtomicLong retiredWait = new AtomicLong();
+    /** Live grants and the tallies of those closed or collected; never touched by an acquire. */
+    final GrantRegistry registry = new GrantRegistry(this);
     /** The grants behind acquire() without one: one per thread. */
     private final ThreadGrants threadGrant = new ThreadGrants(this::newGrant);
 
@@ -168,10 +133,10 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
         this.overshootNanos = sleeper.parkOvershootNanos();
         LimiterSettings initial = LimiterSettings.initial(Objects.requireNonNull(spec, "spec"), stalenessUnits,
                 Objects.requireNonNull(arrivals, "arrivals"));
-        this.settings = initial;
+        svSettings(initial);
         // slot 0 is due at once unless the origin lies ahead (a shard's offset, a start time): then no
         // caller may pass on the fast path before one has read the clock past it
-        this.horizon = initial.fastPath && this.origin - now <= 0 ? 0 : Long.MIN_VALUE;
+        svHorizon(initial.fastPath && this.origin - now <= 0 ? 0 : Long.MIN_VALUE);
     }
 
     // ------------------------------------------------------------------------------------------------
@@ -222,7 +187,7 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
      * run). Kept under the JIT's inlining budget (325 bytecodes): the claim is split out.
      */
     private long acquireOne(Grant grant, boolean interruptible) throws InterruptedException {
-        final LimiterSettings s = settings;
+        final LimiterSettings s = lvSettings();
         final GrantState st = grant.state;
         long sch = st.runNext;
         long hint;
@@ -246,8 +211,8 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
             }
             hint = sch < st.runEnd ? Math.max(st.hintUnits, st.runStartUnits) : st.hintUnits;
         }
-        if (sch <= horizon || sch <= hint) {
-            long now = Math.max(seen, hint);
+        if (sch <= lvHorizon() || sch <= hint) {
+            long now = Math.max(lvSeen(), hint);
             boolean far = now - sch >= s.runLagUnits;
             st.wantRun = far;
             if (far && st.runLen == 1) {
@@ -274,7 +239,7 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
             run = runLength(st, s, now);
         }
         long cost = s.sliceUnits;
-        long sch = (long) ALLOCATED.getAndAdd(this, run == 1 ? cost : run * cost);
+        long sch = getAndAddAllocated(run == 1 ? cost : run * cost);
         if (run > 1) {
             st.runNext = sch + cost;
             st.runEnd = sch + run * cost;
@@ -319,19 +284,19 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
         if (st.runNext < st.runEnd) {
             abandonRun(st); // claimed under other settings, or not usable for several permits
         }
-        LimiterSettings s = settings;
+        LimiterSettings s = lvSettings();
         while (s.paused) {
             awaitResume(s, interruptible);
-            s = settings;
+            s = lvSettings();
         }
         long cost = s.poisson && permits == 1 ? st.drawGap(s.sliceUnits) : ScheduleUnits.cost(permits, s.sliceUnits);
         if (s.mode == StrictnessMode.STRICT) {
             return acquireStrict(cost, permits, grant, interruptible);
         }
-        long sch = (long) ALLOCATED.getAndAdd(this, cost);
+        long sch = getAndAddAllocated(cost);
         long hint = st.hintUnits;
-        if (s.fastPath && (sch <= horizon || sch <= hint)) {
-            return grant.granted(sch, Math.max(seen, hint), permits);
+        if (s.fastPath && (sch <= lvHorizon() || sch <= hint)) {
+            return grant.granted(sch, Math.max(lvSeen(), hint), permits);
         }
         return settle(sch, cost, permits, s, grant, interruptible);
     }
@@ -365,13 +330,13 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
     /** Strict: grant at max(schedule, now) by CAS; lateness is the wait and is forfeited. */
     private long acquireStrict(long cost, long permits, Grant grant, boolean interruptible)
             throws InterruptedException {
-        long now = readClock(settings);
+        long now = readClock(lvSettings());
         long a;
         long g;
         do {
-            a = (long) ALLOCATED.getVolatile(this);
+            a = lvAllocated();
             g = Math.max(a, now);
-        } while (!ALLOCATED.compareAndSet(this, a, g + cost));
+        } while (!casAllocated(a, g + cost));
         if (g > a) {
             idle.getAndAdd(g - a);
         }
@@ -398,7 +363,7 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
                 }
                 interrupted = true;
             }
-            now = readClock(settings);
+            now = readClock(lvSettings());
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
@@ -409,23 +374,23 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
     /** Reads the clock (units since origin) and publishes it for the fast path. */
     private long readClock(LimiterSettings s) {
         long now = ScheduleUnits.fromNanos(clock.nanoTime() - origin);
-        long prevSeen = seen;
+        long prevSeen = lvSeen();
         if (now > prevSeen) {
             if (s.fastPath) {
-                long a = (long) ALLOCATED.getVolatile(this);
-                long consumed = a - seenAllocated;
+                long a = lvAllocated();
+                long consumed = a - lvSeenAllocated();
                 // schedule consumed per unit of real time, times the target staleness ...
                 double estimate = consumed > 0 ? (double) consumed * s.stalenessUnits / (now - prevSeen) : 0;
                 // ... trusted to grow at most 2x per read (one short interval, or a run just claimed,
                 // is a noisy sample), and to shrink at once
-                long window = (long) Math.min(estimate, Math.min(s.maxWindowUnits, 2.0 * this.window + s.sliceUnits));
-                this.window = window;
-                SEEN_ALLOCATED.setRelease(this, a);
-                SEEN.setRelease(this, now);
+                long window = (long) Math.min(estimate, Math.min(s.maxWindowUnits, 2.0 * lpWindow() + s.sliceUnits));
+                spWindow(window);
+                soSeenAllocated(a);
+                soSeen(now);
                 // the window admits floor(window / slice) slots from a: below one slice, none
-                HORIZON.setRelease(this, Math.min(now, a + window - s.sliceUnits));
+                soHorizon(Math.min(now, a + window - s.sliceUnits));
             } else {
-                SEEN.setRelease(this, now);
+                soSeen(now);
             }
         }
         return now;
@@ -438,11 +403,11 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
      * high rates do not fight over the schedule pointer.
      */
     private void compensate(long now, LimiterSettings s) {
-        long a = (long) ALLOCATED.getVolatile(this);
+        long a = lvAllocated();
         long gap = now - a;
         if (gap > s.sliceUnits) {
             long forfeit = (long) (gap * s.compensation);
-            if (forfeit > 0 && ALLOCATED.compareAndSet(this, a, a + forfeit)) {
+            if (forfeit > 0 && casAllocated(a, a + forfeit)) {
                 idle.getAndAdd(forfeit);
             }
         }
@@ -456,7 +421,7 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
      * 0.5 would behave as 0. Done here rather than in acquire, so the fast path pays nothing for it.
      */
     void sawClock(long units) {
-        LimiterSettings s = settings;
+        LimiterSettings s = lvSettings();
         if (s.compensation > 0) {
             compensate(units, s);
         }
@@ -489,7 +454,8 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
         return r;
     }
 
-    private void abandonRun(GrantState st) {
+    /** Gives a grant's unused run of slices away as idle time (also when the registry folds a grant in). */
+    void abandonRun(GrantState st) {
         long unused = st.reservedUnits();
         st.runNext = st.runEnd;
         if (unused > 0) {
@@ -539,7 +505,7 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
         Grant grant = threadGrant.get();
         // at most 2^50 ns (13 days): longer timeouts mean the same and would overflow the arithmetic
         long leftNanos = timeout.compareTo(MAX_TIMEOUT) > 0 ? MAX_TIMEOUT.toNanos() : Math.max(0, timeout.toNanos());
-        LimiterSettings s = settings;
+        LimiterSettings s = lvSettings();
         if (s.paused) {
             long deadline = clock.nanoTime() + leftNanos;
             while (s.paused) {
@@ -552,7 +518,7 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
                     Thread.currentThread().interrupt();
                     return false;
                 }
-                s = settings;
+                s = lvSettings();
             }
             leftNanos = Math.max(0, deadline - clock.nanoTime());
         }
@@ -567,7 +533,7 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
         long release;
         long next;
         do {
-            a = (long) ALLOCATED.getVolatile(this);
+            a = lvAllocated();
             if (s.mode == StrictnessMode.STRICT) {
                 release = Math.max(a, now);
                 next = release + cost;
@@ -578,7 +544,7 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
             if (release - now > timeoutUnits) {
                 return false;
             }
-        } while (!ALLOCATED.compareAndSet(this, a, next));
+        } while (!casAllocated(a, next));
         if (s.mode == StrictnessMode.STRICT && release > a) {
             idle.getAndAdd(release - a);
         }
@@ -601,11 +567,11 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
     public void reconfigure(RateSpec spec) {
         Objects.requireNonNull(spec, "spec");
         synchronized (controlLock) {
-            LimiterSettings old = settings;
+            LimiterSettings old = lvSettings();
             LimiterSettings next = old.withSpec(spec);
-            settings = next;
+            svSettings(next);
             if (!next.fastPath) {
-                HORIZON.setRelease(this, Long.MIN_VALUE);
+                soHorizon(Long.MIN_VALUE);
             }
             if (next.sliceUnits < old.sliceUnits) {
                 keepBacklogInOps(old, next.sliceUnits);
@@ -622,14 +588,14 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
      * leave the schedule ahead of the clock after the resume.
      */
     private void keepBacklogInOps(LimiterSettings old, long newSlice) {
-        long now = readClock(settings); // the new settings are in force already
+        long now = readClock(lvSettings()); // the new settings are in force already
         long owedUntil = old.paused ? Math.min(now, old.pausedAtUnits) : now;
-        long a = (long) ALLOCATED.getVolatile(this);
+        long a = lvAllocated();
         long gap = owedUntil - a;
         if (gap > 0) {
             long shift = gap - (long) ((double) gap * newSlice / old.sliceUnits);
             if (shift > 0) {
-                ALLOCATED.getAndAdd(this, shift);
+                getAndAddAllocated(shift);
                 idle.getAndAdd(shift);
             }
         }
@@ -637,12 +603,12 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
 
     @Override
     public RateSpec spec() {
-        return settings.spec;
+        return lvSettings().spec;
     }
 
     @Override
     public Arrivals arrivals() {
-        return settings.poisson ? Arrivals.POISSON : Arrivals.UNIFORM;
+        return lvSettings().poisson ? Arrivals.POISSON : Arrivals.UNIFORM;
     }
 
     @Override
@@ -653,9 +619,9 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
     @Override
     public void pause() {
         synchronized (controlLock) {
-            LimiterSettings s = settings;
+            LimiterSettings s = lvSettings();
             if (!s.paused) {
-                settings = s.pausedAt(readClock(s));
+                svSettings(s.pausedAt(readClock(s)));
             }
         }
     }
@@ -663,14 +629,14 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
     @Override
     public void resume() {
         synchronized (controlLock) {
-            LimiterSettings s = settings;
+            LimiterSettings s = lvSettings();
             if (s.paused) {
                 long pausedFor = readClock(s) - s.pausedAtUnits;
                 if (pausedFor > 0) {
-                    ALLOCATED.getAndAdd(this, pausedFor);
+                    getAndAddAllocated(pausedFor);
                     idle.getAndAdd(pausedFor);
                 }
-                settings = s.unpaused();
+                svSettings(s.unpaused());
                 s.resumed.countDown();
             }
         }
@@ -678,7 +644,7 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
 
     @Override
     public boolean isPaused() {
-        return settings.paused;
+        return lvSettings().paused;
     }
 
     // ------------------------------------------------------------------------------------------------
@@ -691,59 +657,25 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
 
     /** A grant; {@code ownerThreadId} names the thread it is kept for behind {@link #acquire()}, or -1. */
     Grant newGrant(long ownerThreadId) {
-        GrantState state = new GrantState(seeds.getAndAdd(0x632BE59BD9B4E019L));
-        Grant grant = new Grant(this, state, ownerThreadId);
-        GrantRef ref = new GrantRef(grant, state, collected);
-        grant.ref = ref;
-        grants.add(ref);
-        foldCollected();
+        Grant grant = new Grant(this, new GrantState(seeds.getAndAdd(0x632BE59BD9B4E019L)), ownerThreadId);
+        registry.register(grant);
         return grant;
-    }
-
-    /** Closes a grant: unused run slices become idle time, tallies move to the retired totals. */
-    void retire(Grant grant) {
-        grant.state.closed = true;
-        if (grants.remove(grant.ref)) {
-            fold(grant.state);
-        }
-    }
-
-    private void foldCollected() {
-        for (Object ref; (ref = collected.poll()) != null; ) {
-            GrantRef gr = (GrantRef) ref;
-            if (grants.remove(gr)) {
-                fold(gr.state);
-            }
-        }
-    }
-
-    private void fold(GrantState st) {
-        abandonRun(st);
-        retiredPermits.getAndAdd(st.permitsOpaque());
-        retiredWait.getAndAdd(st.waitSumOpaque());
     }
 
     @Override
     public LimiterSnapshot snapshot() {
-        foldCollected();
-        LimiterSettings s = settings;
-        long permits = retiredPermits.get();
-        long wait = retiredWait.get();
-        long reserved = 0;
-        for (GrantRef ref : grants) {
-            permits += ref.state.permitsOpaque();
-            wait += ref.state.waitSumOpaque();
-            reserved += ref.state.reservedUnits();
-        }
+        registry.foldCollected();
+        LimiterSettings s = lvSettings();
+        GrantRegistry.Totals t = registry.totals();
         long a = allocatedUnits();
         long now = ScheduleUnits.fromNanos(clock.nanoTime() - origin);
         return new LimiterSnapshot(s.spec, s.paused, ScheduleUnits.toNanos(a), ScheduleUnits.toNanos(idle.get()),
-                ScheduleUnits.toNanos(reserved), permits, wait, ScheduleUnits.toNanos(now - a));
+                ScheduleUnits.toNanos(t.reservedUnits()), t.permits(), t.waitNanos(), ScheduleUnits.toNanos(now - a));
     }
 
     /** The schedule pointer in units (for tests of the accounting invariant). */
     long allocatedUnits() {
-        return (long) ALLOCATED.getVolatile(this);
+        return lvAllocated();
     }
 
     /** Idle time in units (for tests of the accounting invariant). */
@@ -753,55 +685,11 @@ public final class LockFreeRateLimiter extends LimiterPad2 implements RateLimite
 
     /** The slice in force, in units. */
     long sliceUnits() {
-        return settings.sliceUnits;
+        return lvSettings().sliceUnits;
     }
 
     @Override
     public String toString() {
-        return "LockFreeRateLimiter[" + settings.spec + (settings.paused ? ", paused" : "") + "]";
+        return "LockFreeRateLimiter[" + lvSettings().spec + (lvSettings().paused ? ", paused" : "") + "]";
     }
-
-    /** Weak reference to a grant that keeps its state reachable, so a dropped grant's tallies are folded in. */
-    static final class GrantRef extends WeakReference<Grant> {
-        final GrantState state;
-
-        GrantRef(Grant grant, GrantState state, ReferenceQueue<Grant> queue) {
-            super(grant, queue);
-            this.state = state;
-        }
-    }
-}
-
-// ----------------------------------------------------------------------------------------------------
-// Field layout (JCTools style): the contended schedule pointer sits alone between 128-byte pads, so
-// its cache line does not carry the read-mostly clock view and settings that every acquirer reads.
-
-abstract class LimiterPad0 {
-    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p0a, p0b, p0c, p0d, p0e, p0f;
-}
-
-abstract class LimiterAllocated extends LimiterPad0 {
-    /** The schedule pointer, in units since origin: the next free slot. See the table in LockFreeRateLimiter. */
-    volatile long allocated;
-}
-
-abstract class LimiterPad1 extends LimiterAllocated {
-    long p10, p11, p12, p13, p14, p15, p16, p17, p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
-}
-
-abstract class LimiterClockView extends LimiterPad1 {
-    /** Slots at or below this are known to be late (units). Release stores by clock readers. */
-    volatile long horizon;
-    /** Latest published clock reading (units). Release stores by clock readers. */
-    volatile long seen;
-    /** {@code allocated} at the latest published reading, for sizing the fast-path window. */
-    volatile long seenAllocated;
-    /** The latest fast-path window (units). Plain field written by clock readers; a racy value only resizes the next window. */
-    long window;
-    /** The configuration in force; replaced whole under the control lock. */
-    volatile LimiterSettings settings;
-}
-
-abstract class LimiterPad2 extends LimiterClockView {
-    long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p2a, p2b, p2c, p2d, p2e, p2f;
 }
