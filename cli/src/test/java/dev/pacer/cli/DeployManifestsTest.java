@@ -55,6 +55,13 @@ class DeployManifestsTest {
         Map<String, String> flags = flags(c);
         assertEquals("/" + job.getSpec().getCompletions(), flags.get("--shard"), "--shard /N with N = completions");
         assertNotNull(flags.get("--start-at"), "shards start together");
+        // every argument is one pacer run takes, and the pod with index 2 runs share 2 of N
+        List<String> args = c.getArgs().stream().map(a -> a.replace("$(JOB_COMPLETION_INDEX)", "2")).toList();
+        picocli.CommandLine.ParseResult parsed = new picocli.CommandLine(new PacerCommand()).parseArgs(args.toArray(String[]::new));
+        RunCommand run = (RunCommand) parsed.subcommand().commandSpec().userObject();
+        assertEquals(new dev.pacer.engine.run.Shard(2, job.getSpec().getCompletions()),
+                dev.pacer.engine.run.Shard.parse(run.shard, "2"), "JOB_COMPLETION_INDEX=2 with --shard /N is share 2");
+        assertEquals(java.time.Instant.parse(flags.get("--start-at")).toString(), flags.get("--start-at"));
         EnvVar index = c.getEnv().stream().filter(e -> e.getName().equals("JOB_COMPLETION_INDEX")).findFirst().orElseThrow();
         assertEquals("metadata.annotations['batch.kubernetes.io/job-completion-index']",
                 index.getValueFrom().getFieldRef().getFieldPath(), "the index from the downward API");

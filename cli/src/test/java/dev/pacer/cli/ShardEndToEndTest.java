@@ -1,0 +1,92 @@
+package dev.pacer.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One test as four processes on this machine (the noop op, no network namespaces): they start together at one
+ * instant, one {@code pacer control} with four targets retunes the whole test, and {@code pacer report --merge}
+ * gives one view and one verdict of it.
+ */
+class ShardEndToEndTest {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void fourShardsMakeOneTestThatOneControlRetunesAndOneReportJudges() throws Exception {
+        int n = 4;
+        List<String> targets = new ArrayList<>();
+        List<PacerProcess> shards = new ArrayList<>();
+        List<String> logs = new ArrayList<>();
+        Instant startAt = Instant.now().plusSeconds(8); // four JVMs start on two cores first
+        for (int i = 0; i < n; i++) {
+            int port = ControlEndToEndTest.freePort();
+            targets.add("127.0.0.1:" + port);
+            logs.add("shard-" + i + ".hlog");
+            shards.add(PacerProcess.start(dir, "run", "--op", "noop", "--rate", "8000", "--shard", i + "/" + n,
+                    "--start-at", startAt.toString(), "--duration", "10s", "--control", "127.0.0.1:" + port,
+                    "--hlog", logs.get(i), "--summary", "shard-" + i + ".json", "-q", "--no-console"));
+        }
+        // five seconds into the test, the whole test goes from 8 000 to 16 000 ops/s
+        Thread.sleep(Math.max(0, Duration.between(Instant.now(), startAt.plusSeconds(5)).toMillis()));
+        PacerProcess.Result control = PacerProcess.run(dir, 30, "control", "--to", String.join(",", targets), "rate", "16000");
+        assertEquals(0, control.exitCode(), control.stderr());
+        assertEquals(n, control.stdout().lines().filter(l -> l.contains(": ok: ")).count(),
+                "one answer per shard, each naming its target: " + control.stdout());
+
+        long ops = 0;
+        for (int i = 0; i < n; i++) {
+            PacerProcess.Result r = shards.get(i).await(60);
+            assertEquals(0, r.exitCode(), "shard " + i + ": " + r.stderr());
+            JsonNode s = JSON.readTree(dir.resolve("shard-" + i + ".json").toFile());
+            ops += s.get("ops").asLong();
+            assertTrue(Files.readString(dir.resolve(logs.get(i))).contains("\"kind\":\"rate\""),
+                    "shard " + i + "'s log records the change");
+        }
+        // about 5 s at 8 000 and 5 s at 16 000
+        assertEquals(120_000, ops, 3_000, "the shards' ops add up to one test's");
+
+        JsonNode all = report(logs, null, null);
+        assertEquals(ops, all.get("ops").asLong(), "the merged view counts every shard's ops exactly once");
+        double before = report(logs, "1s", "4s").get("rate").asDouble();
+        double after = report(logs, "6.5s", "9.5s").get("rate").asDouble();
+        assertEquals(8_000, before, 8_000 * 0.03, "merged rate before the change");
+        assertEquals(16_000, after, 16_000 * 0.03, "merged rate after it");
+
+        List<String> judge = new ArrayList<>(List.of("report"));
+        judge.addAll(logs);
+        judge.addAll(List.of("--merge", "--from", "1s", "--to", "4s", "--threshold", "achieved>=0.97*target"));
+        PacerProcess.Result pass = PacerProcess.run(dir, 60, judge.toArray(String[]::new));
+        assertEquals(0, pass.exitCode(), pass.stdout() + pass.stderr());
+        assertTrue(pass.stdout().contains("PASS  achieved>=0.97*target"), pass.stdout());
+        judge.set(judge.size() - 1, "achieved>=1.5*target");
+        PacerProcess.Result fail = PacerProcess.run(dir, 60, judge.toArray(String[]::new));
+        assertEquals(1, fail.exitCode(), "a failed gate over the merged shards exits 1: " + fail.stdout());
+    }
+
+    JsonNode report(List<String> logs, String from, String to) throws Exception {
+        List<String> args = new ArrayList<>(List.of("report"));
+        args.addAll(logs);
+        args.addAll(List.of("--merge", "--json"));
+        if (from != null) {
+            args.addAll(List.of("--from", from, "--to", to));
+        }
+        PacerProcess.Result r = PacerProcess.run(dir, 60, args.toArray(String[]::new));
+        assertEquals(0, r.exitCode(), r.stderr());
+        return JSON.readTree(r.stdout());
+    }
+}
