@@ -148,9 +148,13 @@ public final class Activity {
                 ParkingSleeper sleeper = ParkingSleeper.calibrated();
                 long origin = testStart != null ? testStart : System.nanoTime();
                 Shard shard = config.shard();
-                limiter = limiterFor(share(config.rate()), sleeper,
-                        shard == null ? (testStart == null ? null : origin)
-                                : origin + shard.offsetNanos(config.rate().opsPerSecond()));
+                Long limiterOrigin = null; // the limiter's own clock at its creation
+                if (shard != null) {
+                    limiterOrigin = origin + shard.offsetNanos(config.rate().opsPerSecond());
+                } else if (testStart != null) {
+                    limiterOrigin = origin;
+                }
+                limiter = limiterFor(share(config.rate()), sleeper, limiterOrigin);
                 startNanos = testStart != null || shard != null ? origin : limiter.originNanos();
             } else {
                 startNanos = testStart != null ? testStart : System.nanoTime();
