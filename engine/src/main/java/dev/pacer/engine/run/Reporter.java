@@ -142,7 +142,9 @@ public final class Reporter {
         activity.whenDone().thenRun(this::wake);
         activity.addStopListener(this::wake);
         startNanos = activity.start();
-        startEpochMs = System.currentTimeMillis();
+        // the wall-clock time of startNanos, which lies in the past for a shard that started after its --start-at:
+        // its log then starts at the test's instant like every other shard's, so merged logs line up
+        startEpochMs = System.currentTimeMillis() - (System.nanoTime() - startNanos) / 1_000_000;
         for (StartListener l : startListeners) {
             l.started(startNanos, startEpochMs);
         }
