@@ -1,6 +1,8 @@
 package dev.pacer.engine.metrics;
 
 import dev.pacer.engine.op.Outcome;
+import java.util.function.Supplier;
+import org.HdrHistogram.Histogram;
 import org.HdrHistogram.WriterReaderPhaser;
 
 /**
@@ -24,10 +26,6 @@ public abstract sealed class WorkerMetrics permits SingleWriterMetrics, SharedMe
     final WriterReaderPhaser phaser = new WriterReaderPhaser();
     /** Whose closing flag this set reads (see {@link #complete}). */
     private final MetricsRegistry registry;
-
-    WorkerMetrics(MetricsRegistry registry) {
-        this.registry = registry;
-    }
 
     /**
      * Records one op: response = wait + service. Wait-free and allocation-free (but for the first use of
@@ -64,8 +62,61 @@ public abstract sealed class WorkerMetrics permits SingleWriterMetrics, SharedMe
         }
     }
 
+    /**
+     * One phase: what was recorded while it was active. The histograms are the subclass's kind (plain for one
+     * writer, concurrent for many); so are the outcome counters.
+     */
+    abstract static class Phase {
+        final Histogram wait;
+        final Histogram service;
+        final Histogram response;
+
+        Phase(Supplier<Histogram> histogram) {
+            wait = histogram.get();
+            service = histogram.get();
+            response = histogram.get();
+        }
+
+        /** Inside a writer critical section: one more op with this outcome. */
+        abstract void count(Outcome outcome);
+
+        /** Reporter only, on a retired phase: adds the outcome counts to {@code interval}. */
+        abstract void drainCounts(IntervalStats interval);
+
+        /** Reporter only, on a retired phase: zeroes the counters, keeping what they allocated. */
+        abstract void clearCounts();
+
+        final void clear() {
+            wait.reset();
+            service.reset();
+            response.reset();
+            clearCounts();
+        }
+    }
+
+    /**
+     * The phase writers record into: written by the reporter under the phaser's reader lock (volatile store),
+     * read by writers once per op inside their critical section; the phaser's flip guarantees every writer has
+     * left a phase before the reporter reads or clears it.
+     */
+    private volatile Phase active;
+    /** Reporter thread only: the phase not in use. */
+    private Phase retired;
+
+    WorkerMetrics(MetricsRegistry registry, Supplier<Phase> phase) {
+        this.registry = registry;
+        this.active = phase.get();
+        this.retired = phase.get();
+    }
+
     /** Inside a writer critical section: adds one op to the active phase. */
-    abstract void recordInActive(long waitNanos, long serviceNanos, Outcome outcome);
+    private void recordInActive(long waitNanos, long serviceNanos, Outcome outcome) {
+        Phase p = active;
+        p.wait.recordValue(waitNanos);
+        p.service.recordValue(serviceNanos);
+        p.response.recordValue(waitNanos + serviceNanos);
+        p.count(outcome);
+    }
 
     /** Reporter thread only: moves what was recorded since the last drain into {@code interval}. */
     final void drainInto(IntervalStats interval) {
@@ -80,8 +131,17 @@ public abstract sealed class WorkerMetrics permits SingleWriterMetrics, SharedMe
     }
 
     /** Under the reader lock: the retired phase becomes active (cleared first), the active one retires. */
-    abstract void swapPhases();
+    private void swapPhases() {
+        Phase next = retired;
+        next.clear();
+        retired = active;
+        active = next;
+    }
 
     /** Adds the retired phase's histograms and outcome counts to {@code interval}; no writer touches it now. */
-    abstract void drainRetired(IntervalStats interval);
+    private void drainRetired(IntervalStats interval) {
+        Phase p = retired;
+        interval.add(p.wait, p.service, p.response);
+        p.drainCounts(interval);
+    }
 }
