@@ -53,6 +53,15 @@ nginx_pid=$!
 trap 'kill $nginx_pid 2>/dev/null; wait $nginx_pid 2>/dev/null; [ -n "${KEEP:-}" ] && echo "kept $dir" || rm -rf "$dir"' EXIT
 for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
 url="http://127.0.0.1:$port/"
+# the client's CPU time (utime + stime, clock ticks) every 0.5 s until it exits, into cpu.txt; then reaps it
+sample_cpu() {
+  : > "$dir/cpu.txt"
+  while [ -d "/proc/$1" ]; do
+    echo "$(date +%s.%N) $(awk '{print $14+$15}' "/proc/$1/stat" 2>/dev/null || echo -)" >> "$dir/cpu.txt"
+    sleep 0.5
+  done
+  wait "$1" || true
+}
 ./pacer --version >/dev/null   # build once, outside the runs
 . bin/jdk.sh && pacer_find_jdk
 
@@ -82,12 +91,7 @@ YAML
   PACER_JAVA_OPTS="-Xmx1g --enable-native-access=ALL-UNNAMED -Xlog:gc:file=$dir/gc.log:time $jfr_opt ${JAVA_OPTS_EXTRA:-}" \
     ./pacer run "$dir/rate.yaml" $PACER_FLAGS -q --no-console --summary "$dir/s.json" >"$dir/out.txt" 2>&1 </dev/null &
   pid=$!
-  : > "$dir/cpu.txt"
-  while [ -d "/proc/$pid" ]; do
-    echo "$(date +%s.%N) $(awk '{print $14+$15}' "/proc/$pid/stat" 2>/dev/null || echo -)" >> "$dir/cpu.txt"
-    sleep 0.5
-  done
-  wait "$pid" || true
+  sample_cpu "$pid"
   sleep 1.2   # nginx flushes its log buffer
   python3 - "$dir" "$rate" "$DURATION" "$(getconf CLK_TCK)" <<'PY'
 import json, sys, os, re, datetime, collections
@@ -131,12 +135,7 @@ def sec(x): return float(x[:-1]) * {'s': 1, 'm': 60}[x[-1]]
 print(int(sec('$WARMUP') + sec('$DURATION')))")
     "$WRK2" -t2 -c64 -d"${total_s}s" -R"$rate" --latency "$url" > "$dir/wrk2.txt" 2>&1 &
     wpid=$!
-    : > "$dir/cpu.txt"
-    while [ -d "/proc/$wpid" ]; do
-      echo "$(date +%s.%N) $(awk '{print $14+$15}' "/proc/$wpid/stat" 2>/dev/null || echo -)" >> "$dir/cpu.txt"
-      sleep 0.5
-    done
-    wait "$wpid" || true
+    sample_cpu "$wpid"
     sleep 1.2
     python3 - "$dir" "$rate" "$WARMUP" "$DURATION" "$(getconf CLK_TCK)" <<'PY'
 import sys, re, collections
