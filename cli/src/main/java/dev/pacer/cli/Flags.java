@@ -10,7 +10,8 @@ final class Flags {
 
     /** Settings whose flag is not {@code --} followed by their name. */
     private static final Map<String, String> RENAMED = Map.of(
-            "strictness", "strictness (after the rate: --rate RATE,STRICTNESS)");
+            "strictness", "strictness (after the rate: --rate RATE,STRICTNESS)",
+            "slo", "--search");
 
     private Flags() {
     }

@@ -3,6 +3,7 @@ package dev.pacer.cli;
 import dev.pacer.engine.LoadTest;
 import dev.pacer.engine.event.StopReason;
 import dev.pacer.engine.result.Summary;
+import dev.pacer.engine.scenario.RatePlan;
 import dev.pacer.engine.scenario.Scenario;
 import dev.pacer.engine.scenario.ScenarioException;
 import dev.pacer.engine.scenario.ScenarioParser;
@@ -105,8 +106,8 @@ final class RunCommand implements Callable<Integer> {
     Duration hold;
 
     @Option(names = "--precision", paramLabel = "FRACTION",
-            description = "A search ends when its bracket is this narrow, relative (default 0.02).")
-    Double precision;
+            description = "A search ends when its bracket is this narrow, relative: 2%% or 0.02 (the default).")
+    String precision;
 
     @Option(names = "--shard", paramLabel = "I/N",
             description = {"Run as shard I of N processes making one test: every rate given is the test's global rate and",
@@ -337,7 +338,7 @@ final class RunCommand implements Callable<Integer> {
             }
             return Scenarios.search(search, searchFrom == null ? 100 : searchFrom.opsPerSecond(),
                     searchTo == null ? 1e6 : searchTo.opsPerSecond(), hold == null ? Duration.ofSeconds(10) : hold,
-                    precision == null ? 0.02 : precision);
+                    precision == null ? 0.02 : RatePlan.Search.parsePrecision(precision));
         }
         if (searchFrom != null || searchTo != null || hold != null || precision != null) {
             throw new IllegalArgumentException("--from, --to, --hold and --precision go with --search");

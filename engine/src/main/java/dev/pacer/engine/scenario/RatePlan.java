@@ -1,6 +1,8 @@
 package dev.pacer.engine.scenario;
 
 import dev.pacer.engine.gate.Threshold;
+import dev.pacer.engine.text.Durations;
+import dev.pacer.engine.text.SettingException;
 import java.util.List;
 import java.time.Duration;
 
@@ -64,6 +66,50 @@ public sealed interface RatePlan {
      */
     record Search(double from, double to, String slo, List<Threshold> gates, Duration hold, Duration settle,
                   double precision) implements RatePlan {
+
+        /**
+         * A search, checked: {@code from < to}, an SLO of at least one gate, {@code settle < hold}, a precision of
+         * 0.1 % to 50 %.
+         *
+         * @throws SettingException naming the setting ({@code slo}, {@code to}, {@code settle}, {@code precision})
+         */
+        public static Search of(double from, double to, String slo, Duration hold, Duration settle, double precision) {
+            List<Threshold> gates;
+            try {
+                gates = KneeSearch.gates(slo);
+            } catch (IllegalArgumentException e) {
+                throw new SettingException("slo", slo, e.getMessage());
+            }
+            if (gates.isEmpty()) {
+                throw new SettingException("slo", slo, "needs at least one gate, e.g. response.p99<20ms");
+            }
+            if (!(to > from)) {
+                throw new SettingException("to", plain(to), "must be above the search's first rate, " + plain(from));
+            }
+            if (settle.compareTo(hold) >= 0) {
+                throw new SettingException("settle", Durations.format(settle), "must be shorter than the hold, "
+                        + Durations.format(hold));
+            }
+            if (!(precision >= 0.001 && precision <= 0.5)) {
+                throw new SettingException("precision", Double.toString(precision), "expected 0.1% to 50%");
+            }
+            return new Search(from, to, slo, gates, hold, settle, precision);
+        }
+
+        private static String plain(double rate) {
+            return java.math.BigDecimal.valueOf(rate).stripTrailingZeros().toPlainString();
+        }
+
+        /** {@code 2%} or {@code 0.02}. */
+        public static double parsePrecision(String text) {
+            String t = text.strip();
+            try {
+                return t.endsWith("%") ? Double.parseDouble(t.substring(0, t.length() - 1).strip()) / 100
+                        : Double.parseDouble(t);
+            } catch (NumberFormatException e) {
+                throw new SettingException("precision", text, "expected a fraction or a percentage, e.g. 2%");
+            }
+        }
 
         @Override
         public double rateAt(Duration elapsed) {

@@ -1,8 +1,8 @@
 package dev.pacer.engine.scenario;
 
-import dev.pacer.engine.gate.Threshold;
 import dev.pacer.engine.run.ActivityConfig;
 import dev.pacer.engine.text.Durations;
+import dev.pacer.engine.text.SettingException;
 import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.ratelimit.RateSpec;
 import java.io.IOException;
@@ -262,40 +262,17 @@ public final class ScenarioParser {
         }
         double from = plainRate(m.get("from").getValueNode());
         double to = plainRate(m.get("to").getValueNode());
-        if (to <= from) {
-            throw new ScenarioException(source, line(m.get("to").getValueNode()), "a search's 'to' must be above its 'from'");
-        }
-        Node sloNode = m.get("slo").getValueNode();
-        String slo = oneLine(sloNode, "slo");
-        List<Threshold> gates;
-        try {
-            gates = KneeSearch.gates(slo);
-        } catch (IllegalArgumentException e) {
-            throw new ScenarioException(source, line(sloNode), e.getMessage());
-        }
-        if (gates.isEmpty()) {
-            throw new ScenarioException(source, line(sloNode), "a search's 'slo' needs at least one gate, e.g. response.p99<20ms");
-        }
+        String slo = oneLine(m.get("slo").getValueNode(), "slo");
         Duration hold = m.containsKey("hold") ? duration(m.get("hold").getValueNode()) : Duration.ofSeconds(10);
         Duration settle = m.containsKey("settle") ? duration(m.get("settle").getValueNode()) : hold.dividedBy(5);
-        if (settle.compareTo(hold) >= 0) {
-            throw new ScenarioException(source, line(node), "a search's 'settle' must be shorter than its 'hold'");
+        try {
+            double precision = m.containsKey("precision")
+                    ? RatePlan.Search.parsePrecision(scalar(m.get("precision").getValueNode(), "precision")) : 0.02;
+            return RatePlan.Search.of(from, to, slo, hold, settle, precision);
+        } catch (SettingException e) {
+            NodeTuple at = m.get(e.setting());
+            throw new ScenarioException(source, line(at != null ? at.getValueNode() : node), e.getMessage());
         }
-        double precision = 0.02;
-        if (m.containsKey("precision")) {
-            Node pn = m.get("precision").getValueNode();
-            String text = scalar(pn, "precision");
-            try {
-                precision = text.endsWith("%") ? Double.parseDouble(text.substring(0, text.length() - 1)) / 100
-                        : Double.parseDouble(text);
-            } catch (NumberFormatException e) {
-                precision = Double.NaN;
-            }
-            if (!(precision >= 0.001 && precision <= 0.5)) {
-                throw new ScenarioException(source, line(pn), "invalid precision '" + text + "': expected 0.1% to 50%");
-            }
-        }
-        return new RatePlan.Search(from, to, slo, gates, hold, settle, precision);
     }
 
     private RatePlan.Steps steps(Node node) {

@@ -1,8 +1,5 @@
 package dev.pacer.engine.scenario;
 
-import java.util.List;
-import java.time.Duration;
-import dev.pacer.engine.gate.Threshold;
 import dev.pacer.engine.text.SettingException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,6 +12,8 @@ import java.nio.file.FileSystemNotFoundException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -97,26 +96,10 @@ public final class Scenarios {
     /**
      * A scenario of one knee search (what {@code pacer run --search} runs).
      *
-     * @throws SettingException naming the setting ({@code search}, {@code from}, {@code to}, {@code hold},
-     *                          {@code precision}) that is invalid
+     * @throws SettingException naming the setting ({@code slo}, {@code to}, {@code precision}) that is invalid
      */
     public static Scenario search(String slo, double from, double to, Duration hold, double precision) {
-        List<Threshold> gates;
-        try {
-            gates = KneeSearch.gates(slo);
-        } catch (IllegalArgumentException e) {
-            throw new SettingException("search", slo, e.getMessage());
-        }
-        if (gates.isEmpty()) {
-            throw new SettingException("search", slo, "needs at least one gate, e.g. response.p99<20ms");
-        }
-        if (!(to > from)) {
-            throw new SettingException("to", Double.toString(to), "must be above the search's start rate (" + from + ")");
-        }
-        if (!(precision >= 0.001 && precision <= 0.5)) {
-            throw new SettingException("precision", Double.toString(precision), "must be from 0.001 to 0.5");
-        }
-        RatePlan.Search plan = new RatePlan.Search(from, to, slo, gates, hold, hold.dividedBy(5), precision);
+        RatePlan.Search plan = RatePlan.Search.of(from, to, slo, hold, hold.dividedBy(5), precision);
         Phase phase = new Phase("knee", plan.maxDuration(), plan, null, null, false, 1);
         return new Scenario("search", "the highest rate that meets " + slo, "--search", null, Map.of(), null, null,
                 List.of(phase), Map.of(), null);
