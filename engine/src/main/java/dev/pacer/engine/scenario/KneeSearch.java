@@ -11,7 +11,6 @@ import dev.pacer.engine.result.ThresholdResult;
 import dev.pacer.engine.run.Activity;
 import dev.pacer.engine.text.Durations;
 import dev.pacer.ratelimit.RateSpec;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,16 +24,17 @@ import org.HdrHistogram.Histogram;
  * is judged on the intervals that begin after its settling time, and the next rate follows from the
  * verdicts so far: doubling while the SLO holds, bisecting the bracket once it broke, until the
  * bracket is within {@code precision}. A probe holds when every gate of the SLO does and the rate was
- * sustained: ops completed in the judged window at least (1 − max(1 %, precision / 2)) × the rate. Then the bracket is probed again: if the highest rate that held
- * now breaks, or a rate one precision step above the lowest that broke now holds, the system's
- * capacity moved and the result is {@code unstable}, not a number. A probe whose errors or wait explode (half its ops errors,
+ * sustained: ops completed in the judged window at least (1 − max(1 %, precision / 2)) × the rate. Then the bracket is probed again one precision step outside each
+ * end: if a rate a step below the knee now breaks, or a step above the lowest that broke now holds, the
+ * system's capacity moved and the result is {@code unstable}, not a number. A probe whose errors or wait explode (half its ops errors,
  * or a wait longer than the hold) ends at once and counts as broken; after a broken probe the load
  * pauses while the system drains (see {@link #cooldown}). Probes are strict (strictness 1) unless the
  * phase or scenario sets a strictness, so no probe inherits another's backlog.
  *
  * <p>Threads: the scenario thread runs {@link #play}; the reporter thread calls {@link #interval}. They
- * meet under this object's monitor; the histograms of an interval are copied in there, so nothing the
- * reporter reuses is kept.
+ * meet under this object's monitor, which guards only the judged window's state (the histograms of an
+ * interval are copied in there, so nothing the reporter reuses is kept); the activity is never called
+ * while it is held.
  */
 final class KneeSearch {
 
@@ -55,7 +55,8 @@ final class KneeSearch {
     private String explosion;
     private boolean windowDone;
 
-    private final List<Knee.Probe> probes = new ArrayList<>();
+    /** Written by the scenario thread; read by whoever builds the summary (which may be before the search ends). */
+    private final List<Knee.Probe> probes = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile Knee result;
 
     KneeSearch(RatePlan.Search plan, Activity activity, DoubleFunction<RateSpec> spec, String source) {
@@ -134,13 +135,13 @@ final class KneeSearch {
             }
         }
         if (status.equals("found")) {
-            // the bracket's ends again: a capacity that moved shows as a verdict that changed
-            Knee.Probe again = probe(lo);
+            // the bracket again, one precision step outside each end: the ends themselves lie within the precision
+            // of the capacity, where a verdict is a coin flip; a capacity that moved by more than that shows as a
+            // step below the knee that now breaks, or a step above the lowest broken rate that now holds
+            Knee.Probe again = probe(Math.max(plan.from(), lo / (1 + plan.precision())));
             if (again == null) {
                 return;
             }
-            // one precision step above the lowest rate that broke: a rate at the bracket's edge is a coin flip
-            // (it is the capacity, within the precision), so only a capacity that rose past it counts
             Knee.Probe above = again.passed() ? probe(Math.min(plan.to(), hi * (1 + plan.precision()))) : null;
             if (again.passed() && above == null) {
                 return;
@@ -167,43 +168,48 @@ final class KneeSearch {
         long start = System.nanoTime();
         activity.setRate(spec.apply(rate), source);
         activity.markProbe(rateText(rate), source);
-        synchronized (this) {
+        RunFigures f;
+        String explodedWhy;
+        long windowStart;
+        long windowEnd;
+        synchronized (this) { // only the window's state: the activity is called outside it
             resetWindow(start + plan.settle().toNanos(), start + plan.hold().toNanos());
             while (!windowDone && activity.isRunning()) {
                 wait(50);
             }
-            if (!windowDone) {
-                windowFrom = Long.MAX_VALUE;
+            boolean done = windowDone;
+            windowFrom = Long.MAX_VALUE;
+            if (!done) {
                 return null;
             }
-            windowFrom = Long.MAX_VALUE;
-            RunFigures f = figures(rate);
-            boolean passed = !exploded;
-            StringBuilder why = new StringBuilder();
-            if (exploded) {
-                why.append(explosion);
-            } else {
-                // sustained: what completed kept up with what was asked, to within half the precision
-                double floor = rate * (1 - Math.max(0.01, plan.precision() / 2));
-                passed = f.achievedRate() >= floor;
-                why.append(String.format(Locale.ROOT, "achieved %.1f/s", f.achievedRate())).append(passed ? " ok" : " BROKEN");
-                for (Threshold gate : plan.gates()) {
-                    ThresholdResult t = gate.evaluate(f);
-                    passed &= t.passed();
-                    why.append(why.length() == 0 ? "" : ", ").append(t.expression()).append(": ").append(t.actual())
-                            .append(t.passed() ? " ok" : " BROKEN");
-                }
-            }
-            double startSec = (start - activity.startNanos()) / 1e9;
-            Knee.Probe p = new Knee.Probe(rate, startSec, f.durationSeconds(), passed, why.toString(), f,
-                    firstStart, lastEnd);
-            probes.add(p);
-            activity.markProbe(rateText(rate) + (passed ? " held" : " broke") + ": " + why, source);
-            if (!passed) {
-                cooldown(f);
-            }
-            return p;
+            f = figures(rate);
+            explodedWhy = exploded ? explosion : null;
+            windowStart = firstStart;
+            windowEnd = lastEnd;
         }
+        boolean passed = explodedWhy == null;
+        StringBuilder why = new StringBuilder();
+        if (!passed) {
+            why.append(explodedWhy);
+        } else {
+            // sustained: what completed kept up with what was asked, to within half the precision
+            double floor = rate * (1 - Math.max(0.01, plan.precision() / 2));
+            passed = f.achievedRate() >= floor;
+            why.append(String.format(Locale.ROOT, "achieved %.1f/s", f.achievedRate())).append(passed ? " ok" : " BROKEN");
+            for (Threshold gate : plan.gates()) {
+                ThresholdResult t = gate.evaluate(f);
+                passed &= t.passed();
+                why.append(", ").append(t.expression()).append(": ").append(t.actual()).append(t.passed() ? " ok" : " BROKEN");
+            }
+        }
+        double startSec = (start - activity.startNanos()) / 1e9;
+        Knee.Probe p = new Knee.Probe(rate, startSec, f.durationSeconds(), passed, why.toString(), f, windowStart, windowEnd);
+        probes.add(p);
+        activity.markProbe(rateText(rate) + (passed ? " held" : " broke") + ": " + why, source);
+        if (!passed) {
+            cooldown(f);
+        }
+        return p;
     }
 
     /**
@@ -218,7 +224,7 @@ final class KneeSearch {
         try {
             long until = System.nanoTime() + nanos;
             for (long left = nanos; left > 0 && activity.isRunning(); left = until - System.nanoTime()) {
-                wait(Math.max(1, Math.min(50, left / 1_000_000)));
+                Thread.sleep(Math.max(1, Math.min(50, left / 1_000_000)));
             }
         } finally {
             activity.resume(source);
