@@ -22,7 +22,12 @@ package dev.pacer.ratelimit;
  */
 public final class Grant implements AutoCloseable {
 
+    /** The atomic limiter this grant belongs to; null for a grant of a {@link LockingLimiter}. */
     final LockFreeRateLimiter limiter;
+    /** The locking limiter this grant belongs to; null for a grant of the atomic limiter. */
+    final LockingLimiter locking;
+    /** The owner's origin: results are kept in schedule units from it. */
+    final long origin;
     final GrantState state;
 
     // Results of the latest acquire; plain fields, read by the owning thread.
@@ -37,18 +42,28 @@ public final class Grant implements AutoCloseable {
 
     Grant(LockFreeRateLimiter limiter, GrantState state, long ownerThreadId) {
         this.limiter = limiter;
+        this.locking = null;
+        this.origin = limiter.origin;
         this.state = state;
         this.ownerThreadId = ownerThreadId;
     }
 
+    Grant(LockingLimiter locking) {
+        this.limiter = null;
+        this.locking = locking;
+        this.origin = locking.originNanos();
+        this.state = new GrantState(0);
+        this.ownerThreadId = -1;
+    }
+
     /** Scheduled time of the latest grant, on the clock's scale. */
     public long scheduledNanos() {
-        return limiter.origin + ScheduleUnits.toNanos(scheduledUnits);
+        return origin + ScheduleUnits.toNanos(scheduledUnits);
     }
 
     /** Start time of the latest grant as the limiter saw it, on the clock's scale. */
     public long startNanos() {
-        return limiter.origin + ScheduleUnits.toNanos(startUnits);
+        return origin + ScheduleUnits.toNanos(startUnits);
     }
 
     /** Wait time of the latest grant, in nanoseconds (≥ 0); the same value acquire returned. */
@@ -86,9 +101,11 @@ public final class Grant implements AutoCloseable {
      * with every op's end time.
      */
     public void sawClock(long nanoTime) {
-        long units = ScheduleUnits.fromNanos(nanoTime - limiter.origin);
+        long units = ScheduleUnits.fromNanos(nanoTime - origin);
         state.hintUnits = units;
-        limiter.sawClock(units);
+        if (limiter != null) {
+            limiter.sawClock(units);
+        }
     }
 
     /**
@@ -97,6 +114,10 @@ public final class Grant implements AutoCloseable {
      */
     @Override
     public void close() {
-        limiter.registry.retire(this);
+        if (limiter != null) {
+            limiter.registry.retire(this);
+        } else {
+            state.closed = true;
+        }
     }
 }

@@ -17,7 +17,16 @@ package dev.pacer.ratelimit;
  * @param totalWaitNanos sum of the wait times returned
  * @param lagNanos       clock minus schedule pointer when the snapshot was taken: positive means the
  *                       schedule is behind (a backlog), negative means grants are handed out ahead
+ * @param refusals       requests a refusing design ({@code leaky} with a queue bound, the windows) turned
+ *                       away and the caller asked again for; 0 for the atomic limiter, which refuses nothing
  */
 public record LimiterSnapshot(RateSpec spec, boolean paused, long allocatedNanos, long idleNanos,
-                              long reservedNanos, long permitsGranted, long totalWaitNanos, long lagNanos) {
+                              long reservedNanos, long permitsGranted, long totalWaitNanos, long lagNanos,
+                              long refusals) {
+
+    /** A snapshot of a limiter that refuses nothing. */
+    public LimiterSnapshot(RateSpec spec, boolean paused, long allocatedNanos, long idleNanos,
+                           long reservedNanos, long permitsGranted, long totalWaitNanos, long lagNanos) {
+        this(spec, paused, allocatedNanos, idleNanos, reservedNanos, permitsGranted, totalWaitNanos, lagNanos, 0);
+    }
 }

@@ -66,6 +66,14 @@ public interface RateLimiter {
     /** The spec in force. */
     RateSpec spec();
 
+    /**
+     * What a rate change resets in this limiter's design, for the change's log line; "" when it keeps
+     * all its state (the atomic limiter keeps schedule, counters and idle time).
+     */
+    default String rateChangeNote() {
+        return "";
+    }
+
     /** How slots are spaced; fixed when the limiter is built. */
     default Arrivals arrivals() {
         return Arrivals.UNIFORM;

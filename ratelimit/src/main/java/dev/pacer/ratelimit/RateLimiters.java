@@ -44,6 +44,7 @@ public final class RateLimiters {
         private Arrivals arrivals = Arrivals.UNIFORM;
         private long seed = java.util.concurrent.ThreadLocalRandom.current().nextLong();
         private Long origin;
+        private LimiterDesign design = LimiterDesign.ATOMIC;
 
         private Builder(RateSpec spec) {
             this.spec = Objects.requireNonNull(spec, "spec");
@@ -100,8 +101,24 @@ public final class RateLimiters {
             return this;
         }
 
+        /**
+         * The design (default {@link LimiterDesign#ATOMIC}, the lock-free limiter). The others take the
+         * clock, sleeper and origin set here; fast-path staleness and seed are the atomic limiter's own,
+         * and Poisson arrivals need it.
+         */
+        public Builder design(LimiterDesign design) {
+            this.design = Objects.requireNonNull(design, "design");
+            return this;
+        }
+
         public RateLimiter build() {
             Sleeper s = sleeper != null ? sleeper : ParkingSleeper.calibrated();
+            if (!design.isAtomic()) {
+                if (arrivals != Arrivals.UNIFORM) {
+                    throw new IllegalArgumentException(arrivals + " arrivals need the atomic limiter, not " + design.name());
+                }
+                return design.build(spec, clock, s, origin);
+            }
             long stalenessNanos = Math.min(fastPathStaleness.toNanos(), 1_000_000_000L);
             return new LockFreeRateLimiter(spec, clock, s, ScheduleUnits.fromNanos(stalenessNanos), arrivals, seed, origin);
         }

@@ -1,0 +1,219 @@
+package dev.pacer.ratelimit;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Which limiter design paces a run, and its settings: {@code NAME} or {@code NAME:key=value,key=value},
+ * as {@code pacer run --limiter} and a scenario's {@code limiter:} take it. The rate always comes from
+ * the run's rate spec; the options shape how the design lets it through (a bucket's size, a warm-up
+ * period...). See {@link #NAMES} for the designs and each class for its options.
+ *
+ * <pre>{@code
+ * RateLimiter l = RateLimiters.builder(RateSpec.of(1000))
+ *         .design(LimiterDesign.parse("leaky:queue=50"))
+ *         .clock(clock).sleeper(new ManualSleeper(clock)).build();
+ * }</pre>
+ *
+ * @param name    the design, one of {@link #NAMES}
+ * @param options its settings as written, in order; checked by the design when it is built
+ */
+public record LimiterDesign(String name, Map<String, String> options) {
+
+    /** Every design {@link #build} knows, in the order the README and the comparison list them. */
+    public static final List<String> NAMES = List.of("atomic", "leaky");
+
+    /** The default: the lock-free atomic-nanos limiter. */
+    public static final LimiterDesign ATOMIC = new LimiterDesign("atomic", Map.of());
+
+    private static final Pattern OPTION = Pattern.compile("([a-z][a-z0-9-]*)=([^,=]+)");
+
+    public LimiterDesign {
+        if (!NAMES.contains(name)) {
+            throw new IllegalArgumentException("unknown limiter '" + name + "': one of " + String.join(", ", NAMES));
+        }
+        options = Map.copyOf(new LinkedHashMap<>(options));
+    }
+
+    /** Parses {@code NAME} or {@code NAME:key=value,...}; a bad name or option gives a message naming it. */
+    public static LimiterDesign parse(String text) {
+        String t = text.strip();
+        int colon = t.indexOf(':');
+        String name = (colon < 0 ? t : t.substring(0, colon)).strip().toLowerCase(Locale.ROOT);
+        Map<String, String> options = new LinkedHashMap<>();
+        if (colon >= 0) {
+            for (String part : t.substring(colon + 1).split(",", -1)) {
+                Matcher m = OPTION.matcher(part.strip());
+                if (!m.matches()) {
+                    throw new IllegalArgumentException("limiter option '" + part.strip() + "' in '" + text
+                            + "': expected key=value, e.g. " + name + ":queue=100");
+                }
+                if (options.put(m.group(1), m.group(2).strip()) != null) {
+                    throw new IllegalArgumentException("limiter option '" + m.group(1) + "' given twice in '" + text + "'");
+                }
+            }
+        }
+        return new LimiterDesign(name, options);
+    }
+
+    /** Whether this is the default atomic limiter. */
+    public boolean isAtomic() {
+        return name.equals("atomic");
+    }
+
+    /** Builds this design at {@code spec} on {@code clock}, waiting with {@code sleeper}, opening at {@code origin} (null: now). */
+    RateLimiter build(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin) {
+        return switch (name) {
+            case "leaky" -> new LeakyBucketLimiter(spec, clock, sleeper, origin, typed());
+            default -> throw new IllegalStateException(name + " is built by RateLimiters.Builder");
+        };
+    }
+
+    @Override
+    public String toString() {
+        if (options.isEmpty()) {
+            return name;
+        }
+        List<String> parts = new ArrayList<>();
+        options.forEach((k, v) -> parts.add(k + "=" + v));
+        return name + ":" + String.join(",", parts);
+    }
+
+    /** This design's options, typed; each getter names the design, the key and the value it cannot read. */
+    Options typed() {
+        return new Options(name, options);
+    }
+
+    /** Typed access to a design's options. */
+    static final class Options {
+        private final String design;
+        private final Map<String, String> values;
+
+        Options(String design, Map<String, String> values) {
+            this.design = design;
+            this.values = values;
+        }
+
+        /** Refuses any option not in {@code known}. */
+        Options only(Set<String> known) {
+            for (String k : values.keySet()) {
+                if (!known.contains(k)) {
+                    throw new IllegalArgumentException("the " + design + " limiter has no option '" + k + "'"
+                            + (known.isEmpty() ? ": it takes none" : ": it takes " + String.join(", ", known.stream().sorted().toList())));
+                }
+            }
+            return this;
+        }
+
+        boolean has(String key) {
+            return values.containsKey(key);
+        }
+
+        String text(String key, String fallback) {
+            return values.getOrDefault(key, fallback);
+        }
+
+        /** A whole number ≥ {@code min}; {@code 10k}, {@code 1.5M} allowed. */
+        long count(String key, long fallback, long min) {
+            String v = values.get(key);
+            if (v == null) {
+                return fallback;
+            }
+            double d;
+            try {
+                d = parseNumber(v);
+            } catch (NumberFormatException e) {
+                d = Double.NaN;
+            }
+            if (!(d >= min) || d != Math.rint(d) || d > Long.MAX_VALUE / 2) {
+                throw bad(key, v, "a whole number >= " + min);
+            }
+            return (long) d;
+        }
+
+        /** A number ≥ {@code min} (exclusive when {@code open}). */
+        double number(String key, double fallback, double min, boolean open) {
+            String v = values.get(key);
+            if (v == null) {
+                return fallback;
+            }
+            double d;
+            try {
+                d = parseNumber(v);
+            } catch (NumberFormatException e) {
+                d = Double.NaN;
+            }
+            if (!(open ? d > min : d >= min) || Double.isInfinite(d)) {
+                throw bad(key, v, "a number " + (open ? "> " : ">= ") + plain(min));
+            }
+            return d;
+        }
+
+        /** A duration: {@code 250ms}, {@code 10s}, {@code 2m}, {@code 1h}, {@code 500us}, {@code 0}; at least {@code min}. */
+        Duration duration(String key, Duration fallback, Duration min) {
+            String v = values.get(key);
+            if (v == null) {
+                return fallback;
+            }
+            Duration d = parseDuration(v);
+            if (d == null || d.compareTo(min) < 0) {
+                throw bad(key, v, "a duration >= " + min.toMillis() + "ms, e.g. 500ms or 10s");
+            }
+            return d;
+        }
+
+        IllegalArgumentException bad(String key, String value, String expected) {
+            return new IllegalArgumentException("the " + design + " limiter's " + key + " must be " + expected
+                    + ", got '" + value + "'");
+        }
+    }
+
+    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ns|us|ms|s|m|h)?");
+
+    /** {@code 250ms}, {@code 1.5s}, {@code 2m}; null when it is not a duration. A bare number is seconds. */
+    static Duration parseDuration(String text) {
+        Matcher m = DURATION.matcher(text.strip().toLowerCase(Locale.ROOT));
+        if (!m.matches()) {
+            return null;
+        }
+        double n = Double.parseDouble(m.group(1));
+        String unit = m.group(2) == null ? "s" : m.group(2);
+        double nanos = n * switch (unit) {
+            case "ns" -> 1;
+            case "us" -> 1e3;
+            case "ms" -> 1e6;
+            case "s" -> 1e9;
+            case "m" -> 60e9;
+            default -> 3600e9;
+        };
+        return nanos > 1e18 ? null : Duration.ofNanos(Math.round(nanos));
+    }
+
+    /** {@code 1000}, {@code 2.5k}, {@code 1.5M}, {@code 2G}. */
+    static double parseNumber(String text) {
+        String t = text.strip();
+        double scale = 1;
+        char last = t.isEmpty() ? ' ' : t.charAt(t.length() - 1);
+        switch (last) {
+            case 'k', 'K' -> scale = 1e3;
+            case 'M' -> scale = 1e6;
+            case 'G' -> scale = 1e9;
+            default -> { }
+        }
+        if (scale != 1) {
+            t = t.substring(0, t.length() - 1);
+        }
+        return Double.parseDouble(t) * scale;
+    }
+
+    private static String plain(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+}

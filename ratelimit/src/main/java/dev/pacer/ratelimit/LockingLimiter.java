@@ -1,0 +1,419 @@
+package dev.pacer.ratelimit;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The base of the limiter family: every design but the atomic default ({@link LockFreeRateLimiter}).
+ * Each models a limiter from the field (a token bucket, Guava's warm-up, a sliding window...) so a test
+ * can reproduce the load that limiter lets through; they are built for fidelity, not for speed.
+ *
+ * <h2>How a design plugs in</h2>
+ * A design answers one question, under this class's lock: <em>when may these permits start?</em>
+ * {@link #reserve} answers it and commits the permits to that time (the caller will start then:
+ * Guava's "the next caller pays" model); {@link #earliest} answers it without committing, for
+ * {@code tryAcquire}. This class does the rest the same way for every design: waiting (parking on the
+ * {@link Sleeper}, never spinning), grants and tallies, pause and resume, and reconfiguration.
+ *
+ * <h2>Wait time</h2>
+ * These designs have no schedule of slots, so an op's <b>scheduled time is when its caller asked</b>
+ * (the clock when {@code acquire} was called, or when a pause it waited out ended) and its wait is how
+ * long the limiter held it: start − asked. That is what a client behind such a limiter sees. Unlike the
+ * atomic limiter's, it is not corrected for coordinated omission: a caller that came late because its
+ * previous op was slow is not charged for it.
+ *
+ * <h2>Threads</h2>
+ * All methods are thread-safe. Shared state is guarded by {@link #lock}: a design's own fields are
+ * read and written only inside {@link #reserve}, {@link #earliest}, {@link #retune} and
+ * {@link #resumed}, which this class calls with the lock held. {@link #spec} is also volatile so
+ * {@link #spec()} reads it without the lock. The tallies are {@link LongAdder}s, added after the wait
+ * by each acquiring thread; {@link #snapshot()} sums them (each sum exact as of some instant).
+ * Strictness does not apply: a spec with a strictness other than 0 is refused.
+ */
+public abstract class LockingLimiter implements RateLimiter {
+
+    /**
+     * The clock every decision reads; {@code now} arguments are its readings, never before
+     * {@link #originNanos()} (a caller before the origin is handled as if it asked at the origin).
+     */
+    protected final NanoClock clock;
+    private final Sleeper sleeper;
+    private final long origin;
+    private final String name;
+
+    /** Guards the design's state, {@link #paused} and {@link #pausedAt}. */
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition resumed = lock.newCondition();
+    /** Written under the lock; volatile for {@link #spec()}. */
+    private volatile RateSpec spec;
+    /** Under the lock; volatile for {@link #isPaused()}. */
+    private volatile boolean paused;
+    /** Under the lock: the clock when the current pause began. */
+    private long pausedAt;
+
+    /** Permits granted and the sum of waits (ns); each acquirer adds after its wait. */
+    private final LongAdder permits = new LongAdder();
+    private final LongAdder waitSum = new LongAdder();
+    /** Requests refused and asked again; each refused caller adds. */
+    private final LongAdder refusals = new LongAdder();
+    /** The grant behind {@link #acquire()} and {@link #tryAcquire}, one per thread. */
+    private final ThreadLocal<Grant> threadGrants = ThreadLocal.withInitial(() -> new Grant(this));
+
+    /**
+     * @param origin when the limiter opens, on the clock's scale (null: now); nothing starts before it,
+     *               and designs start their state there (a bucket is full then, a window opens then)
+     */
+    protected LockingLimiter(String name, RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin) {
+        this.name = name;
+        this.spec = checkSpec(name, spec);
+        this.clock = clock;
+        this.sleeper = sleeper;
+        this.origin = origin != null ? origin : clock.nanoTime();
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // What a design implements; all called with the lock held
+
+    /**
+     * Commits {@code permits} and returns when they may start: {@code now} or later; or {@link #REFUSED}
+     * when the design turns the request away (a full queue, a full window): the caller then waits until
+     * {@link #retryAt} and asks again, and the refusal is counted. Called with the lock held; the caller
+     * waits until the returned time and starts.
+     */
+    protected abstract long reserve(long permits, long now);
+
+    /** What {@link #reserve} returns for a refused request. */
+    protected static final long REFUSED = Long.MIN_VALUE;
+
+    /**
+     * When a caller refused at {@code now} asks again: the first time the design would accept it, were
+     * nobody else to ask first. Called with the lock held, right after {@link #reserve} refused. Default:
+     * {@link #earliest}.
+     */
+    protected long retryAt(long permits, long now) {
+        return earliest(permits, now);
+    }
+
+    /**
+     * When {@code permits} could start if reserved now, without reserving them: what {@link #reserve}
+     * would return. Called with the lock held. {@link Long#MAX_VALUE} if they never could.
+     */
+    protected abstract long earliest(long permits, long now);
+
+    /**
+     * Applies a new rate; the design keeps what state it can. Called with the lock held.
+     *
+     * @return what the change reset, for the change's log line (e.g. "the window's count"), or "" if nothing
+     */
+    protected abstract String retune(RateSpec old, RateSpec now, long nowNanos);
+
+    /**
+     * A pause of {@code pausedNanos} has just ended. Default: nothing, so the paused time counts as the
+     * design would count any idle time (a bucket refills). Called with the lock held.
+     */
+    protected void resumed(long pausedNanos, long now) {
+    }
+
+    /** The design's name as {@code --limiter} takes it. */
+    public final String name() {
+        return name;
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Acquiring
+
+    @Override
+    public long acquire() {
+        return acquire(1, threadGrants.get());
+    }
+
+    @Override
+    public long acquire(long permits) {
+        return acquire(permits, threadGrants.get());
+    }
+
+    @Override
+    public long acquire(Grant grant) {
+        return acquire(1, grant);
+    }
+
+    @Override
+    public long acquire(long permits, Grant grant) {
+        checkGrant(grant, permits);
+        long asked = Math.max(clock.nanoTime(), origin);
+        long now = asked;
+        boolean interrupted = false;
+        for (;;) {
+            long start;
+            long retry = 0;
+            lock.lock();
+            try {
+                if (paused) {
+                    while (paused) {
+                        resumed.awaitUninterruptibly();
+                    }
+                    asked = now = clock.nanoTime();
+                }
+                start = reserve(permits, now);
+                if (start == REFUSED) {
+                    retry = retryAt(permits, now);
+                }
+            } finally {
+                lock.unlock();
+            }
+            interrupted |= Thread.interrupted();
+            if (start != REFUSED) {
+                long started = waitUntil(Math.max(now, start));
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+                return record(grant, asked, started, permits);
+            }
+            refusals.increment();
+            now = waitUntil(Math.max(retry, now + 1));
+        }
+    }
+
+    @Override
+    public long acquireInterruptibly(Grant grant) throws InterruptedException {
+        checkGrant(grant, 1);
+        long asked = Math.max(clock.nanoTime(), origin);
+        long now = asked;
+        for (;;) {
+            long start;
+            long retry = 0;
+            lock.lockInterruptibly();
+            try {
+                if (paused) {
+                    while (paused) {
+                        resumed.await();
+                    }
+                    asked = now = clock.nanoTime();
+                }
+                start = reserve(1, now);
+                if (start == REFUSED) {
+                    retry = retryAt(1, now);
+                }
+            } finally {
+                lock.unlock();
+            }
+            if (start != REFUSED) {
+                // interrupted while waiting: the reserved permit is lost, as if given away
+                long started = waitUntilInterruptibly(Math.max(now, start));
+                return record(grant, asked, started, 1);
+            }
+            refusals.increment();
+            now = waitUntilInterruptibly(Math.max(retry, now + 1));
+        }
+    }
+
+    @Override
+    public boolean tryAcquire() {
+        return tryAcquire(1, Duration.ZERO);
+    }
+
+    @Override
+    public boolean tryAcquire(long permits, Duration timeout) {
+        Grant grant = threadGrants.get();
+        checkGrant(grant, permits);
+        long asked = Math.max(clock.nanoTime(), origin);
+        long deadline = asked + Math.min(timeout.toNanos(), Long.MAX_VALUE / 4);
+        long now = asked;
+        boolean interrupted = false;
+        for (;;) {
+            long start;
+            long retry = 0;
+            lock.lock();
+            try {
+                if (paused) {
+                    return false;
+                }
+                long e = earliest(permits, now);
+                if (e == Long.MAX_VALUE || e - deadline > 0) {
+                    return false;
+                }
+                start = reserve(permits, now);
+                if (start == REFUSED) {
+                    retry = retryAt(permits, now);
+                }
+            } finally {
+                lock.unlock();
+            }
+            interrupted |= Thread.interrupted();
+            if (start != REFUSED) {
+                long started = waitUntil(Math.max(now, start));
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+                record(grant, asked, started, permits);
+                return true;
+            }
+            refusals.increment();
+            if (retry - deadline > 0) {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+                return false;
+            }
+            now = waitUntil(Math.max(retry, now + 1));
+        }
+    }
+
+    /** Parks until the clock reaches {@code start}; returns the last reading (≥ start unless within the park threshold). */
+    private long waitUntil(long start) {
+        long now = clock.nanoTime();
+        long threshold = sleeper.parkThresholdNanos();
+        long overshoot = sleeper.parkOvershootNanos();
+        while (start - now >= Math.max(1, threshold)) {
+            sleeper.park(Math.max(1, start - now - overshoot));
+            Thread.interrupted(); // uninterruptible: the caller restores the status
+            now = clock.nanoTime();
+        }
+        return Math.max(now, start);
+    }
+
+    private long waitUntilInterruptibly(long start) throws InterruptedException {
+        long now = clock.nanoTime();
+        long threshold = sleeper.parkThresholdNanos();
+        long overshoot = sleeper.parkOvershootNanos();
+        while (start - now >= Math.max(1, threshold)) {
+            sleeper.park(Math.max(1, start - now - overshoot));
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            now = clock.nanoTime();
+        }
+        return Math.max(now, start);
+    }
+
+    private long record(Grant grant, long asked, long started, long n) {
+        long wait = grant.granted(ScheduleUnits.fromNanos(asked - origin), ScheduleUnits.fromNanos(started - origin), n);
+        permits.add(n);
+        waitSum.add(wait);
+        return wait;
+    }
+
+    private void checkGrant(Grant grant, long n) {
+        if (grant.locking != this) {
+            throw new IllegalArgumentException("this grant belongs to another limiter");
+        }
+        if (grant.state.closed) {
+            throw new IllegalStateException("this grant is closed: ask the limiter for a new one");
+        }
+        if (n < 1) {
+            throw new IllegalArgumentException("permits must be >= 1, got " + n);
+        }
+    }
+
+    @Override
+    public Grant newGrant() {
+        return new Grant(this);
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Control
+
+    @Override
+    public void reconfigure(RateSpec newSpec) {
+        checkSpec(name, newSpec);
+        lock.lock();
+        try {
+            RateSpec old = spec;
+            retune(old, newSpec, clock.nanoTime());
+            spec = newSpec;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** What a rate change resets in this design ("" when it keeps everything); the same every time. */
+    @Override
+    public String rateChangeNote() {
+        return "";
+    }
+
+    @Override
+    public RateSpec spec() {
+        return spec;
+    }
+
+    @Override
+    public long originNanos() {
+        return origin;
+    }
+
+    @Override
+    public void pause() {
+        lock.lock();
+        try {
+            if (!paused) {
+                paused = true;
+                pausedAt = clock.nanoTime();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void resume() {
+        lock.lock();
+        try {
+            if (paused) {
+                paused = false;
+                long now = clock.nanoTime();
+                resumed(now - pausedAt, now);
+                resumed.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean isPaused() {
+        return paused;
+    }
+
+    /**
+     * Permits, waits and refusals; the schedule accumulators (allocated, idle, reserved, lag) belong to the atomic
+     * limiter and are 0 here.
+     */
+    @Override
+    public LimiterSnapshot snapshot() {
+        return new LimiterSnapshot(spec, paused, 0, 0, 0, permits.sum(), waitSum.sum(), 0, refusals.sum());
+    }
+
+    @Override
+    public String toString() {
+        return name + " limiter at " + spec;
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Helpers for designs
+
+    /** Nanoseconds per permit at {@code spec}'s rate (rounded to a whole nanosecond, at least 1). */
+    protected static long intervalNanos(RateSpec spec) {
+        return Math.max(1, Math.round(1e9 / spec.opsPerSecond()));
+    }
+
+    /** {@code a × b / c} without overflow for the magnitudes limiters use (clamped to Long.MAX_VALUE). */
+    protected static long mulDiv(long a, long b, long c) {
+        return Math.multiplyHigh(a, b) == 0 && a * b >= 0 ? a * b / c
+                : java.math.BigInteger.valueOf(a).multiply(java.math.BigInteger.valueOf(b))
+                        .divide(java.math.BigInteger.valueOf(c)).min(java.math.BigInteger.valueOf(Long.MAX_VALUE)).longValue();
+    }
+
+    static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+
+    private static RateSpec checkSpec(String name, RateSpec spec) {
+        if (spec.strictness() != RateSpec.DEFAULT_STRICTNESS) {
+            throw new IllegalArgumentException("the " + name + " limiter has no strictness (only the atomic limiter has); got "
+                    + spec.strictness());
+        }
+        return spec;
+    }
+}
