@@ -48,6 +48,20 @@ public interface RateLimiter {
      */
     long acquireInterruptibly(Grant grant) throws InterruptedException;
 
+    /**
+     * As {@link #acquireInterruptibly(Grant)} for an op of {@code bytes} bytes: a design that meters bytes
+     * as well as ops ({@link #metersBytes()}, e.g. {@code bucket} with a bytes rate) charges them too.
+     * Default: the bytes are ignored.
+     */
+    default long acquireInterruptibly(Grant grant, long bytes) throws InterruptedException {
+        return acquireInterruptibly(grant);
+    }
+
+    /** Whether this limiter meters bytes, so callers should tell it each op's size. Default false. */
+    default boolean metersBytes() {
+        return false;
+    }
+
     /** Takes one permit only if it can start now; never reserves a slot it does not use. */
     boolean tryAcquire();
 
