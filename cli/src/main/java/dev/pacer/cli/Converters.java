@@ -3,6 +3,7 @@ package dev.pacer.cli;
 import dev.pacer.engine.text.Durations;
 import dev.pacer.engine.text.SettingException;
 import dev.pacer.ratelimit.Arrivals;
+import dev.pacer.ratelimit.LimiterDesign;
 import dev.pacer.ratelimit.RateSpec;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -21,6 +22,25 @@ final class Converters {
         public RateSpec convert(String value) {
             try {
                 return RateSpec.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** The designs, for the help text. */
+    static final class LimiterNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return LimiterDesign.NAMES.iterator();
+        }
+    }
+
+    static final class LimiterName implements CommandLine.ITypeConverter<LimiterDesign> {
+        @Override
+        public LimiterDesign convert(String value) {
+            try {
+                return LimiterDesign.parse(value);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.TypeConversionException(e.getMessage());
             }

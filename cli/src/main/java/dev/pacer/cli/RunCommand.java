@@ -15,6 +15,7 @@ import dev.pacer.engine.text.SettingException;
 import dev.pacer.report.Report;
 import dev.pacer.report.ReportHtml;
 import dev.pacer.ratelimit.Arrivals;
+import dev.pacer.ratelimit.LimiterDesign;
 import dev.pacer.ratelimit.RateSpec;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -122,6 +123,18 @@ final class RunCommand implements Callable<Integer> {
             description = {"How ops arrive at the target rate: uniform (a metronome, the default) or poisson (each gap",
                     "drawn from an exponential distribution with the same mean, as open traffic arrives)."})
     Arrivals arrivals;
+
+    @Option(names = "--limiter", paramLabel = "NAME[:KEY=VALUE,...]", converter = Converters.LimiterName.class,
+            description = {"The limiter design that paces the run (default: atomic, pacer's lock-free limiter): "
+                    + "${COMPLETION-CANDIDATES}.",
+                    "The others model limiters from the field, e.g. leaky:queue=10, warmup:period=10s; see the README."},
+            completionCandidates = Converters.LimiterNames.class)
+    LimiterDesign limiter;
+
+    @Option(names = "--bytes-rate", paramLabel = "BYTES_PER_S",
+            description = {"With the bucket limiter: a second bucket for bytes, filled at this rate (10M = 10 MB/s);",
+                    "each op is charged its size (http: the request's) before it starts."})
+    String bytesRate;
 
     @Option(names = "--seed", paramLabel = "N",
             description = "Seed of the Poisson arrivals' generators: the same seed gives the same gaps (default: random).")
@@ -253,6 +266,26 @@ final class RunCommand implements Callable<Integer> {
         return result.summary();
     }
 
+    /** {@code design} (a bucket, or none: then a bucket) with a bytes bucket at {@code rate}. */
+    private static LimiterDesign withBytesRate(LimiterDesign design, String rate) {
+        if (design != null && !design.name().equals("bucket")) {
+            throw new SettingException("bytes-rate", rate, "needs the bucket limiter, not " + design.name());
+        }
+        Map<String, String> o = new LinkedHashMap<>(design == null ? Map.of() : design.options());
+        o.put("bytes-rate", rate);
+        StringBuilder text = new StringBuilder("bucket");
+        String sep = ":";
+        for (Map.Entry<String, String> e : o.entrySet()) {
+            text.append(sep).append(e.getKey()).append('=').append(e.getValue());
+            sep = ",";
+        }
+        try {
+            return LimiterDesign.parse(text.toString());
+        } catch (IllegalArgumentException e) {
+            throw new SettingException("bytes-rate", rate, e.getMessage());
+        }
+    }
+
     /** The test the flags describe; with a scenario, flags given here override the file's top-level values. */
     private LoadTest loadTest(Scenario scenario) {
         LoadTest test;
@@ -278,6 +311,13 @@ final class RunCommand implements Callable<Integer> {
         }
         if (seed != null) {
             test.seed(seed);
+        }
+        LimiterDesign design = limiter;
+        if (bytesRate != null) {
+            design = withBytesRate(design != null ? design : scenario != null ? scenario.limiter() : null, bytesRate);
+        }
+        if (design != null) {
+            test.limiter(design);
         }
         if (shard != null) {
             test.shard(Shard.parse(shard, System.getenv("JOB_COMPLETION_INDEX")));

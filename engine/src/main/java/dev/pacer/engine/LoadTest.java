@@ -20,6 +20,7 @@ import dev.pacer.engine.scenario.ScenarioParser;
 import dev.pacer.engine.scenario.ScenarioRunner;
 import dev.pacer.engine.sink.StatusBlock;
 import dev.pacer.ratelimit.Arrivals;
+import dev.pacer.ratelimit.LimiterDesign;
 import dev.pacer.ratelimit.RateSpec;
 import java.io.IOException;
 import java.io.InputStream;
@@ -75,6 +76,7 @@ public final class LoadTest {
     private int maxInFlight;
     private Arrivals arrivals = Arrivals.UNIFORM;
     private Long seed;
+    private LimiterDesign limiter = LimiterDesign.ATOMIC;
     private Shard shard;
     private java.time.Instant startAt;
     private Duration interval = RunOptions.DEFAULT_INTERVAL;
@@ -134,6 +136,9 @@ public final class LoadTest {
         t.threads = ScenarioRunner.initialThreads(scenario, 1);
         if (scenario.arrivals() != null) {
             t.arrivals = scenario.arrivals();
+        }
+        if (scenario.limiter() != null) {
+            t.limiter = scenario.limiter();
         }
         if (scenario.op() != null) {
             t.opSpec = OpSpec.parse(scenario.op(), scenario.opOptions());
@@ -216,6 +221,16 @@ public final class LoadTest {
     /** Starts the schedule at this wall-clock instant (shards starting together); a late start catches up. */
     public LoadTest startAt(java.time.Instant startAt) {
         this.startAt = startAt;
+        return this;
+    }
+
+    /**
+     * The limiter design that paces the test (default {@link LimiterDesign#ATOMIC}, the lock-free limiter):
+     * e.g. {@code LimiterDesign.parse("warmup:period=10s")} to load a service the way a Guava warm-up limiter
+     * in front of it would let load through.
+     */
+    public LoadTest limiter(LimiterDesign limiter) {
+        this.limiter = Objects.requireNonNull(limiter, "limiter");
         return this;
     }
 
@@ -381,7 +396,7 @@ public final class LoadTest {
     RunOptions options() {
         Duration runs = scenario == null ? duration : ScenarioRunner.runDuration(scenario, duration);
         ActivityConfig activity = new ActivityConfig(opSpec, threads, virtualThreads, rate, runs, cycles, maxInFlight,
-                arrivals, seed, shard, startAt);
+                arrivals, seed, shard, startAt, limiter);
         return RunOptions.builder(activity).interval(interval).grace(grace).hlog(hlog).summaryJson(summaryJson).csv(csv)
                 .thresholds(thresholds).maxErrorRatio(maxErrorRatio).token(controlToken).control(control, controlToken)
                 .metrics(metrics).console(console)

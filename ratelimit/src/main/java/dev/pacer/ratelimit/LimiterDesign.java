@@ -42,7 +42,11 @@ public record LimiterDesign(String name, Map<String, String> options) {
         options = Map.copyOf(new LinkedHashMap<>(options));
     }
 
-    /** Parses {@code NAME} or {@code NAME:key=value,...}; a bad name or option gives a message naming it. */
+    /**
+     * Parses {@code NAME} or {@code NAME:key=value,...} and checks the options (by building the design once at
+     * 1 op/s); a bad name or option gives a message naming it. Options that are bad only at some rates are
+     * refused when the limiter is built.
+     */
     public static LimiterDesign parse(String text) {
         String t = text.strip();
         int colon = t.indexOf(':');
@@ -60,8 +64,29 @@ public record LimiterDesign(String name, Map<String, String> options) {
                 }
             }
         }
-        return new LimiterDesign(name, options);
+        LimiterDesign design = new LimiterDesign(name, options);
+        if (!design.isAtomic()) {
+            design.build(RateSpec.of(1), NanoClock.system(), CHECK_ONLY, null);
+        }
+        return design;
     }
+
+    /** Waits for nothing: for the throwaway limiter {@link #parse} builds to check options. */
+    private static final Sleeper CHECK_ONLY = new Sleeper() {
+        @Override
+        public void park(long nanos) {
+        }
+
+        @Override
+        public long parkThresholdNanos() {
+            return 0;
+        }
+
+        @Override
+        public long parkOvershootNanos() {
+            return 0;
+        }
+    };
 
     /** Whether this is the default atomic limiter. */
     public boolean isAtomic() {

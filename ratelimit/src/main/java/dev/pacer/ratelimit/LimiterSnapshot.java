@@ -19,14 +19,15 @@ package dev.pacer.ratelimit;
  *                       schedule is behind (a backlog), negative means grants are handed out ahead
  * @param refusals       requests a refusing design ({@code leaky} with a queue bound, the windows) turned
  *                       away and the caller asked again for; 0 for the atomic limiter, which refuses nothing
+ * @param design         the design's name ({@code atomic}, {@code leaky}, ...: see {@link LimiterDesign})
  */
 public record LimiterSnapshot(RateSpec spec, boolean paused, long allocatedNanos, long idleNanos,
                               long reservedNanos, long permitsGranted, long totalWaitNanos, long lagNanos,
-                              long refusals) {
+                              long refusals, String design) {
 
-    /** A snapshot of a limiter that refuses nothing. */
+    /** A snapshot of the atomic limiter, which refuses nothing. */
     public LimiterSnapshot(RateSpec spec, boolean paused, long allocatedNanos, long idleNanos,
                            long reservedNanos, long permitsGranted, long totalWaitNanos, long lagNanos) {
-        this(spec, paused, allocatedNanos, idleNanos, reservedNanos, permitsGranted, totalWaitNanos, lagNanos, 0);
+        this(spec, paused, allocatedNanos, idleNanos, reservedNanos, permitsGranted, totalWaitNanos, lagNanos, 0, "atomic");
     }
 }

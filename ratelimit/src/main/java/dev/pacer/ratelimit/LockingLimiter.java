@@ -384,7 +384,7 @@ public abstract class LockingLimiter implements RateLimiter {
      */
     @Override
     public LimiterSnapshot snapshot() {
-        return new LimiterSnapshot(spec, paused, 0, 0, 0, permits.sum(), waitSum.sum(), 0, refusals.sum());
+        return new LimiterSnapshot(spec, paused, 0, 0, 0, permits.sum(), waitSum.sum(), 0, refusals.sum(), name);
     }
 
     @Override

@@ -14,18 +14,25 @@ import java.util.Objects;
  * @param value      the new value as text ({@code 8000,0.5}, {@code 32}, a phase name; empty for pause,
  *                   resume and stop)
  * @param source     who asked: {@code console}, {@code http}, {@code scenario}, {@code signal}, {@code api}, ...
+ * @param note       what the change did besides (e.g. what a rate change reset in the limiter's design), or ""
  */
-public record Change(long atNanos, double elapsedSec, ChangeKind kind, String value, String source) {
+public record Change(long atNanos, double elapsedSec, ChangeKind kind, String value, String source, String note) {
 
     public Change {
         Objects.requireNonNull(kind, "kind");
         value = value == null ? "" : value;
         Objects.requireNonNull(source, "source");
+        note = note == null ? "" : note;
+    }
+
+    /** A change with no note. */
+    public Change(long atNanos, double elapsedSec, ChangeKind kind, String value, String source) {
+        this(atNanos, elapsedSec, kind, value, source, "");
     }
 
     /** For people, one line: {@code rate 8000,0 (console) at 12.345s}. Not a file format. */
     public String describe() {
         return kind.label() + (value.isEmpty() ? "" : " " + value) + " (" + source + ") at "
-                + String.format(Locale.ROOT, "%.3fs", elapsedSec);
+                + String.format(Locale.ROOT, "%.3fs", elapsedSec) + (note.isEmpty() ? "" : "; " + note);
     }
 }

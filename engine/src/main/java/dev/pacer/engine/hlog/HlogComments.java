@@ -44,6 +44,9 @@ public final class HlogComments {
         ObjectNode n = Json.MAPPER.createObjectNode();
         n.put("at", Math.round(c.elapsedSec() * 1e6) / 1e6);
         n.put("kind", c.kind().label()).put("value", c.value()).put("source", c.source());
+        if (!c.note().isEmpty()) {
+            n.put("note", c.note());
+        }
         return CHANGE + write(n);
     }
 

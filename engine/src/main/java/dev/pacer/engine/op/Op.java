@@ -40,6 +40,15 @@ public interface Op extends AutoCloseable {
     default void warmUp() throws Exception {
     }
 
+    /**
+     * The size in bytes of what this cycle's call sends, for a limiter that meters bytes as well as ops
+     * ({@code --bytes-rate}): it is charged before the call starts. Called on the worker's thread just
+     * before {@link #run}; must be cheap. Default 0: the op has no size.
+     */
+    default long bytes(long cycle) {
+        return 0;
+    }
+
     @Override
     default void close() throws Exception {
     }

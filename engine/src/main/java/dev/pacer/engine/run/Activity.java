@@ -230,7 +230,7 @@ public final class Activity {
     public synchronized Change setRate(RateSpec spec, String source) {
         Objects.requireNonNull(spec, "spec");
         retune(spec);
-        return record(ChangeKind.RATE, spec.toString(), source);
+        return record(change(ChangeKind.RATE, spec.toString(), source, limiter.rateChangeNote()));
     }
 
     /**
@@ -268,7 +268,7 @@ public final class Activity {
     }
 
     private RateLimiter limiterFor(RateSpec spec, ParkingSleeper sleeper, Long origin) {
-        RateLimiters.Builder b = RateLimiters.builder(spec).sleeper(sleeper).arrivals(config.arrivals());
+        RateLimiters.Builder b = RateLimiters.builder(spec).sleeper(sleeper).arrivals(config.arrivals()).design(config.limiter());
         if (origin != null) {
             b.origin(origin);
         }
@@ -616,7 +616,10 @@ public final class Activity {
     }
 
     private Change record(ChangeKind kind, String value, String source) {
-        Change c = change(kind, value, source);
+        return record(change(kind, value, source));
+    }
+
+    private Change record(Change c) {
         changes.add(c);
         for (Consumer<Change> l : listeners) {
             l.accept(c);
@@ -625,7 +628,11 @@ public final class Activity {
     }
 
     private Change change(ChangeKind kind, String value, String source) {
+        return change(kind, value, source, "");
+    }
+
+    private Change change(ChangeKind kind, String value, String source, String note) {
         long now = System.nanoTime();
-        return new Change(now, started ? (now - startNanos) / 1e9 : 0, kind, value, source);
+        return new Change(now, started ? (now - startNanos) / 1e9 : 0, kind, value, source, note);
     }
 }

@@ -5,6 +5,7 @@ import dev.pacer.engine.text.Durations;
 
 import dev.pacer.engine.op.OpSpec;
 import dev.pacer.ratelimit.Arrivals;
+import dev.pacer.ratelimit.LimiterDesign;
 import dev.pacer.ratelimit.RateSpec;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,10 +28,11 @@ import java.util.Objects;
  *                       {@code rate} (and every later rate) is the test's global rate, and {@code cycles} its
  *                       global cycle limit
  * @param startAt        the wall-clock instant the test's schedule starts, or null for as soon as set up
+ * @param limiter        the limiter design that paces it (default {@link LimiterDesign#ATOMIC})
  */
 public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, RateSpec rate, Duration duration,
                              long cycles, int maxInFlight, Arrivals arrivals, Long seed, Shard shard,
-                             Instant startAt) {
+                             Instant startAt, LimiterDesign limiter) {
 
     /** Platform threads are real OS threads: more than this is a mistake on any machine. */
     public static final int MAX_PLATFORM_THREADS = 4_096;
@@ -40,6 +42,14 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
     public ActivityConfig {
         Objects.requireNonNull(op, "op");
         Objects.requireNonNull(arrivals, "arrivals");
+        Objects.requireNonNull(limiter, "limiter");
+        if (!limiter.isAtomic() && arrivals != Arrivals.UNIFORM) {
+            throw new SettingException("arrivals", arrivals.toString(), "needs the atomic limiter, not " + limiter.name());
+        }
+        if (!limiter.isAtomic() && rate != null && rate.strictness() != RateSpec.DEFAULT_STRICTNESS) {
+            throw new SettingException("strictness", RateSpec.of(1).withStrictness(rate.strictness()).toString().replaceFirst("^[^,]*,", ""),
+                    "applies to the atomic limiter only; the " + limiter.name() + " limiter has none");
+        }
         checkThreads(threads, virtualThreads);
         if (duration != null && (duration.isNegative() || duration.isZero())) {
             throw new SettingException("duration", Durations.format(duration), "must be greater than 0");
@@ -54,13 +64,13 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
 
     /** An activity with the op's own in-flight bound. */
     public ActivityConfig(OpSpec op, int threads, boolean virtualThreads, RateSpec rate, Duration duration, long cycles) {
-        this(op, threads, virtualThreads, rate, duration, cycles, 0, Arrivals.UNIFORM, null, null, null);
+        this(op, threads, virtualThreads, rate, duration, cycles, 0, Arrivals.UNIFORM, null, null, null, LimiterDesign.ATOMIC);
     }
 
     /** An activity with uniform arrivals. */
     public ActivityConfig(OpSpec op, int threads, boolean virtualThreads, RateSpec rate, Duration duration, long cycles,
                           int maxInFlight) {
-        this(op, threads, virtualThreads, rate, duration, cycles, maxInFlight, Arrivals.UNIFORM, null, null, null);
+        this(op, threads, virtualThreads, rate, duration, cycles, maxInFlight, Arrivals.UNIFORM, null, null, null, LimiterDesign.ATOMIC);
     }
 
     public static int maxThreads(boolean virtualThreads) {

@@ -127,7 +127,11 @@ final class Worker implements Runnable {
                     grantLimiter = limiter;
                 }
                 acquiring.setOpaque(true);
-                limiter.acquireInterruptibly(grant);
+                if (limiter.metersBytes()) {
+                    limiter.acquireInterruptibly(grant, activity.op.bytes(activity.cycleOf(cycle)));
+                } else {
+                    limiter.acquireInterruptibly(grant);
+                }
                 acquiring.setOpaque(false);
                 scheduled = grant.scheduledNanos();
                 start = grant.startNanos();

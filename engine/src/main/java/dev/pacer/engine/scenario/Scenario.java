@@ -5,6 +5,7 @@ import dev.pacer.engine.text.SettingException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import dev.pacer.ratelimit.LimiterDesign;
 
 /**
  * A load test in timed phases, read from YAML (see {@link ScenarioParser} for the format).
@@ -16,6 +17,7 @@ import java.util.Map;
  * @param opOptions   op options from the file (http: url, method, header, body, ...)
  * @param threads     workers (default for every phase), or null
  * @param arrivals    how ops arrive (uniform or poisson), or null for the default
+ * @param limiter     the limiter design ({@code leaky:queue=10}), or null for the default
  * @param strictness  strictness (default for every phase), or null
  * @param phases      the phases, in order
  * @param lines       the line of each op setting the file gives ({@code op}, {@code url}, {@code header}, ...,
@@ -23,7 +25,7 @@ import java.util.Map;
  */
 public record Scenario(String name, String description, String source, String op, Map<String, List<String>> opOptions,
                        Integer threads, Double strictness, List<Phase> phases, Map<String, Integer> lines,
-                       Arrivals arrivals) {
+                       Arrivals arrivals, LimiterDesign limiter) {
 
     public Scenario {
         opOptions = Map.copyOf(opOptions);

@@ -4,6 +4,7 @@ import dev.pacer.engine.run.ActivityConfig;
 import dev.pacer.engine.text.Durations;
 import dev.pacer.engine.text.SettingException;
 import dev.pacer.ratelimit.Arrivals;
+import dev.pacer.ratelimit.LimiterDesign;
 import dev.pacer.ratelimit.RateSpec;
 import java.io.IOException;
 import java.io.InputStream;
@@ -43,6 +44,7 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
  * threads: 8
  * strictness: 0.5         # default for every phase
  * arrivals: poisson       # or uniform (the default)
+ * limiter: leaky:queue=10 # the limiter design (default atomic): see LimiterDesign
  * phases:
  *   - name: warmup
  *     duration: 10s
@@ -65,7 +67,7 @@ public final class ScenarioParser {
     static final Map<String, String> OP_OPTION_KEYS = Map.of(
             "url", "url", "method", "method", "headers", "header", "body", "body", "expect", "expect",
             "connect-timeout", "connect-timeout", "request-timeout", "request-timeout", "http-version", "http-version");
-    private static final Set<String> TOP_KEYS = Set.of("name", "description", "op", "threads", "strictness", "arrivals",
+    private static final Set<String> TOP_KEYS = Set.of("name", "description", "op", "threads", "strictness", "arrivals", "limiter",
             "phases");
     private static final Set<String> PHASE_KEYS = Set.of("name", "duration", "rate", "steps", "search", "strictness", "threads",
             "warmup");
@@ -155,6 +157,15 @@ public final class ScenarioParser {
                 throw new ScenarioException(source, line(an), e.getMessage());
             }
         }
+        LimiterDesign limiter = null;
+        if (top.containsKey("limiter")) {
+            Node ln = top.get("limiter").getValueNode();
+            try {
+                limiter = LimiterDesign.parse(scalar(ln, "limiter"));
+            } catch (IllegalArgumentException e) {
+                throw new ScenarioException(source, line(ln), e.getMessage());
+            }
+        }
         Map<String, List<String>> opOptions = new LinkedHashMap<>();
         Map<String, Integer> lines = new HashMap<>();
         if (op != null) {
@@ -196,7 +207,7 @@ public final class ScenarioParser {
             }
             phases.add(phase);
         }
-        return new Scenario(name, description, source, op, opOptions, threads, strictness, phases, lines, arrivals);
+        return new Scenario(name, description, source, op, opOptions, threads, strictness, phases, lines, arrivals, limiter);
     }
 
     private Phase phase(Node node, int index) {

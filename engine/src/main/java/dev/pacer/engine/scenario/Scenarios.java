@@ -102,6 +102,6 @@ public final class Scenarios {
         RatePlan.Search plan = RatePlan.Search.of(from, to, slo, hold, hold.dividedBy(5), precision);
         Phase phase = new Phase("knee", plan.maxDuration(), plan, null, null, false, 1);
         return new Scenario("search", "the highest rate that meets " + slo, "--search", null, Map.of(), null, null,
-                List.of(phase), Map.of(), null);
+                List.of(phase), Map.of(), null, null);
     }
 }

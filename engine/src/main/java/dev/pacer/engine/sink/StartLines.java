@@ -63,8 +63,10 @@ public final class StartLines {
         m.put("rate", a.rate() == null ? null : a.rate().toString());
         m.put("targetRate", a.rate() == null ? null : a.rate().opsPerSecond());
         m.put("strictness", a.rate() == null ? null : a.rate().strictness());
-        m.put("limiter", a.rate() == null ? "unpaced" : a.rate().mode().name().toLowerCase(java.util.Locale.ROOT)
+        m.put("limiter", a.rate() == null ? "unpaced" : (a.limiter().isAtomic()
+                ? a.rate().mode().name().toLowerCase(java.util.Locale.ROOT) : a.limiter().toString())
                 + ", park threshold " + Durations.format((double) ParkingSleeper.calibrated().parkThresholdNanos()));
+        m.put("limiterDesign", a.limiter().toString());
         m.put("maxInFlight", a.maxInFlight());
         m.put("duration", a.duration() == null ? null : Durations.format(a.duration()));
         m.put("cycles", a.cycles());

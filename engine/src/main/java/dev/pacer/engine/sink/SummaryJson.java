@@ -69,10 +69,11 @@ public final class SummaryJson {
         if (s.limiter() != null) {
             LimiterSnapshot l = s.limiter();
             // at the run's end: allocated = granted schedule + idle + reserved (see LimiterSnapshot)
-            root.putObject("limiter").put("rate", l.spec().opsPerSecond()).put("strictness", l.spec().strictness())
+            root.putObject("limiter").put("design", l.design()).put("rate", l.spec().opsPerSecond()).put("strictness", l.spec().strictness())
                     .put("allocatedNanos", l.allocatedNanos()).put("idleNanos", l.idleNanos())
                     .put("reservedNanos", l.reservedNanos()).put("permitsGranted", l.permitsGranted())
-                    .put("totalWaitNanos", l.totalWaitNanos()).put("lagNanos", l.lagNanos());
+                    .put("totalWaitNanos", l.totalWaitNanos()).put("lagNanos", l.lagNanos())
+                    .put("refusals", l.refusals());
         }
         root.put("stopReason", s.stopReason().label());
         root.put("stoppedBy", s.stoppedBy());

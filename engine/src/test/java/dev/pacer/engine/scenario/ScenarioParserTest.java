@@ -219,4 +219,14 @@ class ScenarioParserTest {
         org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("c.yaml:1") && e.getMessage().contains("'bursty'"),
                 e.getMessage());
     }
+
+    @org.junit.jupiter.api.Test
+    void aLimiterDesignIsReadAndABadOneIsRefusedAtItsLine() {
+        Scenario s = ScenarioParser.parse("limiter: leaky:queue=10\nphases:\n  - duration: 1s\n    rate: 10\n", "a.yaml");
+        assertEquals(dev.pacer.ratelimit.LimiterDesign.parse("leaky:queue=10"), s.limiter());
+        assertEquals(null, ScenarioParser.parse("phases:\n  - duration: 1s\n    rate: 10\n", "b.yaml").limiter());
+        ScenarioException e = org.junit.jupiter.api.Assertions.assertThrows(ScenarioException.class,
+                () -> ScenarioParser.parse("name: x\nlimiter: leaky:queue=-2\nphases:\n  - duration: 1s\n    rate: 10\n", "c.yaml"));
+        assertEquals("c.yaml:2: the leaky limiter's queue must be a whole number >= 0, got '-2'", e.getMessage());
+    }
 }

@@ -17,12 +17,20 @@ final class HttpOp implements AsyncOp {
 
     private final HttpTransport transport;
     private final HttpSender sender;
+    private final HttpRequestTemplate template;
     private final HttpWarmUp warmUp;
 
-    HttpOp(HttpTransport transport, HttpSender sender, HttpWarmUp warmUp) {
+    HttpOp(HttpTransport transport, HttpSender sender, HttpRequestTemplate template, HttpWarmUp warmUp) {
         this.transport = transport;
         this.sender = sender;
+        this.template = template;
         this.warmUp = warmUp;
+    }
+
+    /** The request's size as HTTP/1.1 sends it (head and body), for a limiter that meters bytes. */
+    @Override
+    public long bytes(long cycle) {
+        return template.size(cycle);
     }
 
     @Override

@@ -73,7 +73,7 @@ public final class HttpOpProvider implements OpProvider {
             HttpSender sender = h2
                     ? new H2Sender(transport, template, outcomes, address, ssl, connections, timeoutNanos)
                     : new H1Pool(transport, template, outcomes, address, ssl, connections, timeoutNanos);
-            return new HttpOp(transport, sender, new HttpWarmUp(transport, template, factory, h2));
+            return new HttpOp(transport, sender, template, new HttpWarmUp(transport, template, factory, h2));
         } catch (RuntimeException | Error e) {
             transport.close();
             throw e;

@@ -108,6 +108,23 @@ final class HttpRequestTemplate {
         return Unpooled.directBuffer(segments[0].length).writeBytes(segments[0]);
     }
 
+    /** The size in bytes of the request for one cycle, as HTTP/1.1 sends it. */
+    int size(long cycle) {
+        int n = 1;
+        for (long v = cycle / 10; v > 0; v /= 10) {
+            n++;
+        }
+        return size(n);
+    }
+
+    private int size(int cycleDigits) {
+        int size = (segments.length - 1) * cycleDigits;
+        for (byte[] s : segments) {
+            size += s.length;
+        }
+        return size;
+    }
+
     /** A template's request for one cycle, in a buffer from {@code alloc}; {@code digits} is scratch space (20 bytes). */
     ByteBuf request(ByteBufAllocator alloc, long cycle, byte[] digits) {
         int n = 0;
@@ -116,11 +133,7 @@ final class HttpRequestTemplate {
             digits[digits.length - 1 - n++] = (byte) ('0' + (v % 10));
             v /= 10;
         } while (v > 0);
-        int size = (segments.length - 1) * n;
-        for (byte[] s : segments) {
-            size += s.length;
-        }
-        ByteBuf buf = alloc.ioBuffer(size);
+        ByteBuf buf = alloc.ioBuffer(size(n));
         for (int i = 0; i < segments.length; i++) {
             if (i > 0) {
                 buf.writeBytes(digits, digits.length - n, n);

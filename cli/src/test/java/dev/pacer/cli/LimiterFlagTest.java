@@ -1,0 +1,47 @@
+package dev.pacer.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code pacer run --limiter}: a design paces the run; a bad name, option or combination is one line, exit 2. */
+class LimiterFlagTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aDesignPacesTheRunAndTheSummarySaysWhich() throws Exception {
+        PacerProcess.Result r = PacerProcess.run(dir, 60, "run", "--rate", "400", "--duration", "2s", "--hlog", "run.hlog",
+                "--limiter", "leaky:queue=8", "--summary", "s.json");
+        assertEquals(0, r.exitCode(), r.stderr());
+        JsonNode s = new ObjectMapper().readTree(dir.resolve("s.json").toFile());
+        assertEquals(800, s.path("ops").asLong(), 40, s.toString());
+        assertEquals("leaky", s.path("limiter").path("design").asText(), s.toString());
+        assertTrue(Files.readString(dir.resolve("run.hlog")).contains("leaky:queue=8"), "the log's settings name the design");
+    }
+
+    @Test
+    void badDesignsAndCombinationsAreOneLineNamingTheValue() throws Exception {
+        String[][] cases = {
+                {"'nope'", "run", "--rate", "10", "--limiter", "nope"},
+                {"'x'", "run", "--rate", "10", "--limiter", "leaky:queue=x"},
+                {"'size'", "run", "--rate", "10", "--limiter", "leaky:size=3"},
+                {"strictness", "run", "--rate", "10,0.5", "--limiter", "leaky"},
+                {"poisson", "run", "--rate", "10", "--limiter", "leaky", "--arrivals", "poisson"},
+                {"leaky", "run", "--rate", "10", "--limiter", "leaky", "--bytes-rate", "10M"},
+        };
+        for (String[] c : cases) {
+            String[] args = java.util.Arrays.copyOfRange(c, 1, c.length);
+            PacerProcess.Result r = PacerProcess.run(dir, 30, args);
+            assertEquals(2, r.exitCode(), String.join(" ", args) + ": " + r.stderr());
+            RunLimitsTest.assertOneLineNaming(r, c[0]);
+        }
+    }
+}
