@@ -32,6 +32,7 @@ import picocli.CommandLine.Command;
                 ControlCommand.class,
                 ScenariosCommand.class,
                 ReportCommand.class,
+                CompareLimitersCommand.class,
                 CompletionCommand.class,
         },
         exitCodeListHeading = "%nExit codes:%n",

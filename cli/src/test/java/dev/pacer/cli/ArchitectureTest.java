@@ -41,13 +41,13 @@ class ArchitectureTest {
 
     /**
      * The engine's layers, top to bottom; packages in one tier are peers. Each may use only the tiers
-     * below it: the entry point ({@code LoadRun}, {@code LoadTest}, {@code RunOptions}); what drives or
+     * below it: the comparison runs (they drive whole tests); the entry point ({@code LoadRun}, {@code LoadTest}, {@code RunOptions}); what drives or
      * reads a run from outside (control, metrics export, scenarios); the sinks (progress line, summary
      * text and JSON); the run core (activity, workers, reporter); the log format; the gates; the result
      * records; the metrics; the ops; the events; the text helpers.
      */
     static final String[][] ENGINE_TIERS = {
-            {"entry"}, {"control", "export", "scenario"}, {"sink"}, {"run"}, {"hlog"}, {"gate"}, {"result"},
+            {"compare"}, {"entry"}, {"control", "export", "scenario"}, {"sink"}, {"run"}, {"hlog"}, {"gate"}, {"result"},
             {"metrics"}, {"op"}, {"event"}, {"text"}};
 
     @ArchTest

@@ -71,16 +71,38 @@ public final class ReportHtml {
         if (reports.isEmpty() || reports.size() > 2) {
             throw new IllegalArgumentException("a page shows one report or two");
         }
+        return render(reports, title, null);
+    }
+
+    /** Most reports one page overlays. */
+    public static final int MAX_OVERLAID = 12;
+
+    /** Writes the page of up to {@link #MAX_OVERLAID} reports overlaid, each under its label. */
+    public static void write(List<Report> reports, String title, List<String> labels, Path file) throws IOException {
+        Files.writeString(file, render(reports, title, labels), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The page of reports overlaid, each charted under its label (e.g. a limiter's name); two without labels
+     * are A and B.
+     *
+     * @param labels one per report, or null for letters
+     */
+    public static String render(List<Report> reports, String title, List<String> labels) {
+        if (reports.isEmpty() || reports.size() > MAX_OVERLAID || (labels != null && labels.size() != reports.size())) {
+            throw new IllegalArgumentException("a page overlays 1 to " + MAX_OVERLAID + " reports, one label each if labelled");
+        }
         String name = title != null ? title : reports.stream().map(ReportHtml::name).collect(Collectors.joining(" vs "));
         StringBuilder b = new StringBuilder(128 * 1024);
         b.append("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>pacer report: ")
                 .append(esc(name)).append("</title>\n<style>\n").append(CSS).append("</style></head>\n<body>\n");
         b.append("<h1>pacer report: ").append(esc(name)).append("</h1>\n");
-        char letter = 'A';
-        for (Report r : reports) {
+        for (int i = 0; i < reports.size(); i++) {
+            Report r = reports.get(i);
             if (reports.size() > 1) {
-                b.append("<h2>").append(letter++).append(": ").append(esc(name(r))).append("</h2>\n");
+                b.append("<h2>").append(esc(labels != null ? labels.get(i) : String.valueOf((char) ('A' + i)))).append(": ")
+                        .append(esc(name(r))).append("</h2>\n");
             }
             about(b, r);
             table(b, r.summaries());
@@ -97,7 +119,7 @@ public final class ReportHtml {
                 + "</p></noscript>\n<div id=\"charts\"></div>\n");
         b.append("<p class=\"meta\">Made by pacer from HdrHistogram interval logs; percentiles are of all values recorded"
                 + " in the window (histograms are added, never averaged).</p>\n");
-        b.append("<script type=\"application/json\" id=\"pacer-data\">").append(data(reports)).append("</script>\n");
+        b.append("<script type=\"application/json\" id=\"pacer-data\">").append(data(reports, labels)).append("</script>\n");
         b.append("<script>\n").append(SCRIPT).append("</script>\n</body></html>\n");
         return b.toString();
     }
@@ -183,14 +205,22 @@ public final class ReportHtml {
 
     /** The charts' data: per report its points, spectrum per tag, markers, errors. */
     static String data(List<Report> reports) {
+        return data(reports, null);
+    }
+
+    static String data(List<Report> reports, List<String> labels) {
         long maxCount = reports.stream().flatMap(r -> r.totals().values().stream()).mapToLong(Histogram::getTotalCount).max().orElse(1);
         int nines = (int) Math.max(2, Math.min(6, Math.ceil(Math.log10(Math.max(10, maxCount)))));
         ObjectNode root = Json.MAPPER.createObjectNode();
         root.put("nines", nines);
         ArrayNode runs = root.putArray("runs");
-        for (Report r : reports) {
+        for (int i = 0; i < reports.size(); i++) {
+            Report r = reports.get(i);
             ObjectNode run = runs.addObject();
             run.put("name", name(r)).put("noted", r.noted()).put("errorTotal", r.errorCount());
+            if (labels != null) {
+                run.put("label", labels.get(i));
+            }
             ArrayNode tags = run.putArray("tags");
             r.totals().keySet().forEach(t -> tags.add(tag(t)));
             ArrayNode types = run.putArray("errorTypes");

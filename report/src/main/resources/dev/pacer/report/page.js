@@ -11,7 +11,8 @@
   var data = JSON.parse(document.getElementById('pacer-data').textContent);
   var runs = data.runs;
   var TAG_COLORS = {wait: '#1f77b4', service: '#2ca02c', response: '#d62728'};
-  var RUN_COLORS = ['#1f77b4', '#e6550d'];
+  var RUN_COLORS = ['#1f77b4', '#e6550d', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22',
+    '#17becf', '#393b79', '#637939'];
   var LAT_COLORS = {p50: '#2ca02c', p90: '#1f77b4', p99: '#d62728', max: '#8c8c8c'};
   var ERROR_COLORS = ['#d62728', '#9467bd', '#8c564b', '#e377c2', '#bcbd22', '#17becf'];
   var charts = [];
@@ -300,7 +301,9 @@
 
   // --- the data into charts ---
   var multi = runs.length > 1;
-  function runName(r, i) { return multi ? (i === 0 ? 'A ' : 'B ') : ''; }
+  // two runs are A and B (B dashed); more are told apart by their labels and colours
+  function runName(r, i) { return multi ? (r.label || String.fromCharCode(65 + i)) + ' ' : ''; }
+  function runDash(i) { return i && runs.length === 2 ? '6 3' : null; }
   function mid(p) { return (p.s + p.e) / 2; }
   function measured(r) { return r.points.filter(function (p) { return !p.cut; }); }
   function markersOf(r) { return multi ? [] : r.markers; }
@@ -333,7 +336,7 @@
   // achieved against target
   var rateSeries = [];
   runs.forEach(function (r, i) {
-    rateSeries.push({name: runName(r, i) + 'achieved', color: multi ? RUN_COLORS[i] : '#1f77b4', cls: 'achieved', dash: i ? '6 3' : null,
+    rateSeries.push({name: runName(r, i) + 'achieved', color: multi ? RUN_COLORS[i] : '#1f77b4', cls: 'achieved', dash: runDash(i),
       pts: measured(r).map(function (p) { return [mid(p), p.n / (p.e - p.s)]; })});
     var target = [];
     r.points.forEach(function (p) {
@@ -351,7 +354,7 @@
   // errors
   var errorSeries = [];
   runs.forEach(function (r, i) {
-    errorSeries.push({name: runName(r, i) + 'errors (all)', color: multi ? RUN_COLORS[i] : '#d62728', cls: 'errors', dash: i ? '6 3' : null,
+    errorSeries.push({name: runName(r, i) + 'errors (all)', color: multi ? RUN_COLORS[i] : '#d62728', cls: 'errors', dash: runDash(i),
       pts: measured(r).map(function (p) { return [mid(p), p.noted ? p.err / (p.e - p.s) : null]; })});
     if (!multi && r.errorTypes.length > 1) {
       r.errorTypes.forEach(function (type, k) {
@@ -394,7 +397,7 @@
     runs.forEach(function (r, i) {
       if (r.spectrum[tag]) {
         series.push({name: (multi ? runName(r, i) + r.name : tag), color: multi ? RUN_COLORS[i] : (TAG_COLORS[tag] || '#9467bd'),
-          dash: i ? '6 3' : null, pts: r.spectrum[tag].map(function (p) { return [p[0], p[1] / 1e6]; })});
+          dash: runDash(i), pts: r.spectrum[tag].map(function (p) { return [p[0], p[1] / 1e6]; })});
       }
     });
     new Chart(root, {id: 'chart-spectrum-' + tag, title: tag + ': latency by percentile (whole run' + (multi ? 's' : '') + ', warm-up left out)',
