@@ -1,5 +1,7 @@
 package dev.pacer.ratelimit;
 
+import java.math.BigDecimal;
+
 /**
  * {@code sliding-log}: the sliding window log (seed 002). The limiter logs the start time of every permit it
  * lets through; a request is allowed when fewer than the limit (rate × window, see {@link Windows}) logged
@@ -52,9 +54,10 @@ final class SlidingLogLimiter extends LockingLimiter {
     private int capacity(RateSpec spec) {
         long limit = Windows.limit(spec, window);
         if (limit > MAX_ENTRIES) {
-            throw new IllegalArgumentException("the sliding-log limiter would log " + limit + " start times ("
-                    + spec.opsPerSecond() + " ops/s over its window=" + Windows.text(window) + "), over its bound of "
-                    + MAX_ENTRIES + ": shorten the window, or use sliding-window");
+            String rate = BigDecimal.valueOf(spec.opsPerSecond()).stripTrailingZeros().toPlainString();
+            throw new IllegalArgumentException("the sliding-log limiter would log " + limit + " start times (" + rate
+                    + " ops/s over its window=" + Windows.text(window) + "), over its bound of " + MAX_ENTRIES
+                    + ": shorten the window, or use sliding-window");
         }
         return (int) limit;
     }
