@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
 public record LimiterDesign(String name, Map<String, String> options) {
 
     /** Every design {@link #build} knows, in the order the README and the comparison list them. */
-    public static final List<String> NAMES = List.of("atomic", "leaky");
+    public static final List<String> NAMES = List.of("atomic", "leaky", "fixed-window", "sliding-log", "sliding-window");
 
     /** The default: the lock-free atomic-nanos limiter. */
     public static final LimiterDesign ATOMIC = new LimiterDesign("atomic", Map.of());
@@ -97,6 +97,9 @@ public record LimiterDesign(String name, Map<String, String> options) {
     RateLimiter build(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin) {
         return switch (name) {
             case "leaky" -> new LeakyBucketLimiter(spec, clock, sleeper, origin, typed());
+            case "fixed-window" -> new FixedWindowLimiter(spec, clock, sleeper, origin, typed());
+            case "sliding-log" -> new SlidingLogLimiter(spec, clock, sleeper, origin, typed());
+            case "sliding-window" -> new SlidingWindowLimiter(spec, clock, sleeper, origin, typed());
             default -> throw new IllegalStateException(name + " is built by RateLimiters.Builder");
         };
     }
