@@ -5,11 +5,7 @@ set -euo pipefail
 if command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; then
   exit 0
 fi
-echo ".ci/nginx.sh: installing nginx" >&2
-export DEBIAN_FRONTEND=noninteractive
-sudo_=""
-[ "$(id -u)" -eq 0 ] || sudo_="sudo"
-$sudo_ apt-get update -qq >/dev/null
-$sudo_ apt-get install -y -qq --no-install-recommends nginx >/dev/null
+. "$(dirname "$0")/apt.sh"
+apt_install nginx
 # the package may start a default server on port 80; the tests do not need it
-$sudo_ nginx -s stop >/dev/null 2>&1 || true
+nginx -s stop >/dev/null 2>&1 || true

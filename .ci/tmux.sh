@@ -4,9 +4,5 @@ set -euo pipefail
 if command -v tmux >/dev/null 2>&1; then
   exit 0
 fi
-echo ".ci/tmux.sh: installing tmux" >&2
-export DEBIAN_FRONTEND=noninteractive
-sudo_=""
-[ "$(id -u)" -eq 0 ] || sudo_="sudo"
-$sudo_ apt-get update -qq >/dev/null
-$sudo_ apt-get install -y -qq --no-install-recommends tmux >/dev/null
+. "$(dirname "$0")/apt.sh"
+apt_install tmux

@@ -27,7 +27,12 @@ final class PacerProcess {
 
     /** Starts pacer with these JVM options (a heap bound, GC logging) in place of the default {@code -Xmx512m}. */
     static PacerProcess start(Path workDir, List<String> jvmOptions, String... args) throws IOException {
-        List<String> command = new ArrayList<>();
+        return start(workDir, List.of(), jvmOptions, args);
+    }
+
+    /** Starts pacer under a wrapper command ({@code ip netns exec NS}) with these JVM options. */
+    static PacerProcess start(Path workDir, List<String> wrapper, List<String> jvmOptions, String... args) throws IOException {
+        List<String> command = new ArrayList<>(wrapper);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.add("-cp");

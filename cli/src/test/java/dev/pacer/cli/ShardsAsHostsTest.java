@@ -1,0 +1,255 @@
+package dev.pacer.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Four shards as four hosts: each pacer process in its own network namespace, nginx in a fifth, joined by
+ * veth pairs on a bridge, all made here and removed after. One test of 8 000 req/s in all, as
+ * {@code --shard i/4} with one {@code --start-at}: nginx's log sees the global rate, and the shards' merged
+ * logs say the same.
+ *
+ * <p>Needs root (network namespaces), {@code ip} and nginx; skips without them unless
+ * {@code PACER_REQUIRE_NETNS=1} (CI sets it).
+ */
+class ShardsAsHostsTest {
+
+    static final int SHARDS = 4;
+    static final int RATE = 8_000;
+
+    @TempDir
+    Path dir;
+
+    /** This run's names: a bridge and five namespaces, unique to the run so parallel runs never meet. */
+    final String id = Integer.toString(ThreadLocalRandom.current().nextInt(10_000, 99_999));
+    final int net = ThreadLocalRandom.current().nextInt(16, 250);
+    final String bridge = "pbr" + id;
+    final List<String> namespaces = new ArrayList<>();
+    final List<Process> servers = new ArrayList<>();
+
+    String ns(int host) {
+        return "pacer-" + id + "-" + host;
+    }
+
+    /** Host {@code h}'s address: 10.199.NET.(h + 1); the bridge is .254. */
+    String addr(int host) {
+        return "10.199." + net + "." + (host + 1);
+    }
+
+    @Test
+    void fourShardsInFourNamespacesDriveNginxInAFifthAtTheGlobalRate() throws Exception {
+        Path nginx = NginxEndToEndTest.nginxBinary();
+        boolean root = "root".equals(System.getProperty("user.name"));
+        boolean ip = Files.isExecutable(Path.of("/usr/sbin/ip")) || Files.isExecutable(Path.of("/sbin/ip"))
+                || Files.isExecutable(Path.of("/usr/bin/ip"));
+        if (nginx == null || !root || !ip) {
+            String why = (nginx == null ? "nginx is not installed; " : "") + (root ? "" : "not root; ") + (ip ? "" : "no ip command");
+            if ("1".equals(System.getenv("PACER_REQUIRE_NETNS"))) {
+                throw new AssertionError("network namespaces are required (PACER_REQUIRE_NETNS=1): " + why);
+            }
+            System.err.println("!!! SKIPPING the shards-as-hosts test: " + why);
+            Assumptions.abort(why);
+        }
+        hosts(SHARDS + 1);
+        int server = SHARDS;
+        startNginx(nginx, server);
+
+        Files.writeString(dir.resolve("shard.yaml"), """
+                op: http
+                url: http://%s:8080/{cycle}
+                expect: 2xx
+                phases:
+                  - {name: warm, duration: 2s, rate: %d, warmup: true}
+                  - {name: measure, duration: 10s, rate: %d}
+                """.formatted(addr(server), RATE, RATE));
+        Instant startAt = Instant.now().plusSeconds(12); // four JVMs start on two cores first
+        List<PacerProcess> shards = new ArrayList<>();
+        List<String> logs = new ArrayList<>();
+        for (int i = 0; i < SHARDS; i++) {
+            logs.add("shard-" + i + ".hlog");
+            shards.add(PacerProcess.start(dir, List.of("ip", "netns", "exec", ns(i)), List.of("-Xmx512m"), "run", "shard.yaml",
+                    "--shard", i + "/" + SHARDS, "--start-at", startAt.toString(), "--threads", "4", "--hlog", logs.get(i),
+                    "--summary", "shard-" + i + ".json", "-q", "--no-console"));
+        }
+        long warmOps = 0;
+        long measuredOps = 0;
+        for (int i = 0; i < SHARDS; i++) {
+            PacerProcess.Result r = shards.get(i).await(120);
+            assertEquals(0, r.exitCode(), "shard " + i + ": " + r.stdout() + r.stderr());
+            JsonNode s = NginxEndToEndTest.JSON.readTree(dir.resolve("shard-" + i + ".json").toFile());
+            assertEquals(0, s.get("errors").asLong(), "shard " + i + " had errors: " + s.get("errorsByType"));
+            warmOps += s.get("phases").get(0).get("ops").asLong();
+            measuredOps += s.get("ops").asLong();
+        }
+        stopServers();
+
+        // nginx's log: every request of the measured phase (global cycles from the warm-up's count on), per whole second
+        List<double[]> lines = new ArrayList<>(); // {time, cycle}
+        for (String line : Files.readAllLines(dir.resolve("access.log"))) {
+            String[] f = line.split(" ");
+            lines.add(new double[] {Double.parseDouble(f[0]), Long.parseLong(f[2].substring(1))});
+        }
+        assertEquals(warmOps + measuredOps, lines.size(), "the shards' counts add up to nginx's");
+        long firstMeasured = warmOps;
+        List<double[]> measured = lines.stream().filter(l -> l[1] >= firstMeasured).toList();
+        assertEquals(10 * RATE, measured.size(), 10 * RATE * 0.01, "nginx saw the test's 10 s at 8 000 req/s, ±1 %");
+        Map<Long, Integer> perSecond = new TreeMap<>();
+        for (double[] l : measured) {
+            perSecond.merge((long) Math.floor(l[0]), 1, Integer::sum);
+        }
+        List<Long> seconds = List.copyOf(perSecond.keySet());
+        int checked = 0;
+        for (Long s : seconds.subList(1, seconds.size() - 1)) {
+            assertEquals(RATE, perSecond.get(s), RATE * 0.05, "whole second " + (s - seconds.get(0)) + " in nginx's log: " + perSecond);
+            checked++;
+        }
+        assertTrue(checked >= 8, "checked " + checked + " whole seconds: " + perSecond);
+        List<Integer> whole = seconds.subList(1, seconds.size() - 1).stream().map(perSecond::get).toList();
+        System.out.printf("shards as hosts: nginx saw %d requests in the measured 10 s (%+.2f %%), whole seconds %d-%d%n",
+                measured.size(), (measured.size() - 10.0 * RATE) / (10.0 * RATE) * 100,
+                whole.stream().mapToInt(Integer::intValue).min().orElse(0), whole.stream().mapToInt(Integer::intValue).max().orElse(0));
+
+        // the shards' logs merged: every 1 s interval of the measured phase at the global rate, ±3 %
+        List<String> args = new ArrayList<>(List.of("report"));
+        args.addAll(logs);
+        args.addAll(List.of("--merge", "--csv", "--intervals"));
+        PacerProcess.Result report = PacerProcess.run(dir, 60, args.toArray(String[]::new));
+        assertEquals(0, report.exitCode(), report.stderr());
+        List<String> rows = report.stdout().lines().toList();
+        List<String> header = List.of(rows.get(0).split(","));
+        int start = header.indexOf("start");
+        int end = header.indexOf("end");
+        int warmup = header.indexOf("warmup");
+        int rate = header.indexOf("rate");
+        int intervals = 0;
+        for (String row : rows.subList(1, rows.size())) {
+            String[] f = row.split(",", -1);
+            double length = Double.parseDouble(f[end]) - Double.parseDouble(f[start]);
+            if (f[warmup].equals("true") || Math.abs(length - 1) > 0.01) {
+                continue; // the warm-up, and intervals cut at the phase boundary and the end
+            }
+            assertEquals(RATE, Double.parseDouble(f[rate]), RATE * 0.03, "merged interval " + row);
+            intervals++;
+        }
+        assertTrue(intervals >= 8, "checked " + intervals + " merged 1 s intervals: " + report.stdout());
+        System.out.printf("shards as hosts: %d merged 1 s intervals at %d +- 3 %%%n", intervals, RATE);
+    }
+
+    /** {@code count} namespaces, each with a veth pair into one bridge in this namespace. */
+    void hosts(int count) throws Exception {
+        sh("ip", "link", "add", bridge, "type", "bridge");
+        sh("ip", "addr", "add", "10.199." + net + ".254/24", "dev", bridge);
+        sh("ip", "link", "set", bridge, "up");
+        for (int h = 0; h < count; h++) {
+            String ns = ns(h);
+            sh("ip", "netns", "add", ns);
+            namespaces.add(ns);
+            String outside = "pv" + id + "o" + h;
+            String inside = "pv" + id + "i" + h;
+            sh("ip", "link", "add", outside, "type", "veth", "peer", "name", inside);
+            sh("ip", "link", "set", inside, "netns", ns);
+            sh("ip", "link", "set", outside, "master", bridge);
+            sh("ip", "link", "set", outside, "up");
+            sh("ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up");
+            sh("ip", "netns", "exec", ns, "ip", "addr", "add", addr(h) + "/24", "dev", inside);
+            sh("ip", "netns", "exec", ns, "ip", "link", "set", inside, "up");
+        }
+    }
+
+    void startNginx(Path nginx, int host) throws Exception {
+        for (String t : List.of("body", "proxy", "fastcgi", "uwsgi", "scgi")) {
+            Files.createDirectories(dir.resolve("tmp").resolve(t));
+        }
+        Files.writeString(dir.resolve("nginx.conf"), """
+                user root;
+                daemon off;
+                worker_processes 1;
+                pid %1$s/nginx.pid;
+                error_log %1$s/error.log warn;
+                events { worker_connections 4096; }
+                http {
+                  log_format timed '$msec $status $request_uri';
+                  access_log %1$s/access.log timed;
+                  client_body_temp_path %1$s/tmp/body;
+                  proxy_temp_path %1$s/tmp/proxy;
+                  fastcgi_temp_path %1$s/tmp/fastcgi;
+                  uwsgi_temp_path %1$s/tmp/uwsgi;
+                  scgi_temp_path %1$s/tmp/scgi;
+                  keepalive_requests 1000000;
+                  server {
+                    listen %2$s:8080;
+                    location / { return 200 "ok\\n"; }
+                  }
+                }
+                """.formatted(dir, addr(host)));
+        Process p = new ProcessBuilder("ip", "netns", "exec", ns(host), nginx.toString(), "-p", dir.toString(),
+                "-c", dir.resolve("nginx.conf").toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("nginx.out").toFile()).start();
+        servers.add(p);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (true) {
+            if (!p.isAlive()) {
+                throw new AssertionError("nginx exited: " + Files.readString(dir.resolve("nginx.out")));
+            }
+            try (Socket s = new Socket(addr(host), 8080)) {
+                return; // reached across the bridge from this namespace
+            } catch (IOException notYet) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("nginx did not listen on " + addr(host) + ":8080");
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    void stopServers() throws InterruptedException {
+        for (Process p : servers) {
+            p.destroy(); // SIGTERM to ip netns exec, which execs nginx: nginx flushes its log and exits
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+        servers.clear();
+    }
+
+    @AfterEach
+    void removeHosts() throws Exception {
+        stopServers();
+        for (String ns : namespaces) {
+            run("ip", "netns", "del", ns); // takes its veth ends, and so their peers, with it
+        }
+        run("ip", "link", "del", bridge);
+    }
+
+    static void sh(String... command) throws Exception {
+        int rc = run(command);
+        if (rc != 0) {
+            throw new AssertionError("failed (" + rc + "): " + String.join(" ", command));
+        }
+    }
+
+    static int run(String... command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        int rc = p.waitFor();
+        if (rc != 0) {
+            System.err.println(String.join(" ", command) + ": " + out.strip());
+        }
+        return rc;
+    }
+}
