@@ -113,10 +113,12 @@ public final class Report {
     private final Map<String, Long> errors;
     private final double measuredSeconds;
     private final boolean noted;
+    /** Ops per second: of one log, its ops over its measured length; of several, the sum of each log's own rate. */
+    private final double rate;
 
     private Report(List<Path> files, double startSec, double from, double to, Map<String, Histogram> totals,
                    List<Point> points, List<Marker> markers, List<String> warnings, Map<String, String> settings,
-                   Map<String, Long> errors, double measuredSeconds, boolean noted) {
+                   Map<String, Long> errors, double measuredSeconds, boolean noted, double rate) {
         this.files = files;
         this.startSec = startSec;
         this.from = from;
@@ -129,6 +131,7 @@ public final class Report {
         this.errors = errors;
         this.measuredSeconds = measuredSeconds;
         this.noted = noted;
+        this.rate = rate;
     }
 
     /**
@@ -219,8 +222,33 @@ public final class Report {
                 measuredSeconds += p.drain() ? 0 : p.seconds();
             }
         }
+        double length = noted ? measuredSeconds : last - first;
+        long ops = totals.get(opsTag(totals)).getTotalCount();
+        double rate = logs.size() == 1 ? (length > 0 ? ops / length : 0) : addedRates(measured, opsTag(totals), logs.size());
         return new Report(List.copyOf(logs), start, first, last, totals, points, markers, warnings,
-                read.get(0).settings(), errors, noted ? measuredSeconds : last - first, noted);
+                read.get(0).settings(), errors, length, noted, rate);
+    }
+
+    /**
+     * The merged rate: each log's ops over the time its own counted intervals cover (drain left out), added.
+     * A window keeps only the intervals wholly inside it, and the logs' intervals do not line up (a shard that
+     * started late begins with one long interval): dividing all the ops by the window's span would count that
+     * shard's time without its ops, and understate the test's rate.
+     */
+    private static double addedRates(List<Kept> measured, String opsTag, int logs) {
+        long[] ops = new long[logs];
+        double[] seconds = new double[logs];
+        for (Kept k : measured) {
+            if (k.tag().equals(opsTag) && (k.note() == null || !k.note().drain())) {
+                ops[k.log()] += k.decode().getTotalCount();
+                seconds[k.log()] += k.end() - k.start();
+            }
+        }
+        double rate = 0;
+        for (int i = 0; i < logs; i++) {
+            rate += seconds[i] > 0 ? ops[i] / seconds[i] : 0;
+        }
+        return rate;
     }
 
     private static String window(Double from, Double to) {
@@ -386,6 +414,10 @@ public final class Report {
 
     /** The tag that counts ops: {@code response} for pacer's logs, else the first. */
     public String opsTag() {
+        return opsTag(totals);
+    }
+
+    private static String opsTag(Map<String, Histogram> totals) {
         return totals.containsKey(Metric.RESPONSE.tag()) ? Metric.RESPONSE.tag() : totals.keySet().iterator().next();
     }
 
@@ -393,8 +425,9 @@ public final class Report {
         return totals.get(opsTag()).getTotalCount();
     }
 
+    /** Ops per second: of one log, its ops over its measured length; of merged logs, each log's own rate added. */
     public double rate() {
-        return durationSeconds() > 0 ? ops() / durationSeconds() : 0;
+        return rate;
     }
 
     /**

@@ -114,6 +114,18 @@ class ReportTest {
     }
 
     @Test
+    void aMergedWindowAddsEachLogsOwnRateSoALateShardsStraddlingIntervalsDoNotUnderstateIt() throws IOException {
+        long[][] perSecond = {range(1, 101), range(1, 101), range(1, 101), range(1, 101), range(1, 101)};
+        Path a = log("a.hlog", 1_700_000_000.0, new String[] {"response"}, perSecond);
+        Path late = log("late.hlog", 1_700_000_000.5, new String[] {"response"}, perSecond); // intervals at .5 s
+        Report window = Report.of(List.of(a, late), 1.0, 4.0);
+        // a: 1-2, 2-3, 3-4 (300 ops in 3 s); late: 1.5-2.5, 2.5-3.5 (200 ops in 2 s); 0.5-1.5 and 3.5-4.5 straddle
+        assertEquals(500, window.ops());
+        assertEquals(200, window.rate(), 1e-6, "100 ops/s per shard, not 500 ops over the window's 3 s");
+        assertEquals(100, Report.of(List.of(a), 1.0, 4.0).rate(), 1e-6, "one log: its ops over its length");
+    }
+
+    @Test
     void aWindowKeepsTheIntervalsWhollyInsideIt() throws IOException {
         long[][] v = new long[10][];
         for (int k = 0; k < 10; k++) {
