@@ -25,7 +25,8 @@ import java.time.Duration;
  *
  * <h2>Resolution</h2>
  * Time is counted in whole <em>ticks</em> since the origin: by default 1 µs, as Guava counts (option
- * {@code resolution=1us}); the clock is read as whole ticks (rounded down) and each request's cost is
+ * {@code resolution=1us}). The clock is read as whole ticks (rounded down), a caller waits a whole
+ * number of ticks from when it asked (as Guava sleeps whole microseconds), and each request's cost is
  * rounded down to a whole tick, so the model inherits Guava's rounding: at the default a rate whose
  * stable interval is not a whole number of microseconds runs slightly fast (at 300k ops/s, 3.33 µs
  * becomes 3 µs: 11 % fast), and a rate whose interval is under one tick is refused (Guava would not
@@ -99,9 +100,13 @@ abstract class StoredPermitsLimiter extends LockingLimiter {
         return (now - originNanos()) / tick;
     }
 
-    /** {@code ticks} since the origin on the clock's scale. */
-    private long nanos(long ticks) {
-        return originNanos() + (ticks >= Long.MAX_VALUE / 4 / tick ? Long.MAX_VALUE / 4 : ticks * tick);
+    /**
+     * When a request that may start at tick {@code start} starts, asked at {@code now}: a whole number of
+     * ticks after {@code now}, as Guava sleeps whole microseconds from its reading of the clock.
+     */
+    private long startAt(long start, long now) {
+        long wait = start - ticks(now);
+        return wait <= 0 ? now : now + (wait >= Long.MAX_VALUE / 4 / tick ? Long.MAX_VALUE / 4 : wait * tick);
     }
 
     /** Stores the permits idle time since {@code nextFree} earned, if it is past. */
@@ -122,12 +127,12 @@ abstract class StoredPermitsLimiter extends LockingLimiter {
         long cost = storedCost(storedPermits, fromStore) + (long) (fresh * stableInterval);
         nextFree = saturatedAdd(nextFree, cost);
         storedPermits -= fromStore;
-        return nanos(start);
+        return startAt(start, now);
     }
 
     @Override
     protected final long earliest(long permits, long now) {
-        return Math.max(now, nanos(nextFree)); // whatever its size, a request starts at nextFree
+        return startAt(nextFree, now); // whatever its size, a request starts at nextFree
     }
 
     @Override
