@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
 public record LimiterDesign(String name, Map<String, String> options) {
 
     /** Every design {@link #build} knows, in the order the README and the comparison list them. */
-    public static final List<String> NAMES = List.of("atomic", "warmup", "bursty", "leaky");
+    public static final List<String> NAMES = List.of("atomic", "warmup", "bursty", "bandwidths", "leaky");
 
     /** The default: the lock-free atomic-nanos limiter. */
     public static final LimiterDesign ATOMIC = new LimiterDesign("atomic", Map.of());
@@ -73,6 +73,7 @@ public record LimiterDesign(String name, Map<String, String> options) {
         return switch (name) {
             case "warmup" -> new WarmingUpLimiter(spec, clock, sleeper, origin, typed());
             case "bursty" -> new BurstyLimiter(spec, clock, sleeper, origin, typed());
+            case "bandwidths" -> new BandwidthsLimiter(spec, clock, sleeper, origin, typed());
             case "leaky" -> new LeakyBucketLimiter(spec, clock, sleeper, origin, typed());
             default -> throw new IllegalStateException(name + " is built by RateLimiters.Builder");
         };
