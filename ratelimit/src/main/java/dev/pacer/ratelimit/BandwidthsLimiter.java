@@ -110,10 +110,14 @@ final class BandwidthsLimiter extends LockingLimiter {
             }
         }
 
+        /** {@code permits} in this limit's units (clamped for absurd requests). */
+        long units(long permits) {
+            return Math.multiplyHigh(permits, perToken) != 0 ? MAX_UNITS : Math.min(MAX_UNITS, permits * perToken);
+        }
+
         /** Nanoseconds from {@code now} (refilled) until {@code permits} are covered; ≥ 0. */
         long delay(long permits, long now) {
-            long need = Math.multiplyHigh(permits, perToken) != 0 ? MAX_UNITS : Math.min(MAX_UNITS, permits * perToken);
-            long deficit = need - balance;
+            long deficit = units(permits) - balance;
             if (deficit <= 0) {
                 return 0;
             }
@@ -195,9 +199,8 @@ final class BandwidthsLimiter extends LockingLimiter {
     @Override
     protected long reserve(long permits, long now) {
         long start = earliest(permits, now);
-        long need = permits;
         for (Limit l : limits) {
-            l.balance -= Math.multiplyHigh(need, l.perToken) != 0 ? MAX_UNITS : Math.min(MAX_UNITS, need * l.perToken);
+            l.balance -= l.units(permits); // into debt if need be: the caller waits until start for it
         }
         return start;
     }
