@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
 public record LimiterDesign(String name, Map<String, String> options) {
 
     /** Every design {@link #build} knows, in the order the README and the comparison list them. */
-    public static final List<String> NAMES = List.of("atomic", "leaky");
+    public static final List<String> NAMES = List.of("atomic", "tokenpool", "bucket", "leaky");
 
     /** The default: the lock-free atomic-nanos limiter. */
     public static final LimiterDesign ATOMIC = new LimiterDesign("atomic", Map.of());
@@ -71,6 +71,8 @@ public record LimiterDesign(String name, Map<String, String> options) {
     /** Builds this design at {@code spec} on {@code clock}, waiting with {@code sleeper}, opening at {@code origin} (null: now). */
     RateLimiter build(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin) {
         return switch (name) {
+            case "tokenpool" -> new TokenPoolLimiter(spec, clock, sleeper, origin, typed());
+            case "bucket" -> new TokenBucketLimiter(spec, clock, sleeper, origin, typed());
             case "leaky" -> new LeakyBucketLimiter(spec, clock, sleeper, origin, typed());
             default -> throw new IllegalStateException(name + " is built by RateLimiters.Builder");
         };
