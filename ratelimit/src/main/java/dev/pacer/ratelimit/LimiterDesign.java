@@ -28,8 +28,8 @@ import java.util.regex.Pattern;
 public record LimiterDesign(String name, Map<String, String> options) {
 
     /** Every design {@link #build} knows, in the order the README and the comparison list them. */
-    public static final List<String> NAMES = List.of("atomic", "warmup", "bursty", "bandwidths", "leaky", "fixed-window",
-            "sliding-log", "sliding-window");
+    public static final List<String> NAMES = List.of("atomic", "tokenpool", "bucket", "warmup", "bursty", "bandwidths",
+            "leaky", "fixed-window", "sliding-log", "sliding-window");
 
     /** The default: the lock-free atomic-nanos limiter. */
     public static final LimiterDesign ATOMIC = new LimiterDesign("atomic", Map.of());
@@ -97,6 +97,8 @@ public record LimiterDesign(String name, Map<String, String> options) {
     /** Builds this design at {@code spec} on {@code clock}, waiting with {@code sleeper}, opening at {@code origin} (null: now). */
     RateLimiter build(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin) {
         return switch (name) {
+            case "tokenpool" -> new TokenPoolLimiter(spec, clock, sleeper, origin, typed());
+            case "bucket" -> new TokenBucketLimiter(spec, clock, sleeper, origin, typed());
             case "warmup" -> new WarmingUpLimiter(spec, clock, sleeper, origin, typed());
             case "bursty" -> new BurstyLimiter(spec, clock, sleeper, origin, typed());
             case "bandwidths" -> new BandwidthsLimiter(spec, clock, sleeper, origin, typed());

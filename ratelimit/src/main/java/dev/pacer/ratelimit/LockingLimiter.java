@@ -85,6 +85,15 @@ public abstract class LockingLimiter implements RateLimiter {
      */
     protected abstract long reserve(long permits, long now);
 
+    /**
+     * As {@link #reserve(long, long)} for an op that also carries {@code bytes} (≥ 0), from
+     * {@link #acquireInterruptibly(Grant, long)}: a design that meters bytes ({@link #metersBytes()}) charges
+     * them in the same reservation. Called with the lock held. Default: the bytes are ignored.
+     */
+    protected long reserve(long permits, long bytes, long now) {
+        return reserve(permits, now);
+    }
+
     /** What {@link #reserve} returns for a refused request. */
     protected static final long REFUSED = Long.MIN_VALUE;
 
@@ -179,7 +188,16 @@ public abstract class LockingLimiter implements RateLimiter {
 
     @Override
     public long acquireInterruptibly(Grant grant) throws InterruptedException {
+        return acquireInterruptibly(grant, 0);
+    }
+
+    /** As {@link #acquireInterruptibly(Grant)}, reserving with {@link #reserve(long, long, long)}. */
+    @Override
+    public long acquireInterruptibly(Grant grant, long bytes) throws InterruptedException {
         checkGrant(grant, 1);
+        if (bytes < 0 && metersBytes()) {
+            throw new IllegalArgumentException("bytes must be >= 0, got " + bytes);
+        }
         long asked = Math.max(clock.nanoTime(), origin);
         long now = asked;
         for (;;) {
@@ -193,7 +211,7 @@ public abstract class LockingLimiter implements RateLimiter {
                     }
                     asked = now = clock.nanoTime();
                 }
-                start = reserve(1, now);
+                start = reserve(1, bytes, now);
                 if (start == REFUSED) {
                     retry = retryAt(1, now);
                 }
