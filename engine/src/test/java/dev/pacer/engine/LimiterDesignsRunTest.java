@@ -26,7 +26,8 @@ class LimiterDesignsRunTest {
      * of a second so that what is measured is the rate they refill at (a full second's bucket would add a
      * third to a 3 s run, which is the design working, not the rate).
      */
-    static final Map<String, String> SMALL_BURST = Map.of("bandwidths", "bandwidths:capacity=20");
+    static final Map<String, String> SMALL_BURST = Map.of("tokenpool", "tokenpool:pool=10ms", "bucket", "bucket:size=20",
+            "bandwidths", "bandwidths:capacity=20");
 
     static Stream<String> designs() {
         return LimiterDesign.NAMES.stream().map(n -> SMALL_BURST.getOrDefault(n, n));
