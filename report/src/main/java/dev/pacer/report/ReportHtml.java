@@ -98,6 +98,29 @@ public final class ReportHtml {
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>pacer report: ")
                 .append(esc(name)).append("</title>\n<style>\n").append(CSS).append("</style></head>\n<body>\n");
         b.append("<h1>pacer report: ").append(esc(name)).append("</h1>\n");
+        boolean many = reports.size() > 2; // many runs: the overlaid charts first, each run's table after them
+        if (!many) {
+            runs(b, reports, labels);
+        }
+        if (reports.size() == 2) {
+            differences(b, reports.get(0), reports.get(1));
+        }
+        b.append("<p class=\"hint\">Hover a chart for its values; drag across a time chart to zoom (all time charts follow),"
+                + " double-click to zoom out. <button id=\"resetZoom\" disabled>reset zoom</button></p>\n");
+        b.append("<noscript><p class=\"warning\">The charts are drawn by the page's own script: allow JavaScript to see them."
+                + "</p></noscript>\n<div id=\"charts\"></div>\n");
+        if (many) {
+            runs(b, reports, labels);
+        }
+        b.append("<p class=\"meta\">Made by pacer from HdrHistogram interval logs; percentiles are of all values recorded"
+                + " in the window (histograms are added, never averaged).</p>\n");
+        b.append("<script type=\"application/json\" id=\"pacer-data\">").append(data(reports, labels)).append("</script>\n");
+        b.append("<script>\n").append(SCRIPT).append("</script>\n</body></html>\n");
+        return b.toString();
+    }
+
+    /** Each run's heading (when several), settings, percentile table and warnings. */
+    private static void runs(StringBuilder b, List<Report> reports, List<String> labels) {
         for (int i = 0; i < reports.size(); i++) {
             Report r = reports.get(i);
             if (reports.size() > 1) {
@@ -110,18 +133,6 @@ public final class ReportHtml {
                 b.append("<p class=\"warning\">").append(esc(w)).append("</p>\n");
             }
         }
-        if (reports.size() == 2) {
-            differences(b, reports.get(0), reports.get(1));
-        }
-        b.append("<p class=\"hint\">Hover a chart for its values; drag across a time chart to zoom (all time charts follow),"
-                + " double-click to zoom out. <button id=\"resetZoom\" disabled>reset zoom</button></p>\n");
-        b.append("<noscript><p class=\"warning\">The charts are drawn by the page's own script: allow JavaScript to see them."
-                + "</p></noscript>\n<div id=\"charts\"></div>\n");
-        b.append("<p class=\"meta\">Made by pacer from HdrHistogram interval logs; percentiles are of all values recorded"
-                + " in the window (histograms are added, never averaged).</p>\n");
-        b.append("<script type=\"application/json\" id=\"pacer-data\">").append(data(reports, labels)).append("</script>\n");
-        b.append("<script>\n").append(SCRIPT).append("</script>\n</body></html>\n");
-        return b.toString();
     }
 
     /** The run's settings and figures, in two lines. */
@@ -133,7 +144,9 @@ public final class ReportHtml {
                 : s.containsKey("rate") ? s.get("rate") : s.isEmpty() ? "(not recorded)" : "unpaced";
         boolean phases = r.points().stream().anyMatch(p -> p.phase() != null);
         item(b, "target rate", target + (phases ? " at the start; the phases set it (see the rate chart)" : ""));
-        if (s.containsKey("strictness")) {
+        if (!ReportText.atomicLimiter(s)) {
+            item(b, "limiter", s.get("limiter"));
+        } else if (s.containsKey("strictness")) {
             item(b, "strictness", ReportText.plain(s.get("strictness")) + (s.containsKey("limiter") ? " (" + s.get("limiter") + ")" : ""));
         }
         item(b, "threads", s.getOrDefault("threads", "(not recorded)") + ("true".equals(s.get("virtualThreads")) ? " virtual" : ""));

@@ -107,6 +107,11 @@ public final class ReportText {
                 .collect(Collectors.joining(", ", " (", ")"));
     }
 
+    /** Whether the run was paced by the atomic limiter (logs from before the limiter family say nothing: they were). */
+    static boolean atomicLimiter(Map<String, String> settings) {
+        return settings.getOrDefault("limiterDesign", "atomic").equals("atomic");
+    }
+
     /** The run's settings in a line: {@code sleep:1ms, 4 threads, rate 2000/s, strictness 0 (average ...)}. */
     static String settings(Map<String, String> s) {
         if (s.isEmpty()) {
@@ -118,7 +123,10 @@ public final class ReportText {
                     .append("1".equals(s.get("threads")) ? " thread" : " threads");
         }
         if (s.containsKey("targetRate")) {
-            b.append(", rate ").append(plain(s.get("targetRate"))).append("/s, strictness ").append(plain(s.getOrDefault("strictness", "?")));
+            b.append(", rate ").append(plain(s.get("targetRate"))).append("/s");
+            if (atomicLimiter(s)) {
+                b.append(", strictness ").append(plain(s.getOrDefault("strictness", "?")));
+            }
         } else if (s.containsKey("rate")) {
             b.append(", rate ").append(s.get("rate"));
         } else {

@@ -96,6 +96,17 @@
     var W = Math.max(320, this.box.clientWidth || 900), H = 290;
     var xr = this.xRange(), x0 = xr[0], x1 = xr[1];
     var L = 66, R = 18, B = 36;
+    // the legend's entries in rows as wide as the plot (many runs overlaid need several); each extra row adds height
+    var legendRows = [[]], rowW = 0;
+    o.series.forEach(function (s) {
+      var w = 6.2 * s.name.length + 30;
+      if (rowW + w > W - L - R && legendRows[legendRows.length - 1].length) { legendRows.push([]); rowW = 0; }
+      legendRows[legendRows.length - 1].push(s);
+      rowW += w;
+    });
+    var extra = legendRows.length > 1 ? 16 * legendRows.length : 0; // several rows go below the axis's name
+    H += extra;
+    B += extra;
     var px = function (x) { return L + (x - x0) / (x1 - x0) * (W - L - R); };
     // marker labels go in rows above the plot, never over it
     var labels = (o.markers || []).map(function (m) { return {at: m.at, label: m.label, kind: 'marker'}; })
@@ -176,7 +187,7 @@
       el('line', {'class': 'grid', x1: x, x2: x, y1: T, y2: T + plotH}, svg);
       el('text', {'class': 'tick', x: x, y: T + plotH + 15, 'text-anchor': 'middle'}, svg).textContent = t.label;
     });
-    el('text', {'class': 'axis', x: L + (W - L - R) / 2, y: H - 4, 'text-anchor': 'middle'}, svg).textContent =
+    el('text', {'class': 'axis', x: L + (W - L - R) / 2, y: T + plotH + 32, 'text-anchor': 'middle'}, svg).textContent =
       o.kind === 'spectrum' ? 'percentile' : 'seconds since the start' + (zoom ? ' (zoomed: double-click to zoom out)' : '');
     el('text', {'class': 'axis', transform: 'translate(13,' + (T + plotH / 2) + ') rotate(-90)', 'text-anchor': 'middle'}, svg)
       .textContent = o.unit + (log ? ' (log)' : '');
@@ -212,16 +223,17 @@
       var m = el('path', {'class': 'cut', d: 'M' + (x - 4) + ',' + y + ' L' + x + ',' + (y - 7) + ' L' + (x + 4) + ',' + y + ' Z'}, svg);
       el('title', {}, m).textContent = c.text;
     });
-    // the legend
-    var lx = W - R;
-    for (var si = o.series.length - 1; si >= 0; si--) {
-      var s = o.series[si];
-      lx -= 6.2 * s.name.length + 30;
-      var ly2 = H - 4;
-      var sw = el('line', {x1: lx, x2: lx + 16, y1: ly2 - 4, y2: ly2 - 4, stroke: s.color, 'stroke-width': 2.5}, svg);
-      if (s.dash) { sw.setAttribute('stroke-dasharray', s.dash); }
-      el('text', {'class': 'legend', x: lx + 20, y: ly2}, svg).textContent = s.name;
-    }
+    // the legend, right-aligned, its last row at the bottom
+    legendRows.forEach(function (row, r) {
+      var lx = W - R, ly2 = H - 4 - 16 * (legendRows.length - 1 - r);
+      for (var si = row.length - 1; si >= 0; si--) {
+        var s = row[si];
+        lx -= 6.2 * s.name.length + 30;
+        var sw = el('line', {x1: lx, x2: lx + 16, y1: ly2 - 4, y2: ly2 - 4, stroke: s.color, 'stroke-width': 2.5}, svg);
+        if (s.dash) { sw.setAttribute('stroke-dasharray', s.dash); }
+        el('text', {'class': 'legend', x: lx + 20, y: ly2}, svg).textContent = s.name;
+      }
+    });
     this.box.setAttribute('data-drawn', drawn);
     this.box.setAttribute('data-ymax', ymax);
     // hover and zoom
@@ -343,6 +355,7 @@
       if (p.t == null) { target.push([p.s, null]); return; }
       target.push([p.s, p.t], [p.e, p.t]);
     });
+    if (runs.length > 2 && i > 0) { return; } // many runs of one target: its line once
     if (target.some(function (p) { return p[1] != null; })) {
       rateSeries.push({name: runName(r, i) + 'target', color: multi ? RUN_COLORS[i] : '#222', cls: 'target', dash: '2 3', pts: target});
     }

@@ -126,6 +126,21 @@ class ReportTest {
     }
 
     @Test
+    void aPageOverlaysManyLabelledRunsChartsFirst() throws IOException {
+        long[][] v = {range(1, 101), range(1, 101)};
+        List<Report> runs = List.of(Report.of(List.of(log("x.hlog", 1_700_000_000.0, new String[] {"response"}, v)), null, null),
+                Report.of(List.of(log("y.hlog", 1_700_000_100.0, new String[] {"response"}, v)), null, null),
+                Report.of(List.of(log("z.hlog", 1_700_000_200.0, new String[] {"response"}, v)), null, null));
+        String page = ReportHtml.render(runs, "limiters compared", List.of("atomic", "leaky", "bucket:size=5"));
+        for (String label : List.of("atomic", "leaky", "bucket:size=5")) {
+            assertTrue(page.contains("\"label\":\"" + label + "\""), "the data names the run " + label);
+            assertTrue(page.indexOf("<h2>" + label + ": ") > page.indexOf("<div id=\"charts\">"), "its table comes after the charts");
+        }
+        assertThrows(IllegalArgumentException.class, () -> ReportHtml.render(runs, "x", List.of("one label")));
+        assertThrows(IllegalArgumentException.class, () -> ReportHtml.render(runs, null), "without labels, one or two");
+    }
+
+    @Test
     void aWindowKeepsTheIntervalsWhollyInsideIt() throws IOException {
         long[][] v = new long[10][];
         for (int k = 0; k < 10; k++) {
