@@ -5,15 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,18 +27,9 @@ class NginxEndToEndTest {
     @TempDir
     Path dir;
 
-    static Path nginxBinary() {
-        for (String candidate : List.of("/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx")) {
-            if (Files.isExecutable(Path.of(candidate))) {
-                return Path.of(candidate);
-            }
-        }
-        return null;
-    }
-
     @Test
     void pacedAt5000PerSecondAfterAWarmUpNginxSeesEveryRequestAndEverySecondAtRate() throws Exception {
-        Path nginx = nginxBinary();
+        Path nginx = NginxServer.binary();
         if (nginx == null) {
             if ("1".equals(System.getenv("PACER_REQUIRE_NGINX"))) {
                 throw new AssertionError("nginx is required (PACER_REQUIRE_NGINX=1) but not installed: run .ci/nginx.sh");
@@ -53,36 +41,9 @@ class NginxEndToEndTest {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        for (String t : List.of("body", "proxy", "fastcgi", "uwsgi", "scgi")) {
-            Files.createDirectories(dir.resolve("tmp").resolve(t));
-        }
         Path accessLog = dir.resolve("access.log");
-        boolean root = "root".equals(System.getProperty("user.name"));
-        Files.writeString(dir.resolve("nginx.conf"), (root ? "user root;\n" : "") + """
-                daemon off;
-                worker_processes 1;
-                pid %1$s/nginx.pid;
-                error_log %1$s/error.log warn;
-                events { worker_connections 4096; }
-                http {
-                  log_format timed '$msec $status $request_uri';
-                  access_log %1$s/access.log timed;
-                  client_body_temp_path %1$s/tmp/body;
-                  proxy_temp_path %1$s/tmp/proxy;
-                  fastcgi_temp_path %1$s/tmp/fastcgi;
-                  uwsgi_temp_path %1$s/tmp/uwsgi;
-                  scgi_temp_path %1$s/tmp/scgi;
-                  keepalive_requests 1000000;
-                  server {
-                    listen 127.0.0.1:%2$d;
-                    location / { return 200 "ok\\n"; }
-                  }
-                }
-                """.formatted(dir, port));
-        Process server = new ProcessBuilder(nginx.toString(), "-p", dir.toString(), "-c", dir.resolve("nginx.conf").toString())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("nginx.out").toFile()).start();
+        NginxServer server = NginxServer.start(nginx, dir, List.of(), "127.0.0.1", port);
         try {
-            awaitPort(port, server);
             // The op warms its client up against a private server (nginx never sees that); the JVM's own start-up
             // (the engine's code compiled as the run begins: 20-50 ms late in the first 100 ms on a loaded machine)
             // is what the scenario's warm-up phase absorbs, as the README advises users. {cycle} in the URL tells
@@ -98,8 +59,7 @@ class NginxEndToEndTest {
             PacerProcess.Result r = PacerProcess.run(dir, 120, "run", "nginx.yaml", "--summary", "nginx.json", "-q");
             assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
         } finally {
-            server.destroy(); // SIGTERM: nginx flushes and exits
-            server.waitFor(10, TimeUnit.SECONDS);
+            server.close();
         }
 
         List<String> all = Files.readAllLines(accessLog);
@@ -134,20 +94,5 @@ class NginxEndToEndTest {
             checked++;
         }
         assertTrue(checked >= 8, "checked " + checked + " whole seconds: " + perSecond);
-    }
-
-    private static void awaitPort(int port, Process server) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (System.nanoTime() < deadline) {
-            if (!server.isAlive()) {
-                throw new AssertionError("nginx exited with " + server.exitValue());
-            }
-            try (Socket s = new Socket("127.0.0.1", port)) {
-                return;
-            } catch (IOException notYet) {
-                Thread.sleep(50);
-            }
-        }
-        throw new AssertionError("nginx did not listen on " + port);
     }
 }

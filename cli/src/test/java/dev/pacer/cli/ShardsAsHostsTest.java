@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -14,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -42,7 +39,7 @@ class ShardsAsHostsTest {
     final int net = ThreadLocalRandom.current().nextInt(16, 250);
     final String bridge = "pbr" + id;
     final List<String> namespaces = new ArrayList<>();
-    final List<Process> servers = new ArrayList<>();
+    final List<NginxServer> servers = new ArrayList<>();
 
     String ns(int host) {
         return "pacer-" + id + "-" + host;
@@ -55,7 +52,7 @@ class ShardsAsHostsTest {
 
     @Test
     void fourShardsInFourNamespacesDriveNginxInAFifthAtTheGlobalRate() throws Exception {
-        Path nginx = NginxEndToEndTest.nginxBinary();
+        Path nginx = NginxServer.binary();
         boolean root = "root".equals(System.getProperty("user.name"));
         boolean ip = Files.isExecutable(Path.of("/usr/sbin/ip")) || Files.isExecutable(Path.of("/sbin/ip"))
                 || Files.isExecutable(Path.of("/usr/bin/ip"));
@@ -164,55 +161,12 @@ class ShardsAsHostsTest {
     }
 
     void startNginx(Path nginx, int host) throws Exception {
-        for (String t : List.of("body", "proxy", "fastcgi", "uwsgi", "scgi")) {
-            Files.createDirectories(dir.resolve("tmp").resolve(t));
-        }
-        Files.writeString(dir.resolve("nginx.conf"), """
-                user root;
-                daemon off;
-                worker_processes 1;
-                pid %1$s/nginx.pid;
-                error_log %1$s/error.log warn;
-                events { worker_connections 4096; }
-                http {
-                  log_format timed '$msec $status $request_uri';
-                  access_log %1$s/access.log timed;
-                  client_body_temp_path %1$s/tmp/body;
-                  proxy_temp_path %1$s/tmp/proxy;
-                  fastcgi_temp_path %1$s/tmp/fastcgi;
-                  uwsgi_temp_path %1$s/tmp/uwsgi;
-                  scgi_temp_path %1$s/tmp/scgi;
-                  keepalive_requests 1000000;
-                  server {
-                    listen %2$s:8080;
-                    location / { return 200 "ok\\n"; }
-                  }
-                }
-                """.formatted(dir, addr(host)));
-        Process p = new ProcessBuilder("ip", "netns", "exec", ns(host), nginx.toString(), "-p", dir.toString(),
-                "-c", dir.resolve("nginx.conf").toString())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("nginx.out").toFile()).start();
-        servers.add(p);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (true) {
-            if (!p.isAlive()) {
-                throw new AssertionError("nginx exited: " + Files.readString(dir.resolve("nginx.out")));
-            }
-            try (Socket s = new Socket(addr(host), 8080)) {
-                return; // reached across the bridge from this namespace
-            } catch (IOException notYet) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("nginx did not listen on " + addr(host) + ":8080");
-                }
-                Thread.sleep(50);
-            }
-        }
+        servers.add(NginxServer.start(nginx, dir, List.of("ip", "netns", "exec", ns(host)), addr(host), 8080));
     }
 
     void stopServers() throws InterruptedException {
-        for (Process p : servers) {
-            p.destroy(); // SIGTERM to ip netns exec, which execs nginx: nginx flushes its log and exits
-            p.waitFor(10, TimeUnit.SECONDS);
+        for (NginxServer s : servers) {
+            s.close(); // SIGTERM to ip netns exec, which execs nginx
         }
         servers.clear();
     }

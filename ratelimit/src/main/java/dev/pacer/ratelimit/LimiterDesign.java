@@ -160,12 +160,7 @@ public record LimiterDesign(String name, Map<String, String> options) {
             if (v == null) {
                 return fallback;
             }
-            double d;
-            try {
-                d = parseNumber(v);
-            } catch (NumberFormatException e) {
-                d = Double.NaN;
-            }
+            double d = numberOrNaN(v);
             if (!(d >= min) || d != Math.rint(d) || d > Long.MAX_VALUE / 2) {
                 throw bad(key, v, "a whole number >= " + min);
             }
@@ -178,16 +173,19 @@ public record LimiterDesign(String name, Map<String, String> options) {
             if (v == null) {
                 return fallback;
             }
-            double d;
-            try {
-                d = parseNumber(v);
-            } catch (NumberFormatException e) {
-                d = Double.NaN;
-            }
+            double d = numberOrNaN(v);
             if (!(open ? d > min : d >= min) || Double.isInfinite(d)) {
                 throw bad(key, v, "a number " + (open ? "> " : ">= ") + plain(min));
             }
             return d;
+        }
+
+        private static double numberOrNaN(String v) {
+            try {
+                return parseNumber(v);
+            } catch (NumberFormatException e) {
+                return Double.NaN;
+            }
         }
 
         /** A duration: {@code 250ms}, {@code 10s}, {@code 2m}, {@code 1h}, {@code 500us}, {@code 0}; at least {@code min}. */

@@ -152,37 +152,10 @@ public abstract class LockingLimiter implements RateLimiter {
     @Override
     public long acquire(long permits, Grant grant) {
         checkGrant(grant, permits);
-        long asked = Math.max(clock.nanoTime(), origin);
-        long now = asked;
-        boolean interrupted = false;
-        for (;;) {
-            long start;
-            long retry = 0;
-            lock.lock();
-            try {
-                if (paused) {
-                    while (paused) {
-                        resumed.awaitUninterruptibly();
-                    }
-                    asked = now = clock.nanoTime();
-                }
-                start = reserve(permits, now);
-                if (start == REFUSED) {
-                    retry = retryAt(permits, now);
-                }
-            } finally {
-                lock.unlock();
-            }
-            interrupted |= Thread.interrupted();
-            if (start != REFUSED) {
-                long started = waitUntil(Math.max(now, start));
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
-                }
-                return record(grant, asked, started, permits);
-            }
-            refusals.increment();
-            now = waitUntil(Math.max(retry, now + 1));
+        try {
+            return take(grant, permits, 0, false, NO_TIMEOUT);
+        } catch (InterruptedException e) {
+            throw new AssertionError("an uninterruptible acquire was interrupted", e);
         }
     }
 
@@ -198,34 +171,8 @@ public abstract class LockingLimiter implements RateLimiter {
         if (bytes < 0 && metersBytes()) {
             throw new IllegalArgumentException("bytes must be >= 0, got " + bytes);
         }
-        long asked = Math.max(clock.nanoTime(), origin);
-        long now = asked;
-        for (;;) {
-            long start;
-            long retry = 0;
-            lock.lockInterruptibly();
-            try {
-                if (paused) {
-                    while (paused) {
-                        resumed.await();
-                    }
-                    asked = now = clock.nanoTime();
-                }
-                start = reserve(1, bytes, now);
-                if (start == REFUSED) {
-                    retry = retryAt(1, now);
-                }
-            } finally {
-                lock.unlock();
-            }
-            if (start != REFUSED) {
-                // interrupted while waiting: the reserved permit is lost, as if given away
-                long started = waitUntilInterruptibly(Math.max(now, start));
-                return record(grant, asked, started, 1);
-            }
-            refusals.increment();
-            now = waitUntilInterruptibly(Math.max(retry, now + 1));
-        }
+        // interrupted while waiting for its start: the reserved permit is lost, as if given away
+        return take(grant, 1, bytes, true, NO_TIMEOUT);
     }
 
     @Override
@@ -237,72 +184,94 @@ public abstract class LockingLimiter implements RateLimiter {
     public boolean tryAcquire(long permits, Duration timeout) {
         Grant grant = threadGrants.get();
         checkGrant(grant, permits);
+        try {
+            return take(grant, permits, 0, false, Math.max(0, Math.min(timeout.toNanos(), Long.MAX_VALUE / 4))) >= 0;
+        } catch (InterruptedException e) {
+            throw new AssertionError("an uninterruptible tryAcquire was interrupted", e);
+        }
+    }
+
+    /** {@link #take}'s timeout for a caller that waits as long as it takes, pauses included. */
+    private static final long NO_TIMEOUT = -1;
+
+    /**
+     * Every acquire: asks the design under the lock, waits for the start it gives (or, refused, for its retry
+     * time and asks again), records the grant and returns the wait. With a timeout (≥ 0: tryAcquire) it gives up
+     * and returns -1, reserving nothing, when paused or when the design's earliest start or retry lies past the
+     * deadline. Uninterruptible unless {@code interruptible}: then the interrupt status is kept.
+     */
+    private long take(Grant grant, long permits, long bytes, boolean interruptible, long timeout) throws InterruptedException {
         long asked = Math.max(clock.nanoTime(), origin);
-        long deadline = asked + Math.min(timeout.toNanos(), Long.MAX_VALUE / 4);
+        boolean trying = timeout >= 0;
+        long deadline = asked + timeout;
         long now = asked;
-        boolean interrupted = false;
         for (;;) {
             long start;
             long retry = 0;
-            lock.lock();
+            if (interruptible) {
+                lock.lockInterruptibly();
+            } else {
+                lock.lock();
+            }
             try {
                 if (paused) {
-                    return false;
+                    if (trying) {
+                        return -1;
+                    }
+                    while (paused) {
+                        if (interruptible) {
+                            resumed.await();
+                        } else {
+                            resumed.awaitUninterruptibly();
+                        }
+                    }
+                    asked = now = clock.nanoTime();
                 }
-                long e = earliest(permits, now);
-                if (e == Long.MAX_VALUE || e - deadline > 0) {
-                    return false;
+                if (trying) {
+                    long e = earliest(permits, now);
+                    if (e == Long.MAX_VALUE || e - deadline > 0) {
+                        return -1;
+                    }
                 }
-                start = reserve(permits, now);
+                start = reserve(permits, bytes, now);
                 if (start == REFUSED) {
                     retry = retryAt(permits, now);
                 }
             } finally {
                 lock.unlock();
             }
-            interrupted |= Thread.interrupted();
             if (start != REFUSED) {
-                long started = waitUntil(Math.max(now, start));
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
-                }
-                record(grant, asked, started, permits);
-                return true;
+                return record(grant, asked, waitUntil(Math.max(now, start), interruptible), permits);
             }
             refusals.increment();
-            if (retry - deadline > 0) {
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
-                }
-                return false;
+            if (trying && retry - deadline > 0) {
+                return -1;
             }
-            now = waitUntil(Math.max(retry, now + 1));
+            now = waitUntil(Math.max(retry, now + 1), interruptible);
         }
     }
 
-    /** Parks until the clock reaches {@code start}; returns the last reading (≥ start unless within the park threshold). */
-    private long waitUntil(long start) {
+    /**
+     * Parks until the clock reaches {@code start}; returns the last reading (≥ start unless within the park
+     * threshold). An interrupt throws when {@code interruptible}; otherwise it is kept and set again on return.
+     */
+    private long waitUntil(long start, boolean interruptible) throws InterruptedException {
         long now = clock.nanoTime();
         long threshold = sleeper.parkThresholdNanos();
         long overshoot = sleeper.parkOvershootNanos();
-        while (start - now >= Math.max(1, threshold)) {
-            sleeper.park(Math.max(1, start - now - overshoot));
-            Thread.interrupted(); // uninterruptible: the caller restores the status
-            now = clock.nanoTime();
-        }
-        return Math.max(now, start);
-    }
-
-    private long waitUntilInterruptibly(long start) throws InterruptedException {
-        long now = clock.nanoTime();
-        long threshold = sleeper.parkThresholdNanos();
-        long overshoot = sleeper.parkOvershootNanos();
+        boolean interrupted = false;
         while (start - now >= Math.max(1, threshold)) {
             sleeper.park(Math.max(1, start - now - overshoot));
             if (Thread.interrupted()) {
-                throw new InterruptedException();
+                if (interruptible) {
+                    throw new InterruptedException();
+                }
+                interrupted = true; // a park returns at once while the status is set: cleared here, set again below
             }
             now = clock.nanoTime();
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
         return Math.max(now, start);
     }

@@ -13,18 +13,7 @@ import org.junit.jupiter.api.Test;
  * and interval refill, capacities, requests larger than a limit, the first limit's rescale on a rate
  * change, the {@code also} syntax and its messages. {@link Bucket4jParityTest} holds it to Bucket4j.
  */
-class BandwidthsLimiterTest {
-
-    static final long T0 = 1_000_000_000L;
-    static final long MS = 1_000_000L;
-    static final long S = 1_000_000_000L;
-
-    final ManualNanoClock clock = new ManualNanoClock(T0);
-
-    RateLimiter limiter(String design, double rate) {
-        return RateLimiters.builder(RateSpec.of(rate)).design(LimiterDesign.parse(design))
-                .clock(clock).sleeper(new ManualSleeper(clock)).build();
-    }
+class BandwidthsLimiterTest extends DesignOnManualClock {
 
     @Test
     void theAlsoSyntaxAddsLimitsAfterTheRate() {

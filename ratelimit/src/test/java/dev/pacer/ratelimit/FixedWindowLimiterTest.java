@@ -9,26 +9,10 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** The fixed window counter on the manual clock: the seed's 2-per-minute example, its boundary flaw, refusals and retries. */
-class FixedWindowLimiterTest {
+class FixedWindowLimiterTest extends DesignOnManualClock {
 
-    static final long T0 = 1_000_000_000L;
-    static final long MS = 1_000_000L;
-    static final long S = 1_000 * MS;
     /** The seed's example rate: 2 requests per minute. */
     static final double TWO_PER_MINUTE = 2.0 / 60;
-
-    final ManualNanoClock clock = new ManualNanoClock(T0);
-
-    RateLimiter limiter(String design, double rate) {
-        return RateLimiters.builder(RateSpec.of(rate)).design(LimiterDesign.parse(design))
-                .clock(clock).sleeper(new ManualSleeper(clock)).build();
-    }
-
-    /** Acquires one permit with the clock at {@code at} (origin T0), returning the wait. */
-    long acquireAt(RateLimiter l, long at) {
-        clock.set(at);
-        return l.acquire();
-    }
 
     @Test
     void theSeedsTwoPerMinuteExampleRefusesTheThirdInAWindowUntilTheNextOpens() {

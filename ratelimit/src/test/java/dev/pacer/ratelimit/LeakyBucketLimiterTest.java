@@ -8,12 +8,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** The leaky bucket on the manual clock: fixed spacing, no stored credit, the queue bound's refusals. */
-class LeakyBucketLimiterTest {
-
-    static final long T0 = 1_000_000_000L;
-    static final long MS = 1_000_000L;
-
-    final ManualNanoClock clock = new ManualNanoClock(T0);
+class LeakyBucketLimiterTest extends DesignOnManualClock {
 
     RateLimiter leaky(String design, double rate) {
         return RateLimiters.builder(RateSpec.of(rate)).design(LimiterDesign.parse(design))

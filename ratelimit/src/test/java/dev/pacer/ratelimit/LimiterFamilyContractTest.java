@@ -18,20 +18,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * lets them go, grants are checked, strictness is refused. Runs over {@link LimiterDesign#NAMES}, so a
  * design added there is held to it.
  */
-class LimiterFamilyContractTest {
-
-    static final long T0 = 1_000_000_000L;
-    static final long MS = 1_000_000L;
+class LimiterFamilyContractTest extends DesignOnManualClock {
 
     static Stream<String> family() {
         return LimiterDesign.NAMES.stream().filter(n -> !n.equals("atomic"));
-    }
-
-    final ManualNanoClock clock = new ManualNanoClock(T0);
-
-    RateLimiter limiter(String design, double rate) {
-        return RateLimiters.builder(RateSpec.of(rate)).design(LimiterDesign.parse(design))
-                .clock(clock).sleeper(new ManualSleeper(clock)).build();
     }
 
     @ParameterizedTest

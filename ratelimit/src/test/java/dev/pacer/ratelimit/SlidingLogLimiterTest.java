@@ -9,24 +9,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** The sliding window log on the manual clock: the limit over every window length, exact retries, the ring's bound and resize. */
-class SlidingLogLimiterTest {
-
-    static final long T0 = 1_000_000_000L;
-    static final long MS = 1_000_000L;
-    static final long S = 1_000 * MS;
-
-    final ManualNanoClock clock = new ManualNanoClock(T0);
-
-    RateLimiter limiter(String design, double rate) {
-        return RateLimiters.builder(RateSpec.of(rate)).design(LimiterDesign.parse(design))
-                .clock(clock).sleeper(new ManualSleeper(clock)).build();
-    }
-
-    /** Acquires one permit with the clock at {@code at}, returning the wait. */
-    long acquireAt(RateLimiter l, long at) {
-        clock.set(at);
-        return l.acquire();
-    }
+class SlidingLogLimiterTest extends DesignOnManualClock {
 
     @Test
     void atTwoPerMinuteTheThirdWaitsForTheOldestToLeaveTheLastMinute() {

@@ -13,18 +13,7 @@ import org.junit.jupiter.api.Test;
  * window and across into the next, rate change, pause. Estimate at e ns into a window of W: previous × (W − e) / W
  * + current, and one permit passes when it is below the limit.
  */
-class SlidingWindowLimiterTest {
-
-    static final long T0 = 1_000_000_000L;
-    static final long MS = 1_000_000L;
-    static final long S = 1_000 * MS;
-
-    final ManualNanoClock clock = new ManualNanoClock(T0);
-
-    RateLimiter limiter(String design, double rate) {
-        return RateLimiters.builder(RateSpec.of(rate)).design(LimiterDesign.parse(design))
-                .clock(clock).sleeper(new ManualSleeper(clock)).build();
-    }
+class SlidingWindowLimiterTest extends DesignOnManualClock {
 
     void acquireAt(RateLimiter l, long at, int times) {
         clock.set(at);

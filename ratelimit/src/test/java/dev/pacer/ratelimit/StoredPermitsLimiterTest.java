@@ -13,19 +13,7 @@ import org.junit.jupiter.api.Test;
  * formulas: stored permits, the next caller pays, the warm-up trapezoid, rate changes, the resolution,
  * and the options' messages. {@link GuavaParityTest} holds them to Guava's own answers.
  */
-class StoredPermitsLimiterTest {
-
-    static final long T0 = 1_000_000_000L;
-    static final long US = 1_000L;
-    static final long MS = 1_000_000L;
-    static final long S = 1_000_000_000L;
-
-    final ManualNanoClock clock = new ManualNanoClock(T0);
-
-    RateLimiter limiter(String design, double rate) {
-        return RateLimiters.builder(RateSpec.of(rate)).design(LimiterDesign.parse(design))
-                .clock(clock).sleeper(new ManualSleeper(clock)).build();
-    }
+class StoredPermitsLimiterTest extends DesignOnManualClock {
 
     // ------------------------------------------------------------------------------------------------
     // bursty

@@ -15,13 +15,7 @@ import org.junit.jupiter.api.Test;
  * refuses and the device retries, here the caller waits until the bucket allows, so "blocked until t"
  * reads "the earliest start is t".
  */
-class TokenBucketLimiterTest {
-
-    static final long T0 = 1_000_000_000L;
-    static final long MS = 1_000_000L;
-    static final long S = 1_000 * MS;
-
-    final ManualNanoClock clock = new ManualNanoClock(T0);
+class TokenBucketLimiterTest extends DesignOnManualClock {
 
     TokenBucketLimiter bucket(String design, double rate) {
         return (TokenBucketLimiter) RateLimiters.builder(RateSpec.of(rate)).design(LimiterDesign.parse(design))

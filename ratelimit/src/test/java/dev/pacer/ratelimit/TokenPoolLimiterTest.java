@@ -10,13 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The {@code tokenpool} design (seed 001's token pool with backfill) on the manual clock, numbers worked by hand. */
-class TokenPoolLimiterTest {
-
-    static final long T0 = 1_000_000_000L;
-    static final long MS = 1_000_000L;
-    static final long S = 1_000 * MS;
-
-    final ManualNanoClock clock = new ManualNanoClock(T0);
+class TokenPoolLimiterTest extends DesignOnManualClock {
 
     TokenPoolLimiter pool(String design, double rate) {
         return (TokenPoolLimiter) RateLimiters.builder(RateSpec.of(rate)).design(LimiterDesign.parse(design))
