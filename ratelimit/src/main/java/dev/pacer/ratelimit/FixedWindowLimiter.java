@@ -18,18 +18,10 @@ package dev.pacer.ratelimit;
  * aligned to the origin, the paused time passes as idle time, and a window that opens during it starts
  * with a count of 0, as after any idle time.
  */
-final class FixedWindowLimiter extends LockingLimiter {
-
-    /** Under the lock: the windows and the current count. */
-    private final Windows windows;
-    /** Under the lock: permits per window at the rate in force. */
-    private long limit;
+final class FixedWindowLimiter extends WindowCountingLimiter {
 
     FixedWindowLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, LimiterDesign.Options options) {
-        super("fixed-window", spec, clock, sleeper, origin);
-        options.only(Windows.options());
-        this.windows = new Windows(Windows.lengthOption(options), originNanos());
-        this.limit = Windows.limit(spec, windows.length);
+        super("fixed-window", spec, clock, sleeper, origin, options);
     }
 
     @Override
@@ -56,11 +48,5 @@ final class FixedWindowLimiter extends LockingLimiter {
     @Override
     protected long retryAt(long permits, long now) {
         return windows.next();
-    }
-
-    @Override
-    protected String retune(RateSpec old, RateSpec spec, long now) {
-        limit = Windows.limit(spec, windows.length);
-        return "";
     }
 }

@@ -27,18 +27,10 @@ package dev.pacer.ratelimit;
  * passes as idle time (the previous count's weight falls during it; after a pause of a window or more, the
  * counts are 0), as after any idle time.
  */
-final class SlidingWindowLimiter extends LockingLimiter {
-
-    /** Under the lock: the windows and their counts. */
-    private final Windows windows;
-    /** Under the lock: permits per window at the rate in force. */
-    private long limit;
+final class SlidingWindowLimiter extends WindowCountingLimiter {
 
     SlidingWindowLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, LimiterDesign.Options options) {
-        super("sliding-window", spec, clock, sleeper, origin);
-        options.only(Windows.options());
-        this.windows = new Windows(Windows.lengthOption(options), originNanos());
-        this.limit = Windows.limit(spec, windows.length);
+        super("sliding-window", spec, clock, sleeper, origin, options);
     }
 
     @Override
@@ -74,11 +66,5 @@ final class SlidingWindowLimiter extends LockingLimiter {
      */
     private static long firstElapsed(long previous, long room, long length) {
         return previous < room ? 0 : mulDiv(previous - room, length, previous) + 1;
-    }
-
-    @Override
-    protected String retune(RateSpec old, RateSpec spec, long now) {
-        limit = Windows.limit(spec, windows.length);
-        return "";
     }
 }
