@@ -158,6 +158,32 @@ class ReportTest {
     }
 
     @Test
+    void aWindowKeepsAnIntervalItsReporterCutAFewMillisecondsLate() throws IOException {
+        // a loaded machine: the reporter woke 4 ms after the 2 s tick, then on time at 3 s
+        long[] boundsMs = {0, 1_000, 2_004, 3_000};
+        Path file = dir.resolve("late.hlog");
+        try (PrintStream out = new PrintStream(file.toFile())) {
+            HistogramLogWriter w = new HistogramLogWriter(out);
+            long startMs = 1_700_000_000_000L;
+            w.outputStartTime(startMs);
+            w.setBaseTime(startMs);
+            for (int k = 0; k < 3; k++) {
+                Histogram h = IntervalStats.newHistogram();
+                h.recordValueWithCount(1_000 * (k + 1), 100 * (k + 1));
+                h.setStartTimeStamp(startMs + boundsMs[k]);
+                h.setEndTimeStamp(startMs + boundsMs[k + 1]);
+                h.setTag("response");
+                w.outputIntervalHistogram(h);
+            }
+        }
+        assertEquals(200, Report.of(List.of(file), 1.0, 2.0).ops(), "1.000 to 2.004 is the interval asked for as 1 s to 2 s");
+        assertEquals(300, Report.of(List.of(file), 2.0, 3.0).ops(), "and 2.004 to 3.000 the one asked for as 2 s to 3 s");
+        assertEquals(500, Report.of(List.of(file), 1.0, 3.0).ops());
+        assertThrows(IllegalArgumentException.class, () -> Report.of(List.of(file), 1.5, 2.5),
+                "half of an interval is not in the window");
+    }
+
+    @Test
     void corruptAndTruncatedLinesAreNamedAndTheRestIsStillRead() throws IOException {
         Path file = log("c.hlog", 1_700_000_000.0, new String[] {"response"}, new long[][] {range(1, 50), range(1, 50),
                 range(1, 50), range(1, 50)});
