@@ -9,9 +9,8 @@ import dev.pacer.engine.event.ChangeKind;
 import dev.pacer.engine.text.SettingException;
 import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.ratelimit.LimiterDesign;
-import dev.pacer.ratelimit.RateLimiters;
-import dev.pacer.ratelimit.RateSpec;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,17 +46,23 @@ class LimiterDesignsRunTest {
 
     @ParameterizedTest
     @MethodSource("designs")
-    void aLiveRateChangeIsRecordedWithWhatTheDesignResets(String design) throws Exception {
-        LimiterDesign d = LimiterDesign.parse(design);
-        LoadTest.Running running = PoissonRunTest.quiet(LoadTest.rate("500").limiter(d)
-                .op("noop").duration(Duration.ofMillis(600))).start();
-        running.rate("1000");
+    void aLiveRateChangeIsRecordedWithWhatItReset(String design) throws Exception {
+        LoadTest.Running running = PoissonRunTest.quiet(LoadTest.rate("2000").limiter(LimiterDesign.parse(design))
+                .op("noop").interval(Duration.ofMillis(20)).duration(Duration.ofSeconds(30))).start();
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (running.status().path("ops").asLong() < 20 && System.nanoTime() < deadline) {
+            Thread.sleep(5); // until some ops have started: a sliding log then holds more than a lower limit keeps
+        }
+        assertTrue(running.status().path("ops").asLong() >= 20, design + ": ops started");
+        Change lower = running.rate("1");
+        Change raise = running.rate("1000");
+        running.stop();
         LoadTest.Result r = running.await();
-        Change change = r.summary().changes().stream().filter(c -> c.kind() == ChangeKind.RATE).reduce((x, y) -> y)
-                .orElseThrow();
-        assertEquals("1000,0", change.value());
-        String note = RateLimiters.builder(RateSpec.of(1)).design(d).build().rateChangeNote();
-        assertEquals(note, change.note(), design);
+        boolean dropsEntries = design.startsWith("sliding-log");
+        assertEquals(dropsEntries ? "a lower limit keeps only the newest start times it holds" : "", lower.note(), design);
+        assertEquals("", raise.note(), design + ": a raise resets nothing");
+        assertEquals(List.of("1,0", "1000,0"), r.summary().changes().stream().filter(c -> c.kind() == ChangeKind.RATE)
+                .map(Change::value).toList());
         assertEquals(1000, r.summary().limiter().spec().opsPerSecond());
     }
 

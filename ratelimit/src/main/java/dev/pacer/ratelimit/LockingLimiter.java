@@ -51,6 +51,8 @@ public abstract class LockingLimiter implements RateLimiter {
     private volatile RateSpec spec;
     /** Under the lock; volatile for {@link #isPaused()}. */
     private volatile boolean paused;
+    /** What the latest rate change reset: written by {@link #reconfigure} under the lock; volatile for {@link #rateChangeNote()}. */
+    private volatile String changeNote = "";
     /** Under the lock: the clock when the current pause began. */
     private long pausedAt;
 
@@ -309,17 +311,17 @@ public abstract class LockingLimiter implements RateLimiter {
         lock.lock();
         try {
             RateSpec old = spec;
-            retune(old, newSpec, clock.nanoTime());
+            changeNote = retune(old, newSpec, clock.nanoTime());
             spec = newSpec;
         } finally {
             lock.unlock();
         }
     }
 
-    /** What a rate change resets in this design ("" when it keeps everything); the same every time. */
+    /** What the latest rate change reset, as its design's {@link #retune} said ("" before any, or when it kept everything). */
     @Override
-    public String rateChangeNote() {
-        return "";
+    public final String rateChangeNote() {
+        return changeNote;
     }
 
     @Override

@@ -57,7 +57,7 @@ public interface RateLimiter {
         return acquireInterruptibly(grant);
     }
 
-    /** Whether this limiter meters bytes, so callers should tell it each op's size. Default false. */
+    /** Whether this limiter meters bytes, so callers should tell it each op's size; fixed when it is built. Default false. */
     default boolean metersBytes() {
         return false;
     }
@@ -81,8 +81,9 @@ public interface RateLimiter {
     RateSpec spec();
 
     /**
-     * What a rate change resets in this limiter's design, for the change's log line; "" when it keeps
-     * all its state (the atomic limiter keeps schedule, counters and idle time).
+     * What the latest {@link #reconfigure} reset, for that change's log line; "" before any change, and when
+     * it kept all its state (the atomic limiter always keeps schedule, counters and idle time). Read it
+     * right after the change, from the thread that made it.
      */
     default String rateChangeNote() {
         return "";

@@ -27,10 +27,14 @@ import java.math.BigDecimal;
  * <p>A rate change resizes the ring to the new limit. A higher limit keeps every entry. A lower one keeps
  * only the newest entries it can hold; for decisions at the new limit that is exact (the log is full until
  * the oldest entry kept leaves, as a complete log would be), but a raise later within the same window sees
- * the forgotten entries no more and lets that many more through: {@link #rateChangeNote()}. A pause resets
+ * the forgotten entries no more and lets that many more through: the change that dropped entries says so
+ * ({@link #rateChangeNote()}). A pause resets
  * nothing: the paused time passes as idle time and the entries age out during it.
  */
 final class SlidingLogLimiter extends LockingLimiter {
+
+    /** The note of a rate change that dropped entries. */
+    static final String DROPPED = "a lower limit keeps only the newest start times it holds";
 
     /** The most entries a log may hold: 80 MB of longs. */
     static final long MAX_ENTRIES = 10_000_000;
@@ -125,11 +129,6 @@ final class SlidingLogLimiter extends LockingLimiter {
         log = resized;
         head = 0;
         size = keep;
-        return dropped > 0 ? rateChangeNote() : "";
-    }
-
-    @Override
-    public String rateChangeNote() {
-        return "a lower limit keeps only the newest start times it holds";
+        return dropped > 0 ? DROPPED : "";
     }
 }

@@ -87,6 +87,7 @@ class SlidingLogLimiterTest extends DesignOnManualClock {
         // the whole log would wait for 6 of 10 to leave: the 6th oldest, 50 ms, leaves at 1.05 s; so does the ring's oldest
         assertEquals(T0 + 1_050 * MS, ((LockingLimiter) l).earliest(1, clock.nanoTime()));
         l.reconfigure(RateSpec.of(10)); // a raise keeps all 5
+        assertEquals("", l.rateChangeNote(), "a raise drops nothing and says nothing");
         for (int i = 0; i < 5; i++) {
             assertEquals(0, l.acquire(), "raised in the same window, the ring has forgotten 0..40 ms: " + i);
         }
