@@ -101,6 +101,8 @@ final class Worker implements Runnable {
     private final class Loop {
         Grant grant;
         private RateLimiter grantLimiter;
+        /** Whether {@link #grantLimiter} meters bytes (fixed when it was built): then each op's size is asked. */
+        private boolean metersBytes;
         private final CycleSource.Batch batch = new CycleSource.Batch();
         /** Unpaced: the previous op's end, the next op's start. */
         private long previousEnd = System.nanoTime();
@@ -125,9 +127,10 @@ final class Worker implements Runnable {
                     }
                     grant = limiter.newGrant();
                     grantLimiter = limiter;
+                    metersBytes = limiter.metersBytes();
                 }
                 acquiring.setOpaque(true);
-                if (limiter.metersBytes()) {
+                if (metersBytes) {
                     limiter.acquireInterruptibly(grant, activity.op.bytes(activity.cycleOf(cycle)));
                 } else {
                     limiter.acquireInterruptibly(grant);
