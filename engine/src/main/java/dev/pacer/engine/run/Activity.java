@@ -57,6 +57,8 @@ public final class Activity {
     final CycleSource cycles;
     /** The limiter, or null when unpaced. Written under the lock, read by workers once per op. */
     volatile RateLimiter limiter;
+    /** The whole test's rate as last set, of which a shard's limiter runs its share; null when unpaced. Under the lock. */
+    private RateSpec globalRate;
     /** False once stopped. Written under the lock, read by workers once per op. */
     volatile boolean running = true;
     /**
@@ -155,6 +157,7 @@ public final class Activity {
                     limiterOrigin = origin;
                 }
                 limiter = limiterFor(share(config.rate()), sleeper, limiterOrigin);
+                globalRate = config.rate();
                 startNanos = testStart != null || shard != null ? origin : limiter.originNanos();
             } else {
                 startNanos = testStart != null ? testStart : System.nanoTime();
@@ -279,6 +282,7 @@ public final class Activity {
     }
 
     private void retune(RateSpec global) {
+        globalRate = global;
         RateSpec spec = share(global);
         if (limiter == null) {
             RateLimiter l = limiterFor(spec, ParkingSleeper.calibrated());
@@ -300,6 +304,7 @@ public final class Activity {
             throw new IllegalArgumentException("strictness needs a target rate: set one first (rate N)");
         }
         l.reconfigure(l.spec().withStrictness(strictness));
+        globalRate = globalRate.withStrictness(strictness);
         return record(ChangeKind.STRICTNESS, java.math.BigDecimal.valueOf(strictness).stripTrailingZeros().toPlainString(),
                 source);
     }
@@ -437,10 +442,15 @@ public final class Activity {
         return paused;
     }
 
-    /** The target rate, or null when unpaced. */
+    /** The target rate this process runs (a shard's share of {@link #globalRate()}), or null when unpaced. */
     public RateSpec rate() {
         RateLimiter l = limiter;
         return l == null ? null : l.spec();
+    }
+
+    /** The whole test's rate as set (from the command line, a scenario or a control): a shard runs its share, {@link #rate()}. */
+    public synchronized RateSpec globalRate() {
+        return globalRate;
     }
 
     /** The thread setting: the workers asked for (retiring ones do not count). */

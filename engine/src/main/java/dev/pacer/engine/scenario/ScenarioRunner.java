@@ -117,7 +117,7 @@ public final class ScenarioRunner {
             activity.setThreads(p.threads(), SOURCE);
         }
         RateSpec spec = spec(scenario, p, p.rate().rateAt(Duration.ZERO));
-        if (p.rate() instanceof RatePlan.Search || first && spec.equals(activity.rate())) {
+        if (p.rate() instanceof RatePlan.Search || first && spec.equals(activity.globalRate())) {
             return; // the run started at it
         }
         activity.setRate(spec, SOURCE);

@@ -1,0 +1,36 @@
+package dev.pacer.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.pacer.engine.event.Change;
+import dev.pacer.engine.event.ChangeKind;
+import dev.pacer.engine.run.Shard;
+import dev.pacer.engine.scenario.Scenario;
+import dev.pacer.engine.scenario.ScenarioParser;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A scenario played by one shard of a test: its phases' rates are the test's, the shard runs its share. */
+class ScenarioOnAShardTest {
+
+    @Test
+    void theFirstPhaseIsTheRateTheShardStartedAtAndOnlyLaterPhasesChangeIt() throws Exception {
+        Scenario s = ScenarioParser.parse("""
+                name: two-phases
+                op: noop
+                phases:
+                  - name: warm
+                    duration: 400ms
+                    rate: 4000
+                    warmup: true
+                  - name: measure
+                    duration: 400ms
+                    rate: 8000
+                """, "two-phases.yaml");
+        LoadTest.Result r = PoissonRunTest.quiet(LoadTest.scenario(s).shard(new Shard(1, 4))).run();
+        List<String> rates = r.summary().changes().stream().filter(c -> c.kind() == ChangeKind.RATE).map(Change::value)
+                .toList();
+        assertEquals(List.of("8000,0"), rates, "the shard started at the first phase's rate; the second phase changed it");
+        assertEquals(2000, r.summary().limiter().spec().opsPerSecond(), "a quarter of the test's 8000");
+    }
+}
