@@ -361,9 +361,13 @@ public final class Activity {
         return record(ChangeKind.PROBE, text, source);
     }
 
-    /** Records the start of a scenario phase (a marker, not a setting). */
-    public synchronized Change markPhase(String label, String source) {
-        return record(ChangeKind.PHASE, label, source);
+    /**
+     * Records the start of a scenario phase (a marker, not a setting) at {@code atNanos}: the reporter's
+     * cut there, so the marker and the interval bound agree (not before the run's start).
+     */
+    public synchronized Change markPhase(String label, String source, long atNanos) {
+        long at = started && atNanos - startNanos < 0 ? startNanos : atNanos;
+        return record(new Change(at, started ? (at - startNanos) / 1e9 : 0, ChangeKind.PHASE, label, source, ""));
     }
 
     /**

@@ -41,8 +41,8 @@ import org.HdrHistogram.Histogram;
  *       flight are recorded as cancelled, with the time they had run, and workers are interrupted.</li>
  * </ol>
  *
- * <p>Threads: {@link #run()} on one thread, the reporter; {@link #beginPhase} from any (a scenario);
- * listeners are called on the reporter thread.
+ * <p>Threads: {@link #run()} on one thread, the reporter; {@link #beginPhase} and {@link #beginPhaseAt}
+ * from any (a scenario); listeners are called on the reporter thread.
  */
 public final class Reporter {
 
@@ -64,8 +64,17 @@ public final class Reporter {
     private record PhaseTotals(String name, boolean warmup, RunTotals totals) {
     }
 
-    /** A phase a scenario began; {@code cut} completes once the reporter has cut the interval there. */
-    private record PendingPhase(PhaseTotals phase, CompletableFuture<Void> cut) {
+    /**
+     * A phase a scenario announced: it begins at {@code atNanos}, or at the reporter's next look when
+     * {@code atOnce}; marked with {@code label} by {@code source}; {@code cut} completes once the reporter
+     * has cut the interval there.
+     */
+    private record PendingPhase(PhaseTotals phase, String label, String source, boolean atOnce, long atNanos,
+                                CompletableFuture<Void> cut) {
+
+        boolean due(long now) {
+            return atOnce || now - atNanos >= 0;
+        }
     }
 
     /** How long {@link #beginPhase} waits for the reporter to cut at the boundary. */
@@ -109,23 +118,47 @@ public final class Reporter {
     }
 
     /**
-     * Starts a phase (a scenario step): what follows is counted under {@code name}, and the current
+     * Starts a phase (a scenario step) now: what follows is counted under {@code name}, and the current
      * interval is cut here so intervals do not straddle phases. Warm-up phases are left out of the
-     * run's totals. Before the run starts this names the phase it starts in; while it runs, this waits
-     * (up to a second) until the reporter has cut at the boundary.
+     * run's totals. Before the run starts this names the phase it starts in. Returns at once; the returned
+     * future completes when the reporter has cut there (see {@link #awaitCut}).
      */
-    public void beginPhase(String name, boolean warmup, String source) {
-        PendingPhase p = new PendingPhase(new PhaseTotals(name, warmup, new RunTotals()), new CompletableFuture<>());
-        activity.markPhase(name + (warmup ? " (warm-up)" : ""), source);
+    public CompletableFuture<Void> beginPhase(String name, boolean warmup, String source) {
+        return announce(name, warmup, source, true, 0);
+    }
+
+    /**
+     * Announces the phase that begins at {@code atNanos} (monotonic clock) and returns at once; the returned
+     * future completes when the reporter has cut there. The reporter cuts at that instant itself, in the
+     * same cut as an interval's end that falls there, and marks the phase then: a boundary does not wait
+     * for whoever announced it to wake up, nor for the reporter to finish the interval before it (which
+     * cut a phase 11 ms late, with an 11 ms interval of its own, where phase and interval ended together).
+     * One phase is pending at a time: announce the next once this one has begun ({@link #awaitCut}), or it
+     * replaces this one.
+     */
+    public CompletableFuture<Void> beginPhaseAt(String name, boolean warmup, String source, long atNanos) {
+        return announce(name, warmup, source, false, atNanos);
+    }
+
+    private CompletableFuture<Void> announce(String name, boolean warmup, String source, boolean atOnce, long atNanos) {
+        PendingPhase p = new PendingPhase(new PhaseTotals(name, warmup, new RunTotals()), name + (warmup ? " (warm-up)" : ""),
+                source, atOnce, atNanos, new CompletableFuture<>());
         pending.set(p);
-        if (thread == null) {
-            return; // run() takes it when it starts (it publishes the thread before it looks)
+        if (thread != null) {
+            wake(); // to wait for this boundary rather than its next tick; before run() starts, run() takes it
         }
-        wake();
+        return p.cut();
+    }
+
+    /**
+     * Waits up to a second for a phase's cut, once the run has started (the reporter stalled or done: the
+     * phase begins at its next cut).
+     */
+    public void awaitCut(CompletableFuture<Void> cut) {
         try {
-            p.cut().get(PHASE_HANDSHAKE_NANOS, TimeUnit.NANOSECONDS);
+            cut.get(PHASE_HANDSHAKE_NANOS, TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            // the reporter is stalled or done: the phase begins at its next cut
+            // the phase begins at the reporter's next cut
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException e) {
@@ -148,7 +181,7 @@ public final class Reporter {
         for (StartListener l : startListeners) {
             l.started(startNanos, startEpochMs);
         }
-        takePendingPhase();
+        takePendingPhase(startNanos);
         long lastCut = reportSchedule();
         long end = Math.max(lastCut, scheduleEnd());
         activity.metrics().close(); // from here every completion claims its op: cancelling is safe after the next cut
@@ -173,12 +206,13 @@ public final class Reporter {
                 activity.stop(StopReason.DURATION, StopReason.DURATION.label());
                 break;
             }
-            boolean boundary = pending.get() != null;
+            PendingPhase next = pending.get();
+            boolean boundary = next != null && next.due(now);
             if (now >= nextTick || boundary) {
                 cut(lastCut, now, false);
                 lastCut = now;
                 if (boundary) {
-                    takePendingPhase();
+                    takePendingPhase(now);
                 }
                 while (nextTick <= now) {
                     nextTick += intervalNanos;
@@ -186,7 +220,11 @@ public final class Reporter {
                 continue;
             }
             if (!wake) {
-                LockSupport.parkNanos(this, Math.min(nextTick, deadline) - now); // a stop, a phase or the workers' end unparks it too
+                long until = Math.min(nextTick, deadline);
+                if (next != null && !next.atOnce() && next.atNanos() - until < 0) {
+                    until = next.atNanos();
+                }
+                LockSupport.parkNanos(this, until - now); // a stop, a phase or the workers' end unparks it too
             }
             wake = false;
         }
@@ -248,9 +286,11 @@ public final class Reporter {
         }
     }
 
-    private void takePendingPhase() {
-        PendingPhase p = pending.getAndSet(null);
-        if (p != null) {
+    /** Begins the pending phase if it is due at the cut {@code cutNanos}: marks it there and counts from there under it. */
+    private void takePendingPhase(long cutNanos) {
+        PendingPhase p = pending.get();
+        if (p != null && p.due(cutNanos) && pending.compareAndSet(p, null)) {
+            activity.markPhase(p.label(), p.source(), cutNanos);
             phase = p.phase();
             p.cut().complete(null);
         }

@@ -7,14 +7,17 @@ import dev.pacer.engine.run.Reporter;
 import dev.pacer.engine.text.Durations;
 import dev.pacer.ratelimit.RateSpec;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Plays a scenario's phases on a running load: at each phase start it marks the phase (the reporter
- * cuts the interval there) and sets threads, strictness and rate; during a ramp it retunes the limiter
- * every {@link #RETUNE} to the line's value at the middle of the next slice of time, so each interval's
- * rate follows the line; on a staircase it changes the rate at each step. The limiter is only
+ * Plays a scenario's phases on a running load: at each phase start it sets threads, strictness and rate,
+ * and the reporter, told of the boundary a phase ahead, cuts the interval there and marks the phase;
+ * during a ramp it retunes the limiter every {@link #RETUNE} to the line's value at the middle of the
+ * next slice of time, so each interval's rate follows the line; on a staircase it changes the rate at
+ * each step. The limiter is only
  * reconfigured, never reset, so the schedule, counts and histograms continue. The run itself ends when
  * the last phase does: its duration is the scenario's ({@link #runDuration}).
  */
@@ -72,29 +75,33 @@ public final class ScenarioRunner {
     /** Starts playing on a daemon thread; the first phase is marked before the run's first interval. */
     public void start() {
         Phase first = scenario.phases().get(0);
-        reporter.beginPhase(first.name(), first.warmup(), SOURCE);
-        Thread.ofPlatform().name("pacer-scenario").daemon(true).start(this::play);
+        CompletableFuture<Void> firstCut = reporter.beginPhase(first.name(), first.warmup(), SOURCE);
+        Thread.ofPlatform().name("pacer-scenario").daemon(true).start(() -> play(firstCut));
     }
 
-    private void play() {
+    /** Plays the phases; {@code firstCut} completes when the reporter has begun the first. */
+    private void play(CompletableFuture<Void> firstCut) {
         try {
             if (!activity.awaitStarted(60, TimeUnit.SECONDS)) {
                 return;
             }
             long phaseStart = activity.startNanos();
-            boolean first = true;
-            for (Phase p : scenario.phases()) {
+            List<Phase> phases = scenario.phases();
+            CompletableFuture<Void> cut = firstCut; // the reporter's cut at the start of the phase announced last
+            for (int i = 0; i < phases.size(); i++) {
+                Phase p = phases.get(i);
                 if (!activity.isRunning()) {
                     return;
                 }
                 // the new rate first, at the boundary: the system under test sees the schedule change on
-                // time; the reporter's cut (a few ms later) counts what was asked in it (TargetLedger)
-                applyPhaseStart(activity, p, first);
-                if (!first) {
-                    reporter.beginPhase(p.name(), p.warmup(), SOURCE);
-                }
-                first = false;
+                // time; the reporter cuts there by itself (announced below) and counts what was asked in it (TargetLedger)
+                applyPhaseStart(activity, p, i == 0);
+                reporter.awaitCut(cut); // before announcing the next: one phase is pending at a time
                 long end = phaseStart + p.duration().toNanos();
+                if (i + 1 < phases.size()) {
+                    Phase next = phases.get(i + 1);
+                    cut = reporter.beginPhaseAt(next.name(), next.warmup(), SOURCE, end);
+                }
                 switch (p.rate()) {
                     case RatePlan.Ramp ramp -> playRamp(activity, p, phaseStart, end);
                     case RatePlan.Steps steps -> playSteps(activity, p, steps, phaseStart, end);
