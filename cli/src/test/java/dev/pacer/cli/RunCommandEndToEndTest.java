@@ -88,6 +88,38 @@ class RunCommandEndToEndTest {
     }
 
     @Test
+    void aSigtermWhileWaitingForStartAtEndsTheWaitAndTheRun() throws Exception {
+        java.time.Instant at = java.time.Instant.now().plus(java.time.Duration.ofHours(1)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        PacerProcess p = PacerProcess.start(dir, "run", "--rate", "100", "--duration", "10s", "--start-at", at.toString(),
+                "--summary", "wait.json", "--no-console");
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (System.nanoTime() < deadline && !(Files.readString(p.stdout) + Files.readString(p.stderr)).contains("starting at")) {
+            Thread.sleep(100); // until it says it waits
+        }
+        long signalled = System.nanoTime();
+        p.signal("TERM");
+        PacerProcess.Result r = p.await(20);
+        assertTrue(System.nanoTime() - signalled < 10_000_000_000L, "the wait ended with the signal, not an hour later");
+        assertEquals(143, r.exitCode(), "128 + SIGTERM; stderr: " + r.stderr());
+        JsonNode s = JSON.readTree(dir.resolve("wait.json").toFile());
+        assertEquals("SIGTERM", s.get("stoppedBy").asText());
+        assertEquals(0, s.get("ops").asLong(), "no op ran before the test's instant");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "2099-01-01T00:00:00Z|days ahead; a test starts within a day",
+            "+1000000000-01-01T00:00:00Z|days ahead; a test starts within a day",
+            "0001-01-01T00:00:00Z|days ago: the test's 1.00s had ended before this process started"})
+    void aStartInstantFarOffIsRefusedWithOneLine(String at, String says) throws Exception {
+        PacerProcess.Result r = PacerProcess.run(dir, 30, "run", "--rate", "100", "--duration", "1s", "--start-at", at, "-q");
+        assertEquals(2, r.exitCode(), r.stderr());
+        assertTrue(r.stderr().startsWith("pacer: invalid --start-at '" + at + "': "), r.stderr());
+        assertTrue(r.stderr().contains(says), r.stderr());
+        assertEquals(1, r.stderr().strip().lines().count(), r.stderr());
+    }
+
+    @Test
     void aLogThatCannotBeWrittenStopsTheRunWithOneLineAndExitOne() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(Path.of("/dev/full")), "needs /dev/full (Linux)");
         PacerProcess.Result r = PacerProcess.run(dir, 60, "run", "--rate", "100", "--duration", "30s", "--hlog", "/dev/full",

@@ -128,6 +128,10 @@ public final class Activity {
         } catch (Exception e) {
             throw new IllegalStateException("the op's warm-up failed: " + e.getMessage(), e);
         }
+        // A test that starts at an instant (shards starting together) waits for it here, outside the lock, so a
+        // stop (Ctrl-C, SIGTERM, a control) ends the wait; one started late counts from that instant all the same,
+        // so its first ops are late and catch up like any late caller.
+        Long testStart = config.startAt() == null ? null : awaitStartAt(config.startAt());
         synchronized (this) {
             if (started) {
                 throw new IllegalStateException("already started");
@@ -143,9 +147,6 @@ public final class Activity {
             // The run's clock starts at the limiter's origin, after its set-up (the park-cost calibration,
             // ~15 ms once per JVM, and class loading): slot k is at exactly start + k slices, and a 10 s
             // run at 1000 ops/s has 10 000 slots before its deadline.
-            // A test that starts at an instant (shards starting together) waits for it here; one started late
-            // counts from that instant all the same, so its first ops are late and catch up like any late caller.
-            Long testStart = config.startAt() == null ? null : awaitStartAt(config.startAt());
             if (config.rate() != null) {
                 ParkingSleeper sleeper = ParkingSleeper.calibrated();
                 long origin = testStart != null ? testStart : System.nanoTime();
@@ -244,12 +245,18 @@ public final class Activity {
         retune(Objects.requireNonNull(spec, "spec"));
     }
 
-    /** Sleeps until the wall-clock instant (if ahead); returns it on the monotonic clock. */
-    private static long awaitStartAt(java.time.Instant at) {
+    /**
+     * Sleeps until the wall-clock instant (if ahead; {@link ActivityConfig} bounds how far), in steps of at most
+     * 50 ms so that a stop ends the wait; returns the instant on the monotonic clock (now, when stopped).
+     */
+    private long awaitStartAt(java.time.Instant at) {
         long aheadNanos = java.time.Duration.between(java.time.Instant.now(), at).toNanos();
         long target = System.nanoTime() + aheadNanos;
         for (long left = aheadNanos; left > 0; left = target - System.nanoTime()) {
-            LockSupport.parkNanos(left);
+            if (!running) {
+                return System.nanoTime();
+            }
+            LockSupport.parkNanos(this, Math.min(left, 50_000_000));
         }
         return target;
     }

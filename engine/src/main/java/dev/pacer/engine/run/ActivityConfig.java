@@ -60,6 +60,38 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
         if (maxInFlight < 0) {
             throw new SettingException("max-in-flight", Integer.toString(maxInFlight), "must not be negative");
         }
+        if (startAt != null) {
+            checkStartAt(startAt, duration, Instant.now());
+        }
+    }
+
+    /** How far from now a test's start instant may lie, ahead or behind. */
+    public static final Duration MAX_START_DISTANCE = Duration.ofDays(1);
+
+    /**
+     * Rejects a start instant more than {@link #MAX_START_DISTANCE} ahead (the process would sit waiting for it;
+     * start it nearer the time) or behind (its whole schedule would be owed at once), or one whose test of
+     * {@code duration} has already ended, naming it.
+     */
+    public static void checkStartAt(Instant startAt, Duration duration, Instant now) {
+        Duration ahead = Duration.between(now, startAt);
+        if (ahead.compareTo(MAX_START_DISTANCE) > 0) {
+            throw new SettingException("start-at", startAt.toString(), "is " + distance(ahead) + " ahead; a test starts"
+                    + " within a day (start its processes nearer the time)");
+        }
+        Duration ago = ahead.negated();
+        if (duration != null && ago.compareTo(duration) >= 0) {
+            throw new SettingException("start-at", startAt.toString(), "was " + distance(ago) + " ago: the test's "
+                    + Durations.format(duration) + " had ended before this process started");
+        }
+        if (ago.compareTo(MAX_START_DISTANCE) > 0) {
+            throw new SettingException("start-at", startAt.toString(), "was " + distance(ago) + " ago; a late process"
+                    + " catches up at most a day's schedule");
+        }
+    }
+
+    private static String distance(Duration d) {
+        return d.toDays() >= 2 ? d.toDays() + " days" : Durations.format(d);
     }
 
     /** An activity with the op's own in-flight bound. */

@@ -40,6 +40,8 @@ public final class SummaryText {
         if (!Double.isNaN(s.targetRate())) {
             b.append(String.format(", target %s (%.2f %%), strictness %s", oneDecimal(s.targetRate()),
                     100 * s.achievedRate() / s.targetRate(), trimNumber(s.strictness())));
+        } else if (s.limiter() != null) {
+            b.append(", target ").append(oneDecimal(s.limiter().spec().opsPerSecond())).append(" (stopped before it started)");
         } else {
             b.append(", unpaced");
         }
