@@ -49,8 +49,11 @@ final class GrantState {
     long runStartUnits;
     /** While runLen is 1: late grants left before runs are tried again. */
     int probeCountdown;
-    /** A clock reading the caller handed over ({@link Grant#sawClock}), in units; 0 if none. */
-    long hintUnits;
+    /**
+     * A clock reading the caller handed over ({@link Grant#sawClock}), in units; {@link Long#MIN_VALUE} if none
+     * (0 is a reading: the origin's, which for a process started after its test's instant lies in the past).
+     */
+    long hintUnits = Long.MIN_VALUE;
     /** Set by close(); a closed grant is refused, so its tallies cannot escape the totals. */
     boolean closed;
 

@@ -30,7 +30,7 @@ import java.lang.invoke.VarHandle;
  *       value they read (racy check-then-store: a slower reader may lower it again; benign)</td>
  *       <td>some caller read the clock at or after this time</td></tr>
  *   <tr><td>{@code horizon}</td><td>clock readers in fast-path modes: {@link LimiterClockView#soHorizon}
- *       after {@code seen}; reconfigure: set to MIN when the fast path is off</td>
+ *       after {@code seen}; the constructor and reconfigure: MIN (no reading published yet, the fast path off)</td>
  *       <td>every value ever stored was ≤ a real clock reading, so a slot ≤ horizon is truly late, in
  *       whatever order stores land</td></tr>
  *   <tr><td>{@code seenAllocated}, {@code window}</td><td>clock readers:

@@ -134,9 +134,10 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
         LimiterSettings initial = LimiterSettings.initial(Objects.requireNonNull(spec, "spec"), stalenessUnits,
                 Objects.requireNonNull(arrivals, "arrivals"));
         svSettings(initial);
-        // slot 0 is due at once unless the origin lies ahead (a shard's offset, a start time): then no
-        // caller may pass on the fast path before one has read the clock past it
-        svHorizon(initial.fastPath && this.origin - now <= 0 ? 0 : Long.MIN_VALUE);
+        // no caller passes on the fast path before one has read the clock: a fast-path start is the latest
+        // published reading, and none is published yet (the origin may lie behind, a process that started after
+        // its test's instant, or ahead, a shard's offset; the first op may come long after this)
+        svHorizon(Long.MIN_VALUE);
     }
 
     // ------------------------------------------------------------------------------------------------

@@ -65,6 +65,21 @@ class LimiterOnSyntheticClockTest {
         }
 
         @Test
+        void aScheduleThatBeganBeforeTheLimiterWasBuiltStartsItsFirstOpNowOnTheFastPath() {
+            // a shard started 5 s after the test's instant: the default staleness, so the fast path is on
+            LockFreeRateLimiter l = (LockFreeRateLimiter) RateLimiters.builder(RateSpec.parse("1000")).clock(clock)
+                    .sleeper(new ManualSleeper(clock)).origin(T0 - 5_000 * MS).build();
+            Grant g = l.newGrant();
+            assertEquals(5_000 * MS, l.acquire(g), "slot 0 was due 5 s ago");
+            assertEquals(T0 - 5_000 * MS, g.scheduledNanos());
+            assertEquals(T0, g.startNanos(), "started now: not at a clock reading from before the limiter existed");
+            clock.advance(1 * MS);
+            l.acquire(g);
+            assertEquals(T0 - 4_999 * MS, g.scheduledNanos());
+            assertTrue(g.startNanos() >= T0, "no start before the limiter was built: " + (g.startNanos() - T0));
+        }
+
+        @Test
         void aLateCallerGoesAtOnceAndReportsHowLateItIs() {
             LockFreeRateLimiter l = limiter("1000");
             Grant g = l.newGrant();
