@@ -171,7 +171,7 @@ public final class LoadRun {
                 reporter.addListener(progress::interval);
             }
             if (options.scenario() != null) {
-                scenarioRunner = new ScenarioRunner(options.scenario(), activity, reporter);
+                scenarioRunner = new ScenarioRunner(options.scenario(), activity, reporter, why -> failed(why, "scenario"));
                 scenarioRunner.start();
             }
             if (server != null) {
@@ -223,9 +223,16 @@ public final class LoadRun {
 
     /** A file the run writes failed: say so once, stop the run, and fail its summary. */
     private void outputFailed(String why) {
-        outputFailure = why;
-        err.println("pacer: " + why + "; stopping the run");
-        activity.stop(StopReason.ERROR, "output");
+        failed(why, "output");
+    }
+
+    /** Something the run needs failed ({@code source}: output, scenario): say so once, stop the run, fail its summary. */
+    private void failed(String why, String source) {
+        if (outputFailure == null) {
+            outputFailure = why;
+            err.println("pacer: " + why + "; stopping the run");
+        }
+        activity.stop(StopReason.ERROR, source);
     }
 
     private Summary summarize(Reporter.Measurement m) {

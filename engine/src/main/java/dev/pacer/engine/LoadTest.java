@@ -395,6 +395,9 @@ public final class LoadTest {
     /** The options this builder describes. */
     RunOptions options() {
         Duration runs = scenario == null ? duration : ScenarioRunner.runDuration(scenario, duration);
+        if (scenario != null) {
+            ScenarioRunner.check(scenario, limiter, shard); // first: a phase's problem names its line
+        }
         ActivityConfig activity = new ActivityConfig(opSpec, threads, virtualThreads, rate, runs, cycles, maxInFlight,
                 arrivals, seed, shard, startAt, limiter);
         return RunOptions.builder(activity).interval(interval).grace(grace).hlog(hlog).summaryJson(summaryJson).csv(csv)

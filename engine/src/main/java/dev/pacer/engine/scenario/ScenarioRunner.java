@@ -4,13 +4,18 @@ import dev.pacer.engine.event.StopReason;
 import dev.pacer.engine.result.Knee;
 import dev.pacer.engine.run.Activity;
 import dev.pacer.engine.run.Reporter;
+import dev.pacer.engine.run.Shard;
 import dev.pacer.engine.text.Durations;
+import dev.pacer.engine.text.SettingException;
+import dev.pacer.ratelimit.LimiterDesign;
+import dev.pacer.ratelimit.RateLimiters;
 import dev.pacer.ratelimit.RateSpec;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * Plays a scenario's phases on a running load: at each phase start it sets threads, strictness and rate,
@@ -31,14 +36,22 @@ public final class ScenarioRunner {
     private final Scenario scenario;
     private final Activity activity;
     private final Reporter reporter;
+    private final Consumer<String> failure;
+    /** The phase being played, for a failure's message; the scenario's thread only. */
+    private Phase current;
     /** The last phase's knee search, or null. */
     private final KneeSearch search;
 
-    /** Plays {@code scenario} on {@code activity}, telling {@code reporter} where each phase begins. */
-    public ScenarioRunner(Scenario scenario, Activity activity, Reporter reporter) {
+    /**
+     * Plays {@code scenario} on {@code activity}, telling {@code reporter} where each phase begins; a phase that
+     * fails (a rate its limiter refuses, when {@link #check} was not asked first) is handed to {@code failure},
+     * one line, and the scenario ends there.
+     */
+    public ScenarioRunner(Scenario scenario, Activity activity, Reporter reporter, Consumer<String> failure) {
         this.scenario = scenario;
         this.activity = activity;
         this.reporter = reporter;
+        this.failure = failure;
         Phase last = scenario.phases().get(scenario.phases().size() - 1);
         if (last.rate() instanceof RatePlan.Search plan) {
             // probes are strict unless told otherwise: a broken probe's backlog must not spill into the next
@@ -90,6 +103,7 @@ public final class ScenarioRunner {
             CompletableFuture<Void> cut = firstCut; // the reporter's cut at the start of the phase announced last
             for (int i = 0; i < phases.size(); i++) {
                 Phase p = phases.get(i);
+                current = p;
                 if (!activity.isRunning()) {
                     return;
                 }
@@ -116,6 +130,52 @@ public final class ScenarioRunner {
             // the run's duration is the scenario's (see runDuration), so it ends there by itself
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            Phase p = current;
+            failure.accept("scenario " + scenario.name() + (p == null ? "" : ", phase " + p.name()) + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Checks every phase against the run's limiter design before anything runs, so no phase fails midway: each
+     * rate a phase reaches (a ramp's and a staircase's ends) builds the design, a design other than the atomic
+     * one takes no strictness, and a knee search needs the atomic limiter (its probes are strict). A shard
+     * builds its share of each rate ({@code shard} null: the whole).
+     *
+     * @throws ScenarioException naming the phase's file and line
+     * @throws SettingException  for a knee search with another design
+     */
+    public static void check(Scenario s, LimiterDesign design, Shard shard) {
+        for (Phase p : s.phases()) {
+            if (p.rate() instanceof RatePlan.Search) {
+                if (!design.isAtomic()) {
+                    throw new SettingException("limiter", design.toString(), "cannot run a knee search (${search} or a"
+                            + " search phase): its probes are strict, and only the atomic limiter has a strictness");
+                }
+                continue;
+            }
+            double[] ends = switch (p.rate()) {
+                case RatePlan.Constant c -> new double[] {c.rate()};
+                case RatePlan.Ramp r -> new double[] {r.from(), r.to()};
+                case RatePlan.Steps st -> new double[] {st.from(), st.rateAt(st.length())};
+                case RatePlan.Search x -> new double[0];
+            };
+            for (double rate : ends) {
+                RateSpec spec = spec(s, p, rate);
+                String at = "phase '" + p.name() + "' at " + java.math.BigDecimal.valueOf(rate).stripTrailingZeros().toPlainString()
+                        + " ops/s: ";
+                if (!design.isAtomic() && spec.strictness() != RateSpec.DEFAULT_STRICTNESS) {
+                    throw new ScenarioException(s.source(), p.line(), at + "its strictness is "
+                            + java.math.BigDecimal.valueOf(spec.strictness()).stripTrailingZeros().toPlainString()
+                            + (p.strictness() == null ? " (the scenario's)" : "") + ", but the " + design.name()
+                            + " limiter has no strictness (it applies to the atomic limiter only)");
+                }
+                try {
+                    RateLimiters.builder(shard == null ? spec : spec.withRate(shard.share(rate))).design(design).build();
+                } catch (IllegalArgumentException e) {
+                    throw new ScenarioException(s.source(), p.line(), at + e.getMessage());
+                }
+            }
         }
     }
 
