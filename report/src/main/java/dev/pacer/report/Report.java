@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -163,11 +164,22 @@ public final class Report {
         double hi = toSec == null ? Double.POSITIVE_INFINITY : toSec;
         List<Kept> inside = new ArrayList<>();
         List<HlogFile> read = new ArrayList<>();
+        Set<Path> seen = new HashSet<>();
+        for (Path log : logs) {
+            if (!seen.add(log.toAbsolutePath().normalize())) {
+                throw new IllegalArgumentException(log + " is given twice: merging it with itself would count its ops twice");
+            }
+        }
+        double[][] extents = new double[logs.size()][];
         for (Path log : logs) {
             int index = read.size();
+            double[] extent = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
+            extents[index] = extent;
             read.add(HlogReader.read(log, i -> {
                 double s = i.startSec() - start;
                 double e = i.endSec() - start;
+                extent[0] = Math.min(extent[0], s);
+                extent[1] = Math.max(extent[1], e);
                 if (inWindow(s, e, lo, hi)) {
                     inside.add(Kept.of(i, start, index));
                 }
@@ -224,18 +236,21 @@ public final class Report {
         }
         double length = noted ? measuredSeconds : last - first;
         long ops = totals.get(opsTag(totals)).getTotalCount();
-        double rate = logs.size() == 1 ? (length > 0 ? ops / length : 0) : addedRates(measured, opsTag(totals), logs.size());
+        double rate = logs.size() == 1 ? (length > 0 ? ops / length : 0) : mergedRate(measured, opsTag(totals), extents, lo, hi);
         return new Report(List.copyOf(logs), start, first, last, totals, points, markers, warnings,
                 read.get(0).settings(), errors, length, noted, rate);
     }
 
     /**
-     * The merged rate: each log's ops over the time its own counted intervals cover (drain left out), added.
-     * A window keeps only the intervals wholly inside it, and the logs' intervals do not line up (a shard that
-     * started late begins with one long interval): dividing all the ops by the window's span would count that
-     * shard's time without its ops, and understate the test's rate.
+     * The merged rate: each log's rate (its ops over the time its own counted intervals cover, drain left out),
+     * weighted by how much of the time the logs span together each log spans (its first interval's start to its
+     * last's end, within the window), and added. Shards of one test span the same time, so their rates add up;
+     * logs one after the other average. A window keeps only the intervals wholly inside it, and shards'
+     * intervals do not line up (one that started late begins with a long one): dividing all the ops by the
+     * window would count that shard's time without its ops, and understate the test's rate.
      */
-    private static double addedRates(List<Kept> measured, String opsTag, int logs) {
+    private static double mergedRate(List<Kept> measured, String opsTag, double[][] extents, double lo, double hi) {
+        int logs = extents.length;
         long[] ops = new long[logs];
         double[] seconds = new double[logs];
         for (Kept k : measured) {
@@ -244,11 +259,24 @@ public final class Report {
                 seconds[k.log()] += k.end() - k.start();
             }
         }
-        double rate = 0;
+        List<double[]> spans = new ArrayList<>();
+        double weighted = 0;
         for (int i = 0; i < logs; i++) {
-            rate += seconds[i] > 0 ? ops[i] / seconds[i] : 0;
+            double from = Math.max(extents[i][0], lo);
+            double to = Math.min(extents[i][1], hi);
+            if (seconds[i] > 0 && to > from) {
+                weighted += ops[i] / seconds[i] * (to - from);
+                spans.add(new double[] {from, to});
+            }
         }
-        return rate;
+        spans.sort(Comparator.comparingDouble(span -> span[0]));
+        double union = 0;
+        double end = Double.NEGATIVE_INFINITY;
+        for (double[] span : spans) {
+            union += Math.max(0, span[1] - Math.max(span[0], end));
+            end = Math.max(end, span[1]);
+        }
+        return union > 0 ? weighted / union : 0;
     }
 
     /**

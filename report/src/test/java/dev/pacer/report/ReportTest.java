@@ -126,6 +126,19 @@ class ReportTest {
     }
 
     @Test
+    void logsOneAfterTheOtherAverageTheirRatesAndALogGivenTwiceIsRefused() throws IOException {
+        long[][] twoSeconds = {range(1, 101), range(1, 101)};
+        Path first = log("first.hlog", 1_700_000_000.0, new String[] {"response"}, twoSeconds);
+        Path second = log("second.hlog", 1_700_000_002.0, new String[] {"response"}, twoSeconds);
+        Report both = Report.of(List.of(first, second), null, null);
+        assertEquals(400, both.ops());
+        assertEquals(100, both.rate(), 1e-6, "100 ops/s for 2 s, then 100 ops/s for 2 s: 100 ops/s, not 200");
+        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
+                () -> Report.of(List.of(first, dir.resolve(".").resolve("first.hlog")), null, null));
+        assertTrue(twice.getMessage().contains("given twice"), twice.getMessage());
+    }
+
+    @Test
     void aPageOverlaysManyLabelledRunsChartsFirst() throws IOException {
         long[][] v = {range(1, 101), range(1, 101)};
         List<Report> runs = List.of(Report.of(List.of(log("x.hlog", 1_700_000_000.0, new String[] {"response"}, v)), null, null),
