@@ -36,6 +36,8 @@ class LimiterFlagTest {
                 {"strictness", "run", "--rate", "10,0.5", "--limiter", "leaky"},
                 {"poisson", "run", "--rate", "10", "--limiter", "leaky", "--arrivals", "poisson"},
                 {"leaky", "run", "--rate", "10", "--limiter", "leaky", "--bytes-rate", "10M"},
+                {"'x'", "run", "--rate", "10", "-n", "3", "--limiter", "atomic:x=1"},
+                {"'x'", "compare-limiters", "-d", "100ms", "--limiter", "atomic:x=1"},
         };
         for (String[] c : cases) {
             String[] args = java.util.Arrays.copyOfRange(c, 1, c.length);
