@@ -92,8 +92,8 @@ final class ReportCommand implements Callable<Integer> {
         if (vs != null && logs.size() > 1 && !merge) {
             throw new IllegalArgumentException("--vs compares one log (or several with --merge) with " + vs);
         }
-        Double fromSec = from == null ? null : Durations.parse(from, "--from").toNanos() / 1e9;
-        Double toSec = to == null ? null : Durations.parse(to, "--to").toNanos() / 1e9;
+        Double fromSec = from == null ? null : Durations.parse(from, "from").toNanos() / 1e9;
+        Double toSec = to == null ? null : Durations.parse(to, "to").toNanos() / 1e9;
         if (fromSec != null && toSec != null && toSec <= fromSec) {
             throw new IllegalArgumentException("invalid --to '" + to + "': must be after --from '" + from + "'");
         }
