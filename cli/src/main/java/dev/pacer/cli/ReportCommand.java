@@ -72,7 +72,7 @@ final class ReportCommand implements Callable<Integer> {
 
     @Option(names = "--threshold", paramLabel = "GATE",
             description = {"Judge the report (with --merge: the merged shards) by the gates 'pacer run' takes, e.g.",
-                    "'response.p99<20ms', 'achieved>=0.99*target', 'errors<0.1%'; any failed gate exits 1."})
+                    "'response.p99<20ms', 'achieved>=0.99*target', 'errors<0.1%%'; any failed gate exits 1."})
     List<String> thresholds = new ArrayList<>();
 
     @Option(names = "--json", description = "Print the report as JSON (nanoseconds).")
