@@ -1,16 +1,21 @@
 package dev.pacer.cli;
 
 import dev.pacer.engine.compare.LimiterComparison;
+import dev.pacer.engine.run.ActivityConfig;
+import dev.pacer.engine.text.SettingException;
 import dev.pacer.ratelimit.LimiterDesign;
 import dev.pacer.ratelimit.RateSpec;
 import dev.pacer.report.Report;
 import dev.pacer.report.ReportHtml;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -58,13 +63,34 @@ final class CompareLimitersCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // every check before the first design runs: a comparison takes designs x duration
         if (rate.strictness() != RateSpec.DEFAULT_STRICTNESS) {
             throw new IllegalArgumentException("--rate '" + rate + "': give the rate alone; strictness is the atomic limiter's,"
                     + " and the comparison runs every design at its defaults");
         }
+        int maxThreads = ActivityConfig.maxThreads(false);
+        if (threads < 1 || threads > maxThreads) {
+            throw new SettingException("threads", Integer.toString(threads), "must be between 1 and " + maxThreads);
+        }
+        List<LimiterDesign> designs = limiters.isEmpty() ? LimiterComparison.Settings.defaults().designs() : limiters;
+        try {
+            LimiterComparison.Settings.checkDesigns(designs, rate.opsPerSecond());
+        } catch (LimiterComparison.DesignException e) {
+            String r = java.math.BigDecimal.valueOf(rate.opsPerSecond()).stripTrailingZeros().toPlainString();
+            throw new IllegalArgumentException(limiters.isEmpty()
+                    ? "invalid --rate '" + r + "': the default designs include " + e.design() + ", and " + e.reason()
+                    : "invalid --limiter '" + e.design() + "' at --rate " + r + ": " + e.reason());
+        }
         LimiterComparison.Settings settings = new LimiterComparison.Settings(rate.opsPerSecond(), threads, duration, stallEvery,
-                stall, Duration.ofMillis(100), limiters.isEmpty() ? LimiterComparison.Settings.defaults().designs() : limiters);
-        Path logs = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("pacer-compare-");
+                stall, Duration.ofMillis(100), designs);
+        Map<String, Path> outputs = new LinkedHashMap<>();
+        outputs.put("--plot", plot);
+        OutputFiles.check(outputs);
+        Path logs = dir != null ? logFolder(dir) : Files.createTempDirectory("pacer-compare-");
+        for (Path log : LimiterComparison.logFiles(designs, logs)) {
+            outputs.put("--dir", log); // each log can be written, and --plot is none of them
+            OutputFiles.check(outputs);
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         err.printf(Locale.ROOT, "compare-limiters: %d designs, %s each; logs in %s%n", settings.designs().size(),
@@ -86,5 +112,22 @@ final class CompareLimitersCommand implements Callable<Integer> {
             err.flush();
         }
         return PacerCommand.EXIT_OK;
+    }
+
+    /** The --dir folder, made if it is missing; refused (one line naming it) when it cannot hold the logs. */
+    private static Path logFolder(Path dir) {
+        String bad = "invalid --dir '" + dir + "': ";
+        if (dir.toString().isBlank()) {
+            throw new IllegalArgumentException(bad + "give a folder for the logs (. for this one)");
+        }
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new IllegalArgumentException(bad + "is not a folder");
+        }
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(bad + "cannot make the folder (" + OutputFiles.why(e) + ")");
+        }
+        return dir;
     }
 }

@@ -58,10 +58,13 @@ final class Converters {
         }
     }
 
-    /** A duration that may be zero. */
+    /** A duration that may be zero; a bare {@code 0} is zero (no unit needed for none). */
     static final class NonNegativeDuration implements CommandLine.ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
+            if (value.strip().equals("0")) {
+                return Duration.ZERO;
+            }
             try {
                 return Durations.parse(value, "duration");
             } catch (SettingException e) {

@@ -16,8 +16,11 @@ final class Flags {
     private Flags() {
     }
 
-    /** The flag for an engine setting: {@code threads} is {@code --threads}. */
+    /** The flag for an engine setting: {@code threads} is {@code --threads}; an environment variable keeps its name. */
     static String of(String setting) {
+        if (setting.matches("[A-Z][A-Z0-9_]*")) { // an environment variable (JOB_COMPLETION_INDEX): its own name
+            return setting;
+        }
         return RENAMED.getOrDefault(setting, "--" + setting);
     }
 }

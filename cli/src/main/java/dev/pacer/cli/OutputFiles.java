@@ -2,8 +2,11 @@ package dev.pacer.cli;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
@@ -44,6 +47,9 @@ final class OutputFiles {
     /** Checks that {@code file} can be written; returns the file it names, links resolved. */
     private static Path checkOne(String flag, Path file) {
         String bad = "invalid " + flag + " '" + file + "': ";
+        if (file.toString().isBlank()) {
+            throw new IllegalArgumentException(bad + "give a file name");
+        }
         Path parent = file.toAbsolutePath().getParent();
         if (parent == null || !Files.isDirectory(parent)) {
             throw new IllegalArgumentException(bad + "the folder " + parent + " does not exist");
@@ -63,10 +69,22 @@ final class OutputFiles {
             Files.delete(file);
             return real;
         } catch (IOException e) {
-            String why = e instanceof FileSystemException f && f.getReason() != null ? f.getReason()
-                    : e instanceof AccessDeniedException ? "permission denied"
-                    : e instanceof FileSystemException ? e.getClass().getSimpleName() : e.getMessage();
-            throw new IllegalArgumentException(bad + "cannot make a file there (" + why + ")");
+            throw new IllegalArgumentException(bad + "cannot make a file there (" + why(e) + ")");
         }
+    }
+
+    /** Why a file or folder could not be made, in words (not an exception's class name). */
+    static String why(IOException e) {
+        if (e instanceof FileSystemException f && f.getReason() != null) {
+            return f.getReason();
+        }
+        return switch (e) {
+            case AccessDeniedException a -> "permission denied";
+            case NoSuchFileException n -> "no such file or folder";
+            case NotDirectoryException n -> "not a folder";
+            case FileAlreadyExistsException f -> "a file is in the way";
+            default -> e instanceof FileSystemException || e.getMessage() == null
+                    ? e.getClass().getSimpleName().replaceFirst("Exception$", "") : e.getMessage();
+        };
     }
 }

@@ -72,7 +72,7 @@ final class ReportCommand implements Callable<Integer> {
 
     @Option(names = "--threshold", paramLabel = "GATE",
             description = {"Judge the report (with --merge: the merged shards) by the gates 'pacer run' takes, e.g.",
-                    "'response.p99<20ms', 'achieved>=0.99*target', 'errors<0.1%'; any failed gate exits 1."})
+                    "'response.p99<20ms', 'achieved>=0.99*target', 'errors<0.1%%'; any failed gate exits 1."})
     List<String> thresholds = new ArrayList<>();
 
     @Option(names = "--json", description = "Print the report as JSON (nanoseconds).")
@@ -92,8 +92,8 @@ final class ReportCommand implements Callable<Integer> {
         if (vs != null && logs.size() > 1 && !merge) {
             throw new IllegalArgumentException("--vs compares one log (or several with --merge) with " + vs);
         }
-        Double fromSec = from == null ? null : Durations.parse(from, "--from").toNanos() / 1e9;
-        Double toSec = to == null ? null : Durations.parse(to, "--to").toNanos() / 1e9;
+        Double fromSec = from == null ? null : Durations.parse(from, "from").toNanos() / 1e9;
+        Double toSec = to == null ? null : Durations.parse(to, "to").toNanos() / 1e9;
         if (fromSec != null && toSec != null && toSec <= fromSec) {
             throw new IllegalArgumentException("invalid --to '" + to + "': must be after --from '" + from + "'");
         }

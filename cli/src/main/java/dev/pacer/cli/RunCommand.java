@@ -292,6 +292,13 @@ final class RunCommand implements Callable<Integer> {
         Map<String, List<String>> options = new LinkedHashMap<>();
         String opText = op;
         if (scenario == null) {
+            // an unpaced run has no limiter: a design or a bytes rate given without a rate would be ignored
+            if (rate == null && limiter != null) {
+                throw new SettingException("limiter", limiter.toString(), "needs a rate: give ${rate} too, or a scenario");
+            }
+            if (rate == null && bytesRate != null) {
+                throw new SettingException("bytes-rate", bytesRate, "needs a rate: give ${rate} too, or a scenario");
+            }
             test = rate == null ? LoadTest.unpaced() : LoadTest.rate(rate);
         } else {
             if (rate != null) {

@@ -28,6 +28,16 @@ class LimiterFlagTest {
     }
 
     @Test
+    void aScenarioGivesTheRateADesignPaces() throws Exception {
+        Files.writeString(dir.resolve("s.yaml"), "phases:\n  - rate: 200\n    duration: 1s\n");
+        PacerProcess.Result r = PacerProcess.run(dir, 60, "run", "s.yaml", "--limiter", "leaky:queue=4", "--summary", "s.json",
+                "--no-console", "-q");
+        assertEquals(0, r.exitCode(), r.stderr());
+        JsonNode s = new ObjectMapper().readTree(dir.resolve("s.json").toFile());
+        assertEquals("leaky", s.path("limiter").path("design").asText(), s.toString());
+    }
+
+    @Test
     void badDesignsAndCombinationsAreOneLineNamingTheValue() throws Exception {
         String[][] cases = {
                 {"'nope'", "run", "--rate", "10", "--limiter", "nope"},
@@ -36,6 +46,10 @@ class LimiterFlagTest {
                 {"strictness", "run", "--rate", "10,0.5", "--limiter", "leaky"},
                 {"poisson", "run", "--rate", "10", "--limiter", "leaky", "--arrivals", "poisson"},
                 {"leaky", "run", "--rate", "10", "--limiter", "leaky", "--bytes-rate", "10M"},
+                {"'x'", "run", "--rate", "10", "-n", "3", "--limiter", "atomic:x=1"},
+                {"'x'", "compare-limiters", "-d", "100ms", "--limiter", "atomic:x=1"},
+                {"invalid --limiter 'leaky:queue=5': needs a rate", "run", "-d", "1s", "--limiter", "leaky:queue=5"},
+                {"invalid --bytes-rate '10M': needs a rate", "run", "-d", "1s", "--bytes-rate", "10M"},
         };
         for (String[] c : cases) {
             String[] args = java.util.Arrays.copyOfRange(c, 1, c.length);

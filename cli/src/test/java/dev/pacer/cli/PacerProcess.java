@@ -32,6 +32,16 @@ final class PacerProcess {
 
     /** Starts pacer under a wrapper command ({@code ip netns exec NS}) with these JVM options. */
     static PacerProcess start(Path workDir, List<String> wrapper, List<String> jvmOptions, String... args) throws IOException {
+        return start(workDir, java.util.Map.of(), wrapper, jvmOptions, args);
+    }
+
+    /** Runs to completion (at most {@code timeoutSeconds}) with these environment variables set (a null value: unset). */
+    static Result run(Path workDir, java.util.Map<String, String> env, long timeoutSeconds, String... args) throws Exception {
+        return start(workDir, env, List.of(), List.of("-Xmx512m"), args).await(timeoutSeconds);
+    }
+
+    private static PacerProcess start(Path workDir, java.util.Map<String, String> env, List<String> wrapper, List<String> jvmOptions,
+                                      String... args) throws IOException {
         List<String> command = new ArrayList<>(wrapper);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
@@ -41,8 +51,16 @@ final class PacerProcess {
         command.addAll(List.of(args));
         Path out = Files.createTempFile(workDir, "stdout", ".txt");
         Path err = Files.createTempFile(workDir, "stderr", ".txt");
-        Process p = new ProcessBuilder(command).directory(workDir.toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile());
+        env.forEach((k, v) -> {
+            if (v == null) {
+                pb.environment().remove(k);
+            } else {
+                pb.environment().put(k, v);
+            }
+        });
+        Process p = pb.start();
         return new PacerProcess(p, out, err);
     }
 

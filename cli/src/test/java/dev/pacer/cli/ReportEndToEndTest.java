@@ -150,5 +150,9 @@ class ReportEndToEndTest {
         PacerProcess.Result junk = PacerProcess.run(dir, 30, "report", "x.hlog", "--from", "-3s");
         assertEquals(2, junk.exitCode());
         assertFalse(junk.stderr().strip().contains("\n"), junk.stderr());
+        assertTrue(junk.stderr().startsWith("pacer: invalid --from '-3s': "), junk.stderr());
+        PacerProcess.Result to = PacerProcess.run(dir, 30, "report", "x.hlog", "--to", "-1s");
+        assertEquals(2, to.exitCode());
+        assertTrue(to.stderr().startsWith("pacer: invalid --to '-1s': "), to.stderr());
     }
 }

@@ -249,6 +249,20 @@ class RunCommandEndToEndTest {
     }
 
     @Test
+    void everyCommandsHelpIsPrintedWithoutPicocliWarnings() throws Exception {
+        // picocli formats descriptions with String.format: an unescaped % is a warning on stderr and a line lost
+        PacerProcess.Result top = PacerProcess.run(dir, 30, "--help");
+        assertEquals(0, top.exitCode(), top.stderr());
+        assertEquals("", top.stderr());
+        for (String command : PacerCommand.commandLine().getSubcommands().keySet()) {
+            PacerProcess.Result help = PacerProcess.run(dir, 30, command, "--help");
+            assertEquals(0, help.exitCode(), command + ": " + help.stderr());
+            assertEquals("", help.stderr(), command + " --help");
+            assertTrue(help.stdout().contains("Usage:"), command + ": " + help.stdout());
+        }
+    }
+
+    @Test
     void aFailedThresholdMakesTheExitCodeOne() throws Exception {
         PacerProcess.Result r = PacerProcess.run(dir, 60, "run", "--rate", "500", "--duration", "1s", "--op", "sleep:5ms",
                 "--threads", "4", "--threshold", "service.p50<1ms", "--threshold", "achieved>=0.9*target",

@@ -27,6 +27,26 @@ class ShardEndToEndTest {
     Path dir;
 
     @Test
+    void aBadIndexFromTheIndexedJobIsOneLineNamingTheVariableAndItsValue() throws Exception {
+        String[][] cases = { // JOB_COMPLETION_INDEX, --shard, what the line says
+                {"x", "/4", "invalid JOB_COMPLETION_INDEX 'x': expected a whole number from 0 to 3 (this shard's index, for --shard /4)"},
+                {"2.0", "/4", "invalid JOB_COMPLETION_INDEX '2.0': expected a whole number from 0 to 3"},
+                {"-1", "/4", "invalid JOB_COMPLETION_INDEX '-1': expected a whole number from 0 to 3"},
+                {"5", "/4", "invalid JOB_COMPLETION_INDEX '5': expected a whole number from 0 to 3"},
+                {"", "/4", "invalid JOB_COMPLETION_INDEX '': is empty; expected a whole number from 0 to 3"},
+                {null, "/4", "invalid --shard '/4': gives no index and JOB_COMPLETION_INDEX is not set"},
+                {"1", "/", "invalid --shard '/': gives neither I nor N"},
+        };
+        for (String[] c : cases) {
+            java.util.Map<String, String> env = new java.util.HashMap<>();
+            env.put("JOB_COMPLETION_INDEX", c[0]);
+            PacerProcess.Result r = PacerProcess.run(dir, env, 30, "run", "--rate", "100", "-n", "3", "--shard", c[1], "-q");
+            assertEquals(2, r.exitCode(), c[0] + " " + c[1] + ": " + r.stderr());
+            RunLimitsTest.assertOneLineNaming(r, c[2]);
+        }
+    }
+
+    @Test
     void fourShardsMakeOneTestThatOneControlRetunesAndOneReportJudges() throws Exception {
         int n = 4;
         List<String> targets = new ArrayList<>();

@@ -66,10 +66,21 @@ public record LimiterDesign(String name, Map<String, String> options) {
             }
         }
         LimiterDesign design = new LimiterDesign(name, options);
-        if (!design.isAtomic()) {
-            design.build(RateSpec.of(1), NanoClock.system(), CHECK_ONLY, null);
-        }
+        design.check(RateSpec.of(1));
         return design;
+    }
+
+    /**
+     * Checks this design's options at {@code spec} by building it once on the system clock (nothing waits):
+     * a bad option, or one that is bad only at this rate (a bucket that would take a century to refill, a
+     * window too short for one op), gives the message naming it. The atomic limiter takes no options.
+     */
+    public void check(RateSpec spec) {
+        if (isAtomic()) {
+            typed().only(Set.of());
+        } else {
+            build(spec, NanoClock.system(), CHECK_ONLY, null);
+        }
     }
 
     /** Waits for nothing: for the throwaway limiter {@link #parse} builds to check options. */

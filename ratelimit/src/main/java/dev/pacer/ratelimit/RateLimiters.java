@@ -119,6 +119,7 @@ public final class RateLimiters {
                 }
                 return design.build(spec, clock, s, origin);
             }
+            design.typed().only(java.util.Set.of()); // the atomic limiter takes no options
             long stalenessNanos = Math.min(fastPathStaleness.toNanos(), 1_000_000_000L);
             return new LockFreeRateLimiter(spec, clock, s, ScheduleUnits.fromNanos(stalenessNanos), arrivals, seed, origin);
         }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -116,12 +117,16 @@ class LimiterFamilyContractTest extends DesignOnManualClock {
                 new String[] {"leaky:queue=1,queue=2", "'queue' given twice"},
                 new String[] {"leaky:size=3", "the leaky limiter has no option 'size': it takes queue"},
                 new String[] {"leaky:queue=-1", "the leaky limiter's queue must be a whole number >= 0, got '-1'"},
-                new String[] {"leaky:queue=1.5", "got '1.5'"});
+                new String[] {"leaky:queue=1.5", "got '1.5'"},
+                new String[] {"atomic:x=1", "the atomic limiter has no option 'x': it takes none"});
         for (String[] b : bad) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> RateLimiters.builder(RateSpec.of(10)).design(LimiterDesign.parse(b[0])).build(), b[0]);
             assertTrue(e.getMessage().contains(b[1]), b[0] + " -> " + e.getMessage());
         }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, // built without parse
+                () -> RateLimiters.builder(RateSpec.of(10)).design(new LimiterDesign("atomic", Map.of("x", "1"))).build());
+        assertTrue(e.getMessage().contains("the atomic limiter has no option 'x'"), e.getMessage());
         assertEquals(Duration.ofMillis(1500), LimiterDesign.parseDuration("1.5s"));
         assertEquals(Duration.ofMinutes(2), LimiterDesign.parseDuration("2m"));
         assertEquals(null, LimiterDesign.parseDuration("2 weeks"));

@@ -14,8 +14,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -63,6 +65,23 @@ public final class LimiterComparison {
                 throw new IllegalArgumentException("a stall of " + Durations.format(stallFor) + " every "
                         + Durations.format(stallEvery) + " never ends");
             }
+            checkDesigns(designs, rate);
+        }
+
+        /**
+         * Checks every design at {@code rate} before any runs (an option bad only at some rates, such as warmup's
+         * 1 µs ticks past 1M ops/s, would otherwise fail at its turn, after the designs before it ran).
+         *
+         * @throws DesignException naming the design and why
+         */
+        public static void checkDesigns(List<LimiterDesign> designs, double rate) {
+            for (LimiterDesign d : designs) {
+                try {
+                    d.check(RateSpec.of(rate));
+                } catch (IllegalArgumentException e) {
+                    throw new DesignException(d, e.getMessage());
+                }
+            }
         }
 
         /** Every design with its default options: 2 000 ops/s, 8 threads, 10 s each, 200 ms stalls every 2 s. */
@@ -88,14 +107,50 @@ public final class LimiterComparison {
                       LatencySummary waits, Path hlog) {
     }
 
+    /** A design that cannot run at the comparison's rate: {@link #design()} and why ({@link #reason()}). */
+    public static final class DesignException extends IllegalArgumentException {
+        private final transient LimiterDesign design;
+        private final String reason;
+
+        DesignException(LimiterDesign design, String reason) {
+            super("limiter '" + design + "': " + reason);
+            this.design = design;
+            this.reason = reason;
+        }
+
+        public LimiterDesign design() {
+            return design;
+        }
+
+        public String reason() {
+            return reason;
+        }
+    }
+
     private LimiterComparison() {
+    }
+
+    /**
+     * The file each design's interval log is written to in {@code dir}, in the designs' order: {@code NAME.hlog}, and
+     * for a design named again (two variants of one, {@code leaky:queue=0} and {@code leaky:queue=100})
+     * {@code NAME-2.hlog}, {@code NAME-3.hlog}, ... so no run overwrites another's log.
+     */
+    public static List<Path> logFiles(List<LimiterDesign> designs, Path dir) {
+        Map<String, Integer> seen = new HashMap<>();
+        List<Path> files = new ArrayList<>();
+        for (LimiterDesign d : designs) {
+            int n = seen.merge(d.name(), 1, Integer::sum);
+            files.add(dir.resolve(d.name() + (n == 1 ? "" : "-" + n) + ".hlog"));
+        }
+        return files;
     }
 
     /** Runs every design in turn, writing each one's log into {@code dir}; {@code progress} hears each row. */
     public static List<Row> run(Settings s, Path dir, Consumer<Row> progress) throws Exception {
         List<Row> rows = new ArrayList<>();
-        for (LimiterDesign d : s.designs()) {
-            Row row = runOne(s, d, dir.resolve(d.name() + ".hlog"));
+        List<Path> logs = logFiles(s.designs(), dir);
+        for (int i = 0; i < s.designs().size(); i++) {
+            Row row = runOne(s, s.designs().get(i), logs.get(i));
             rows.add(row);
             progress.accept(row);
         }

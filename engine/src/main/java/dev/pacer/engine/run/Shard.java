@@ -28,7 +28,8 @@ public record Shard(int index, int count) {
 
     /**
      * Parses {@code I/N}, or {@code /N} with the index from {@code jobIndex} (Kubernetes' {@code
-     * JOB_COMPLETION_INDEX} for an Indexed Job's pod), null if that is unset.
+     * JOB_COMPLETION_INDEX} for an Indexed Job's pod), null if that is unset. A bad index from there is
+     * refused as the setting {@code JOB_COMPLETION_INDEX}, naming its value.
      */
     public static Shard parse(String text, String jobIndex) {
         String t = text.strip();
@@ -37,17 +38,45 @@ public record Shard(int index, int count) {
             throw new SettingException("shard", text, "expected I/N (e.g. 3/8) or /N inside an Indexed Job");
         }
         String i = t.substring(0, slash).strip();
-        if (i.isEmpty()) {
-            if (jobIndex == null || jobIndex.isBlank()) {
-                throw new SettingException("shard", text, "gives no index and JOB_COMPLETION_INDEX is not set");
-            }
-            i = jobIndex.strip();
+        String n = t.substring(slash + 1).strip();
+        if (n.isEmpty()) {
+            throw new SettingException("shard", text, (i.isEmpty() ? "gives neither I nor N" : "gives no N")
+                    + ": expected I/N (e.g. 3/8), or /N inside an Indexed Job (I from JOB_COMPLETION_INDEX)");
         }
+        int count;
         try {
-            return new Shard(Integer.parseInt(i), Integer.parseInt(t.substring(slash + 1).strip()));
+            count = Integer.parseInt(n);
         } catch (NumberFormatException e) {
             throw new SettingException("shard", text, "expected whole numbers I/N (e.g. 3/8)");
         }
+        if (i.isEmpty()) {
+            if (count < 1 || count > MAX) {
+                throw new SettingException("shard", text, "needs 1 to " + MAX + " shards");
+            }
+            return new Shard(jobIndex(jobIndex, text, count), count);
+        }
+        try {
+            return new Shard(Integer.parseInt(i), count);
+        } catch (NumberFormatException e) {
+            throw new SettingException("shard", text, "expected whole numbers I/N (e.g. 3/8)");
+        }
+    }
+
+    /** The index an Indexed Job gives ({@code JOB_COMPLETION_INDEX}), for {@code --shard /count}. */
+    private static int jobIndex(String jobIndex, String shard, int count) {
+        if (jobIndex == null) {
+            throw new SettingException("shard", shard, "gives no index and JOB_COMPLETION_INDEX is not set");
+        }
+        String expected = "expected a whole number from 0 to " + (count - 1) + " (this shard's index, for ${shard} "
+                + shard.strip() + ")";
+        String v = jobIndex.strip();
+        if (v.isEmpty()) {
+            throw new SettingException("JOB_COMPLETION_INDEX", jobIndex, "is empty; " + expected);
+        }
+        if (!v.matches("[0-9]{1,9}") || Integer.parseInt(v) >= count) {
+            throw new SettingException("JOB_COMPLETION_INDEX", jobIndex, expected);
+        }
+        return Integer.parseInt(v);
     }
 
     /** This shard's rate for a global rate. */

@@ -54,6 +54,28 @@ class LimiterComparisonTest {
     }
 
     @Test
+    void twoVariantsOfOneDesignKeepTheirOwnLogs() throws Exception {
+        LimiterComparison.Settings s = new LimiterComparison.Settings(200, 1, Duration.ofMillis(300), Duration.ofSeconds(1),
+                Duration.ZERO, Duration.ofMillis(100), List.of(LimiterDesign.parse("leaky:queue=0"),
+                LimiterDesign.parse("leaky:queue=100"), LimiterDesign.parse("bucket"), LimiterDesign.parse("leaky")));
+        List<LimiterComparison.Row> rows = LimiterComparison.run(s, dir, r -> { });
+        assertEquals(List.of("leaky.hlog", "leaky-2.hlog", "bucket.hlog", "leaky-3.hlog"),
+                rows.stream().map(r -> r.hlog().getFileName().toString()).toList());
+        assertEquals(List.of("leaky:queue=0", "leaky:queue=100", "bucket", "leaky"), rows.stream().map(LimiterComparison.Row::design).toList());
+        assertTrue(Files.readString(rows.get(0).hlog()).contains("leaky:queue=0"), "the first log is the first run's");
+        assertTrue(Files.readString(rows.get(1).hlog()).contains("leaky:queue=100"), "the second log is the second run's");
+    }
+
+    @Test
+    void everyDesignIsCheckedAtTheRateBeforeAnyRuns() {
+        LimiterComparison.DesignException e = assertThrows(LimiterComparison.DesignException.class,
+                () -> new LimiterComparison.Settings(2e6, 1, Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ZERO,
+                        Duration.ofMillis(100), List.of(LimiterDesign.ATOMIC, LimiterDesign.parse("warmup"))));
+        assertEquals("warmup", e.design().toString());
+        assertTrue(e.getMessage().startsWith("limiter 'warmup': the warmup limiter counts time in whole ticks"), e.getMessage());
+    }
+
+    @Test
     void aStallAsLongAsItsPeriodIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> new LimiterComparison.Settings(100, 1, Duration.ofSeconds(1),
                 Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1), List.of(LimiterDesign.ATOMIC)));

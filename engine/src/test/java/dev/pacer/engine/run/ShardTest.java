@@ -69,5 +69,24 @@ class ShardTest {
         assertThrows(SettingException.class, () -> Shard.parse("4/4", null));
         assertThrows(SettingException.class, () -> Shard.parse("a/4", null));
         assertThrows(SettingException.class, () -> Shard.parse("3", null));
+        assertEquals("invalid shard '/': gives neither I nor N: expected I/N (e.g. 3/8), or /N inside an Indexed Job"
+                + " (I from JOB_COMPLETION_INDEX)", assertThrows(SettingException.class, () -> Shard.parse("/", "1")).getMessage());
+        assertTrue(assertThrows(SettingException.class, () -> Shard.parse("2/", null)).getMessage().contains("gives no N"));
+    }
+
+    @Test
+    void aBadIndexFromTheIndexedJobIsNamedWithItsValue() {
+        for (String bad : new String[] {"x", "2.0", "-1", "+1", "4", "5", "99999999999"}) {
+            SettingException e = assertThrows(SettingException.class, () -> Shard.parse("/4", bad), bad);
+            assertEquals("JOB_COMPLETION_INDEX", e.setting());
+            assertEquals("invalid JOB_COMPLETION_INDEX '" + bad + "': expected a whole number from 0 to 3"
+                    + " (this shard's index, for shard /4)", e.getMessage());
+        }
+        SettingException empty = assertThrows(SettingException.class, () -> Shard.parse("/4", ""));
+        assertEquals("invalid JOB_COMPLETION_INDEX '': is empty; expected a whole number from 0 to 3"
+                + " (this shard's index, for shard /4)", empty.getMessage());
+        assertTrue(assertThrows(SettingException.class, () -> Shard.parse("/4", null)).getMessage().contains("not set"));
+        assertEquals(new Shard(3, 4), Shard.parse("/4", " 3 "));
+        assertTrue(assertThrows(SettingException.class, () -> Shard.parse("/0", "0")).getMessage().contains("shards"));
     }
 }
