@@ -8,7 +8,6 @@ import dev.pacer.engine.run.Shard;
 import dev.pacer.engine.text.Durations;
 import dev.pacer.engine.text.SettingException;
 import dev.pacer.ratelimit.LimiterDesign;
-import dev.pacer.ratelimit.RateLimiters;
 import dev.pacer.ratelimit.RateSpec;
 import java.time.Duration;
 import java.util.List;
@@ -171,7 +170,7 @@ public final class ScenarioRunner {
                             + " limiter has no strictness (it applies to the atomic limiter only)");
                 }
                 try {
-                    RateLimiters.builder(shard == null ? spec : spec.withRate(shard.share(rate))).design(design).build();
+                    design.check(shard == null ? spec : spec.withRate(shard.share(rate)));
                 } catch (IllegalArgumentException e) {
                     throw new ScenarioException(s.source(), p.line(), at + e.getMessage());
                 }
