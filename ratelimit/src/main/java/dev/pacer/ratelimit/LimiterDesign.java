@@ -212,6 +212,11 @@ public record LimiterDesign(String name, Map<String, String> options) {
             return d;
         }
 
+        /** The value given for {@code key}, as written; null when none. */
+        String given(String key) {
+            return values.get(key);
+        }
+
         IllegalArgumentException bad(String key, String value, String expected) {
             return new IllegalArgumentException("the " + design + " limiter's " + key + " must be " + expected
                     + ", got '" + value + "'");

@@ -30,8 +30,8 @@ import java.util.Set;
  * 1.125, 0.875, 0.625, 0.5, 0.5... seconds.
  *
  * <p>Options: {@code period=DURATION}, the warm-up period (default {@code 5s}, at least 1 ms);
- * {@code cold-factor=N}, the cold spacing as a multiple of the stable one (default 3, Guava's; at least
- * 1); {@code start=warm|cold}, how the limiter starts (default {@code warm}: it paces at the rate from
+ * {@code cold-factor=N}, the cold spacing as a multiple of the stable one (default 3, Guava's; 1 to
+ * 1 000 000); {@code start=warm|cold}, how the limiter starts (default {@code warm}: it paces at the rate from
  * the first request and goes cold only when left idle; {@code cold} is Guava's start: the rate climbs
  * over the first warm-up period); {@code resolution=1us} (Guava's; {@code 1ns} for rates over 1M ops/s).
  *
@@ -46,6 +46,9 @@ final class WarmingUpLimiter extends StoredPermitsLimiter {
     /** The warm-up period in ticks; final. */
     private final long warmupPeriod;
     /** Cold spacing / stable spacing; final. */
+    /** The coldest spacing a warm-up may start at, as a multiple of the stable one. */
+    static final double MAX_COLD_FACTOR = 1_000_000;
+
     private final double coldFactor;
     /** Under the lock: stored permits below which a permit costs the stable interval. */
     private double thresholdPermits;
@@ -57,6 +60,9 @@ final class WarmingUpLimiter extends StoredPermitsLimiter {
                 resolution(options.only(Set.of("period", "cold-factor", "start", "resolution"))));
         this.warmupPeriod = options.duration("period", Duration.ofSeconds(5), Duration.ofMillis(1)).toNanos() / tickNanos();
         this.coldFactor = options.number("cold-factor", 3, 1, false);
+        if (coldFactor > MAX_COLD_FACTOR) { // beyond, the stored permits' arithmetic loses the warm-up (1e18 ran warm)
+            throw options.bad("cold-factor", options.given("cold-factor"), "a number from 1 to 1000000");
+        }
         String start = options.text("start", "warm");
         if (!start.equals("warm") && !start.equals("cold")) {
             throw options.bad("start", start, "warm or cold");

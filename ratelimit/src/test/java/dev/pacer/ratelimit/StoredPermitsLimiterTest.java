@@ -170,6 +170,7 @@ class StoredPermitsLimiterTest extends DesignOnManualClock {
         String[][] bad = {
                 {"warmup:start=hot", "the warmup limiter's start must be warm or cold, got 'hot'"},
                 {"warmup:cold-factor=0.5", "the warmup limiter's cold-factor must be a number >= 1, got '0.5'"},
+                {"warmup:cold-factor=1e18", "the warmup limiter's cold-factor must be a number from 1 to 1000000, got '1e18'"},
                 {"warmup:period=0", "the warmup limiter's period must be a duration >= 1ms, e.g. 500ms or 10s, got '0'"},
                 {"warmup:max-burst=1s", "the warmup limiter has no option 'max-burst'"},
                 {"bursty:max-burst=soon", "the bursty limiter's max-burst must be a duration >= 0ms"},
