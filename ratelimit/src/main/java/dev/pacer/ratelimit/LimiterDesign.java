@@ -36,6 +36,12 @@ public record LimiterDesign(String name, Map<String, String> options) {
 
     private static final Pattern OPTION = Pattern.compile("([a-z][a-z0-9-]*)=([^,=]+)");
 
+    /** One option of each design that has any, for messages. */
+    private static final Map<String, String> EXAMPLES = Map.of("tokenpool", "tokenpool:pool=10ms", "bucket", "bucket:size=100",
+            "warmup", "warmup:period=10s", "bursty", "bursty:max-burst=1s", "bandwidths", "bandwidths:capacity=100",
+            "leaky", "leaky:queue=100", "fixed-window", "fixed-window:window=1s", "sliding-log", "sliding-log:window=1s",
+            "sliding-window", "sliding-window:window=1s");
+
     public LimiterDesign {
         if (!NAMES.contains(name)) {
             throw new IllegalArgumentException("unknown limiter '" + name + "': one of " + String.join(", ", NAMES));
@@ -52,13 +58,20 @@ public record LimiterDesign(String name, Map<String, String> options) {
         String t = text.strip();
         int colon = t.indexOf(':');
         String name = (colon < 0 ? t : t.substring(0, colon)).strip().toLowerCase(Locale.ROOT);
+        if (!NAMES.contains(name)) {
+            throw new IllegalArgumentException("unknown limiter '" + name + "': one of " + String.join(", ", NAMES));
+        }
         Map<String, String> options = new LinkedHashMap<>();
         if (colon >= 0) {
             for (String part : t.substring(colon + 1).split(",", -1)) {
                 Matcher m = OPTION.matcher(part.strip());
                 if (!m.matches()) {
-                    throw new IllegalArgumentException("limiter option '" + part.strip() + "' in '" + text
-                            + "': expected key=value, e.g. " + name + ":queue=100");
+                    String p = part.strip();
+                    String why = p.endsWith("=") ? "has no value"
+                            : OPTION.matcher(p.toLowerCase(Locale.ROOT)).matches() ? "keys are lower case"
+                            : "expected key=value";
+                    throw new IllegalArgumentException("limiter option '" + p + "' in '" + text + "': " + why
+                            + (EXAMPLES.containsKey(name) ? ", e.g. " + EXAMPLES.get(name) : "; the atomic limiter takes none"));
                 }
                 if (options.put(m.group(1), m.group(2).strip()) != null) {
                     throw new IllegalArgumentException("limiter option '" + m.group(1) + "' given twice in '" + text + "'");

@@ -118,7 +118,11 @@ class LimiterFamilyContractTest extends DesignOnManualClock {
                 new String[] {"leaky:size=3", "the leaky limiter has no option 'size': it takes queue"},
                 new String[] {"leaky:queue=-1", "the leaky limiter's queue must be a whole number >= 0, got '-1'"},
                 new String[] {"leaky:queue=1.5", "got '1.5'"},
-                new String[] {"atomic:x=1", "the atomic limiter has no option 'x': it takes none"});
+                new String[] {"atomic:x=1", "the atomic limiter has no option 'x': it takes none"},
+                new String[] {"atomic:garbage", "'garbage' in 'atomic:garbage': expected key=value; the atomic limiter takes none"},
+                new String[] {":", "unknown limiter ''"},
+                new String[] {"tokenpool:BURST=5", "'BURST=5' in 'tokenpool:BURST=5': keys are lower case, e.g. tokenpool:pool=10ms"},
+                new String[] {"tokenpool:pool=", "'pool=' in 'tokenpool:pool=': has no value, e.g. tokenpool:pool=10ms"});
         for (String[] b : bad) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> RateLimiters.builder(RateSpec.of(10)).design(LimiterDesign.parse(b[0])).build(), b[0]);
