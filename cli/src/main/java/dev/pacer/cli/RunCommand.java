@@ -268,8 +268,15 @@ final class RunCommand implements Callable<Integer> {
 
     /** {@code design} (a bucket, or none: then a bucket) with a bytes bucket at {@code rate}. */
     private static LimiterDesign withBytesRate(LimiterDesign design, String rate) {
+        if (rate.isBlank()) {
+            throw new SettingException("bytes-rate", rate, "expected bytes per second, e.g. 10M");
+        }
         if (design != null && !design.name().equals("bucket")) {
             throw new SettingException("bytes-rate", rate, "needs the bucket limiter, not " + design.name());
+        }
+        if (design != null && design.options().containsKey("bytes-rate")) {
+            throw new SettingException("bytes-rate", rate, "and the limiter's own bytes-rate="
+                    + design.options().get("bytes-rate") + " are two rates for one bucket: give one");
         }
         Map<String, String> o = new LinkedHashMap<>(design == null ? Map.of() : design.options());
         o.put("bytes-rate", rate);
