@@ -219,15 +219,13 @@ public record LimiterDesign(String name, Map<String, String> options) {
                 return fallback;
             }
             Duration d = parseDuration(v);
+            if (d == null && !v.strip().startsWith("-")) {
+                throw bad(key, v, "a duration with a unit (ns, us, ms, s, m, h) under 30 years, e.g. 500ms or 10s");
+            }
             if (d == null || d.compareTo(min) < 0) {
-                throw bad(key, v, "a duration >= " + min.toMillis() + "ms, e.g. 500ms or 10s");
+                throw bad(key, v, "a duration >= " + (min.isZero() ? "0" : Windows.text(min.toNanos())) + ", e.g. 500ms or 10s");
             }
             return d;
-        }
-
-        /** The value given for {@code key}, as written; null when none. */
-        String given(String key) {
-            return values.get(key);
         }
 
         IllegalArgumentException bad(String key, String value, String expected) {
@@ -238,13 +236,16 @@ public record LimiterDesign(String name, Map<String, String> options) {
 
     private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ns|us|ms|s|m|h)?");
 
-    /** {@code 250ms}, {@code 1.5s}, {@code 2m}; null when it is not a duration. A bare number is seconds. */
+    /** {@code 250ms}, {@code 1.5s}, {@code 2m}, {@code 0}; null when it is not one (a number other than 0 needs a unit). */
     static Duration parseDuration(String text) {
         Matcher m = DURATION.matcher(text.strip().toLowerCase(Locale.ROOT));
         if (!m.matches()) {
             return null;
         }
         double n = Double.parseDouble(m.group(1));
+        if (m.group(2) == null && n != 0) {
+            return null;
+        }
         String unit = m.group(2) == null ? "s" : m.group(2);
         double nanos = n * switch (unit) {
             case "ns" -> 1;

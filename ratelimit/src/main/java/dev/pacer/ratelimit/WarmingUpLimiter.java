@@ -61,7 +61,7 @@ final class WarmingUpLimiter extends StoredPermitsLimiter {
         this.warmupPeriod = options.duration("period", Duration.ofSeconds(5), Duration.ofMillis(1)).toNanos() / tickNanos();
         this.coldFactor = options.number("cold-factor", 3, 1, false);
         if (coldFactor > MAX_COLD_FACTOR) { // beyond, the stored permits' arithmetic loses the warm-up (1e18 ran warm)
-            throw options.bad("cold-factor", options.given("cold-factor"), "a number from 1 to 1000000");
+            throw options.bad("cold-factor", options.text("cold-factor", ""), "a number from 1 to 1000000");
         }
         String start = options.text("start", "warm");
         if (!start.equals("warm") && !start.equals("cold")) {
