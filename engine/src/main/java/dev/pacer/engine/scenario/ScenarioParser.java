@@ -32,6 +32,7 @@ import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
 
 /**
  * Reads scenario YAML with SnakeYAML's node API, so every problem is reported as
@@ -151,8 +152,9 @@ public final class ScenarioParser {
         Arrivals arrivals = null;
         if (top.containsKey("arrivals")) {
             Node an = top.get("arrivals").getValueNode();
+            String arrivalsText = scalar(an, "arrivals");
             try {
-                arrivals = Arrivals.parse(scalar(an, "arrivals"));
+                arrivals = Arrivals.parse(arrivalsText);
             } catch (IllegalArgumentException e) {
                 throw new ScenarioException(source, line(an), e.getMessage());
             }
@@ -160,8 +162,12 @@ public final class ScenarioParser {
         LimiterDesign limiter = null;
         if (top.containsKey("limiter")) {
             Node ln = top.get("limiter").getValueNode();
+            String design = scalar(ln, "limiter");
+            if (design.isEmpty() || ln.getTag() == Tag.NULL) {
+                throw new ScenarioException(source, line(ln), "'limiter' is empty: name a design, e.g. leaky, or leave the key out for atomic");
+            }
             try {
-                limiter = LimiterDesign.parse(scalar(ln, "limiter"));
+                limiter = LimiterDesign.parse(design);
             } catch (IllegalArgumentException e) {
                 throw new ScenarioException(source, line(ln), e.getMessage());
             }

@@ -228,5 +228,11 @@ class ScenarioParserTest {
         ScenarioException e = org.junit.jupiter.api.Assertions.assertThrows(ScenarioException.class,
                 () -> ScenarioParser.parse("name: x\nlimiter: leaky:queue=-2\nphases:\n  - duration: 1s\n    rate: 10\n", "c.yaml"));
         assertEquals("c.yaml:2: the leaky limiter's queue must be a whole number >= 0, got '-2'", e.getMessage());
+        ScenarioException list = assertThrows(ScenarioException.class,
+                () -> ScenarioParser.parse("name: x\nlimiter: [leaky]\nphases:\n  - duration: 1s\n    rate: 10\n", "d.yaml"));
+        assertEquals("d.yaml:2: 'limiter' must be a single value, not a list", list.getMessage(), "the place once");
+        ScenarioException empty = assertThrows(ScenarioException.class,
+                () -> ScenarioParser.parse("name: x\nlimiter: ~\nphases:\n  - duration: 1s\n    rate: 10\n", "e.yaml"));
+        assertTrue(empty.getMessage().startsWith("e.yaml:2: 'limiter' is empty"), empty.getMessage());
     }
 }
