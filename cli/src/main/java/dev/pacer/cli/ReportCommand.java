@@ -92,6 +92,9 @@ final class ReportCommand implements Callable<Integer> {
         if (vs != null && logs.size() > 1 && !merge) {
             throw new IllegalArgumentException("--vs compares one log (or several with --merge) with " + vs);
         }
+        if (plot != null) {
+            OutputFiles.check(java.util.Map.of("--plot", plot)); // before reading: a page that cannot be written is said at once
+        }
         Double fromSec = from == null ? null : Durations.parse(from, "from").toNanos() / 1e9;
         Double toSec = to == null ? null : Durations.parse(to, "to").toNanos() / 1e9;
         if (fromSec != null && toSec != null && toSec <= fromSec) {

@@ -154,5 +154,14 @@ class ReportEndToEndTest {
         PacerProcess.Result to = PacerProcess.run(dir, 30, "report", "x.hlog", "--to", "-1s");
         assertEquals(2, to.exitCode());
         assertTrue(to.stderr().startsWith("pacer: invalid --to '-1s': "), to.stderr());
+        ReportEndToEndTest.writeLog(dir.resolve("ok.hlog"), 2, 100);
+        Files.createDirectory(dir.resolve("folder"));
+        PacerProcess.Result plot = PacerProcess.run(dir, 30, "report", "ok.hlog", "--plot", "folder");
+        assertEquals(2, plot.exitCode(), plot.stderr());
+        assertEquals("pacer: invalid --plot 'folder': is a folder", plot.stderr().strip());
+        PacerProcess.Result twice = PacerProcess.run(dir, 30, "report", "ok.hlog", "ok.hlog", "--merge");
+        assertEquals(2, twice.exitCode(), twice.stderr());
+        assertTrue(twice.stderr().startsWith("pacer: ok.hlog is given twice"), twice.stderr());
+        assertFalse(twice.stderr().strip().contains("\n"), twice.stderr());
     }
 }
