@@ -102,11 +102,7 @@ final class ReportCommand implements Callable<Integer> {
         }
         List<Threshold> gates = new ArrayList<>();
         for (String t : thresholds) {
-            try {
-                gates.add(Threshold.parse(t));
-            } catch (IllegalArgumentException e) {
-                throw new SettingException("threshold", t, e.getMessage());
-            }
+            gates.add(Threshold.parse(t)); // a SettingException naming --threshold and the gate
         }
         if (!gates.isEmpty() && (vs != null || logs.size() > 1 && !merge)) {
             throw new IllegalArgumentException("--threshold judges one view: one log, or several with --merge");

@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  *           | achieved | target            ops/s; value: a number, or FACTOR*target
  *           | ops                          ops completed; value: a number
  *           | errors                       value: a count, or a percentage of ops (0.1%)
- *   latency values take a unit: ns, us, ms, s
+ *   latency values take a unit: ns, us, ms, s, m, h
  * </pre>
  * Examples: {@code response.p99<20ms}, {@code wait.max<=1s}, {@code achieved>=0.99*target},
  * {@code errors<0.1%}, {@code errors==0} is written {@code errors<1}.
@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
 public final class Threshold {
 
     private static final Pattern GATE = Pattern.compile("\\s*([a-zA-Z]+(?:\\.[a-zA-Z0-9.]+)?)\\s*(<=|>=|<|>)\\s*(\\S.*?)\\s*");
-    private static final Pattern LATENCY_VALUE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ns|us|µs|ms|s)");
+    private static final Pattern LATENCY_VALUE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ns|us|µs|ms|s|min|m|h)");
     private static final Pattern NUMBER = Pattern.compile("\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?");
     private static final Pattern TIMES_TARGET = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*\\*\\s*target");
 
@@ -64,6 +64,12 @@ public final class Threshold {
         String subject = m.group(1).toLowerCase(Locale.ROOT);
         String op = m.group(2);
         String rhs = m.group(3);
+        if (rhs.toLowerCase(Locale.ROOT).contains(" and ")) {
+            throw bad(text, "one gate per threshold: give it once for each ('and' joins gates in a search's SLO only)");
+        }
+        if ("<>=".indexOf(rhs.charAt(0)) >= 0) {
+            throw bad(text, "one comparison between subject and value: <, <=, > or >=");
+        }
         int dot = subject.indexOf('.');
         if (dot > 0) {
             Metric metric = Metric.ofTag(subject.substring(0, dot));
@@ -73,15 +79,24 @@ public final class Threshold {
             }
             Matcher v = LATENCY_VALUE.matcher(rhs);
             if (!v.matches()) {
-                throw bad(text, "a latency needs a unit: '" + rhs + "' should look like 20ms, 500us or 1s");
+                throw bad(text, rhs.startsWith("-") ? "'" + rhs + "' must not be negative"
+                        : "'" + rhs + "' is not a latency: a number and a unit (ns, us, ms, s, m, h), e.g. 20ms, 500us or 1s");
             }
-            double nanos = Durations.parse(v.group(1) + v.group(2), "threshold").toNanos();
+            double nanos;
+            try {
+                nanos = Durations.parse(v.group(1) + v.group(2), "threshold").toNanos();
+            } catch (SettingException e) {
+                throw bad(text, "'" + rhs + "' " + e.reason());
+            }
             return new Threshold(text, Kind.LATENCY, metric, stat, op, nanos, false);
         }
         switch (subject) {
             case "achieved", "target" -> {
                 Kind kind = subject.equals("achieved") ? Kind.ACHIEVED : Kind.TARGET;
                 Matcher t = TIMES_TARGET.matcher(rhs);
+                if (rhs.startsWith("-")) {
+                    throw bad(text, "'" + rhs + "' must not be negative");
+                }
                 if (t.matches()) {
                     return new Threshold(text, kind, null, null, op, Double.parseDouble(t.group(1)), true);
                 }
@@ -92,8 +107,11 @@ public final class Threshold {
             }
             case "errors" -> {
                 if (rhs.endsWith("%")) {
-                    return new Threshold(text, Kind.ERROR_PERCENT, null, null, op,
-                            number(text, rhs.substring(0, rhs.length() - 1).trim()), false);
+                    double percent = number(text, rhs.substring(0, rhs.length() - 1).trim());
+                    if (percent > 100) {
+                        throw bad(text, "'" + rhs + "' is over 100 % of the ops: a percentage from 0 to 100");
+                    }
+                    return new Threshold(text, Kind.ERROR_PERCENT, null, null, op, percent, false);
                 }
                 return new Threshold(text, Kind.ERRORS, null, null, op, number(text, rhs), false);
             }

@@ -13,6 +13,7 @@ import java.util.EnumMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class ThresholdTest {
@@ -71,5 +72,26 @@ class ThresholdTest {
                 assertThrows(IllegalArgumentException.class, () -> Threshold.parse("ops>-5")).getMessage());
         assertEquals("invalid threshold 'ops<1e999': '1e999' is too large",
                 assertThrows(IllegalArgumentException.class, () -> Threshold.parse("ops<1e999")).getMessage());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "response.p99<-5ms|'-5ms' must not be negative",
+            "response.p99<NaNms|'NaNms' is not a latency: a number and a unit",
+            "response.p99<1e300s|'1e300s' is not a latency",
+            "response.p99<<20ms|one comparison between subject and value",
+            "response.p99<20ms and errors<1%|one gate per threshold",
+            "achieved>=-1*target|'-1*target' must not be negative",
+            "errors<101%|'101%' is over 100 % of the ops",
+            "wait.max<100000h|'100000h' too long"})
+    void aBadValueIsNamedForWhatIsWrongWithIt(String gate, String says) {
+        String message = assertThrows(IllegalArgumentException.class, () -> Threshold.parse(gate)).getMessage();
+        assertTrue(message.startsWith("invalid threshold '" + gate + "': ") && message.contains(says), message);
+    }
+
+    @Test
+    void latenciesTakeMinutesAndHoursToo() {
+        assertTrue(Threshold.parse("wait.max<1h").evaluate(summary()).passed());
+        assertTrue(Threshold.parse("wait.max<2m").evaluate(summary()).passed());
     }
 }
