@@ -38,6 +38,14 @@ class LimiterFlagTest {
     }
 
     @Test
+    void optionsFineAtTheRunsRateAreTakenThoughNotAtEveryRate() throws Exception {
+        // a century to refill at 1 op/s; at 1 000 op/s, 58 days: judged at the run's rate, not at 1 op/s
+        PacerProcess.Result r = PacerProcess.run(dir, 60, "run", "--rate", "1000", "-n", "5", "--limiter",
+                "bucket:size=5000000000", "-q");
+        assertEquals(0, r.exitCode(), r.stderr());
+    }
+
+    @Test
     void badDesignsAndCombinationsAreOneLineNamingTheValue() throws Exception {
         String[][] cases = {
                 {"'nope'", "run", "--rate", "10", "--limiter", "nope"},
@@ -53,6 +61,8 @@ class LimiterFlagTest {
                 {"invalid --bytes-rate '1M': and the limiter's own bytes-rate=1k", "run", "--rate", "10", "--bytes-rate", "1M",
                         "--limiter", "bucket:bytes-rate=1k"},
                 {"invalid --bytes-rate '': expected bytes per second", "run", "--rate", "10", "--bytes-rate=", "--limiter", "bucket"},
+                {"invalid --limiter 'bucket:size=5000000000': at 1 ops/s: the bucket limiter's bucket", "run", "--rate", "1",
+                        "-n", "3", "--limiter", "bucket:size=5000000000"},
         };
         for (String[] c : cases) {
             String[] args = java.util.Arrays.copyOfRange(c, 1, c.length);

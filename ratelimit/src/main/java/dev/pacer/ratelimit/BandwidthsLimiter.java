@@ -82,7 +82,7 @@ final class BandwidthsLimiter extends LockingLimiter {
             this.perToken = greedy ? period / g : 1;
             this.perNano = greedy ? tokens / g : 0;
             if (Math.multiplyHigh(capacity, perToken) != 0 || capacity * perToken > MAX_UNITS) {
-                throw new IllegalArgumentException("the bandwidths limiter cannot count the limit " + text
+                throw new RateOutOfReachException("the bandwidths limiter cannot count the limit " + text
                         + " with capacity " + capacity + " exactly: choose a smaller capacity or a rounder rate");
             }
             this.capUnits = capacity * perToken;

@@ -59,7 +59,7 @@ final class SlidingLogLimiter extends LockingLimiter {
         long limit = Windows.limit(spec, window);
         if (limit > MAX_ENTRIES) {
             String rate = BigDecimal.valueOf(spec.opsPerSecond()).stripTrailingZeros().toPlainString();
-            throw new IllegalArgumentException("the sliding-log limiter would log " + limit + " start times (" + rate
+            throw new RateOutOfReachException("the sliding-log limiter would log " + limit + " start times (" + rate
                     + " ops/s over its window=" + Windows.text(window) + "), over its bound of " + MAX_ENTRIES
                     + ": shorten the window, or use sliding-window");
         }

@@ -88,7 +88,7 @@ abstract class StoredPermitsLimiter extends LockingLimiter {
     private double intervalTicks(RateSpec spec) {
         double interval = ticksPerSecond / spec.opsPerSecond();
         if (interval < 1) {
-            throw new IllegalArgumentException("the " + name() + " limiter counts time in whole ticks of " + tick
+            throw new RateOutOfReachException("the " + name() + " limiter counts time in whole ticks of " + tick
                     + " ns (option resolution), so its rate must be at most " + ticksPerSecond + " ops/s; got "
                     + spec.opsPerSecond() + ": set resolution=1ns");
         }

@@ -99,7 +99,7 @@ final class TokenBucketLimiter extends LockingLimiter {
     private static long refillFor(long size, double rate) {
         double nanos = size * 1e9 / rate;
         if (nanos >= Long.MAX_VALUE / 4) {
-            throw new IllegalArgumentException("the bucket limiter's bucket of " + size + " at " + rate
+            throw new RateOutOfReachException("the bucket limiter's bucket of " + size + " at " + rate
                     + "/s would take longer than a century to refill");
         }
         return Math.max(1, Math.round(nanos));

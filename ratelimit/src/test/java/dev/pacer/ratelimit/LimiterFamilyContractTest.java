@@ -131,6 +131,10 @@ class LimiterFamilyContractTest extends DesignOnManualClock {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, // built without parse
                 () -> RateLimiters.builder(RateSpec.of(10)).design(new LimiterDesign("atomic", Map.of("x", "1"))).build());
         assertTrue(e.getMessage().contains("the atomic limiter has no option 'x'"), e.getMessage());
+        LimiterDesign big = LimiterDesign.parse("bucket:size=5000000000"); // a century to refill at 1 op/s, 58 days at 1000
+        assertThrows(RateOutOfReachException.class, () -> big.check(RateSpec.of(1)));
+        big.check(RateSpec.of(1000));
+        assertThrows(RateOutOfReachException.class, () -> LimiterDesign.parse("warmup").check(RateSpec.of(2e6)));
         assertEquals(Duration.ofMillis(1500), LimiterDesign.parseDuration("1.5s"));
         assertEquals(Duration.ofMinutes(2), LimiterDesign.parseDuration("2m"));
         assertEquals(null, LimiterDesign.parseDuration("2 weeks"));

@@ -50,6 +50,15 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
             throw new SettingException("strictness", RateSpec.of(1).withStrictness(rate.strictness()).toString().replaceFirst("^[^,]*,", ""),
                     "applies to the atomic limiter only; the " + limiter.name() + " limiter has none");
         }
+        if (rate != null) {
+            RateSpec own = shard == null ? rate : rate.withRate(shard.share(rate.opsPerSecond()));
+            try {
+                limiter.check(own); // options fine at some rates only are judged at this one, before anything runs
+            } catch (IllegalArgumentException e) {
+                throw new SettingException("limiter", limiter.toString(), "at " + java.math.BigDecimal.valueOf(own.opsPerSecond()).stripTrailingZeros().toPlainString()
+                        + " ops/s: " + e.getMessage());
+            }
+        }
         checkThreads(threads, virtualThreads);
         if (duration != null && (duration.isNegative() || duration.isZero())) {
             throw new SettingException("duration", Durations.format(duration), "must be greater than 0");
