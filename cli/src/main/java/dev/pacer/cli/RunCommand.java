@@ -306,6 +306,9 @@ final class RunCommand implements Callable<Integer> {
             if (rate == null && bytesRate != null) {
                 throw new SettingException("bytes-rate", bytesRate, "needs a rate: give ${rate} too, or a scenario");
             }
+            if (rate == null && arrivals != null) {
+                throw new SettingException("arrivals", arrivals.toString(), "needs a rate: give ${rate} too, or a scenario");
+            }
             test = rate == null ? LoadTest.unpaced() : LoadTest.rate(rate);
         } else {
             if (rate != null) {
@@ -314,6 +317,10 @@ final class RunCommand implements Callable<Integer> {
             test = LoadTest.scenario(scenario);
             options.putAll(scenario.opOptions());
             opText = op != null ? op : scenario.op();
+        }
+        Arrivals spacing = arrivals != null ? arrivals : scenario != null && scenario.arrivals() != null ? scenario.arrivals() : Arrivals.UNIFORM;
+        if (seed != null && spacing != Arrivals.POISSON) {
+            throw new SettingException("seed", seed.toString(), "seeds Poisson arrivals: give ${arrivals} poisson too");
         }
         options.putAll(opOptions());
         OpSpec spec = OpSpec.parse(opText == null ? "noop" : opText, options);

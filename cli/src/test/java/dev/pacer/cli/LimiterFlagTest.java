@@ -58,6 +58,8 @@ class LimiterFlagTest {
                 {"'x'", "compare-limiters", "-d", "100ms", "--limiter", "atomic:x=1"},
                 {"invalid --limiter 'leaky:queue=5': needs a rate", "run", "-d", "1s", "--limiter", "leaky:queue=5"},
                 {"invalid --bytes-rate '10M': needs a rate", "run", "-d", "1s", "--bytes-rate", "10M"},
+                {"invalid --arrivals 'poisson': needs a rate", "run", "-d", "1s", "--arrivals", "poisson"},
+                {"invalid --seed '5': seeds Poisson arrivals", "run", "-d", "1s", "--rate", "10", "--seed", "5"},
                 {"invalid --bytes-rate '1M': and the limiter's own bytes-rate=1k", "run", "--rate", "10", "--bytes-rate", "1M",
                         "--limiter", "bucket:bytes-rate=1k"},
                 {"invalid --bytes-rate '': expected bytes per second", "run", "--rate", "10", "--bytes-rate=", "--limiter", "bucket"},
