@@ -250,6 +250,10 @@ public final class LoadRun {
 
     private void announce() {
         err.println(StartLines.run(options.activity()));
+        String caveat = StartLines.caveat(options.activity());
+        if (caveat != null) {
+            err.println(caveat);
+        }
         if (options.scenario() != null) {
             err.println("pacer: " + ScenarioRunner.describe(options.scenario(), options.activity().duration()));
         }

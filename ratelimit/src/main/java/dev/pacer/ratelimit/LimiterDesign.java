@@ -100,6 +100,33 @@ public record LimiterDesign(String name, Map<String, String> options) {
         }
     }
 
+    /**
+     * What this design does to {@code spec}'s rate that the run's reader should know, or "": a window design lets a
+     * whole number of permits through per window (rate × window rounded, at least 1), so at 0.1 ops/s over 1 s it
+     * lets 1 per second. Says by how much, and a window that holds the rate.
+     */
+    public String rateCaveat(RateSpec spec) {
+        if (!name.equals("fixed-window") && !name.equals("sliding-log") && !name.equals("sliding-window")) {
+            return "";
+        }
+        long window = Windows.lengthOption(typed());
+        double rate = spec.opsPerSecond();
+        double exact = rate * window / 1e9;
+        long limit = Windows.limit(spec, window);
+        if (Math.abs(limit - exact) <= 0.01 * exact) {
+            return "";
+        }
+        String holds = "";
+        for (int n = 1; n <= 1000 && holds.isEmpty(); n++) {
+            double ms = n / rate * 1e3;
+            if (ms >= 1 && Math.abs(ms - Math.rint(ms)) < 1e-6 && ms <= 3.6e6) {
+                holds = "; window=" + Windows.text(Math.round(ms) * 1_000_000) + " holds it (" + n + " per window)";
+            }
+        }
+        return String.format(Locale.ROOT, "%s lets %d per %s window where %s ops/s is %s: %.0f %% of the rate%s", this, limit,
+                Windows.text(window), sixDigits(rate), sixDigits(exact), 100 * limit / exact, holds);
+    }
+
     /** Waits for nothing: for the throwaway limiter {@link #parse} builds to check options. */
     private static final Sleeper CHECK_ONLY = new Sleeper() {
         @Override
@@ -281,5 +308,9 @@ public record LimiterDesign(String name, Map<String, String> options) {
 
     private static String plain(double v) {
         return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+
+    private static String sixDigits(double v) {
+        return java.math.BigDecimal.valueOf(v).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
     }
 }

@@ -135,6 +135,12 @@ class LimiterFamilyContractTest extends DesignOnManualClock {
         assertThrows(RateOutOfReachException.class, () -> big.check(RateSpec.of(1)));
         big.check(RateSpec.of(1000));
         assertThrows(RateOutOfReachException.class, () -> LimiterDesign.parse("warmup").check(RateSpec.of(2e6)));
+        assertEquals("fixed-window lets 1 per 1s window where 0.1 ops/s is 0.1: 1000 % of the rate; window=10s holds it"
+                + " (1 per window)", LimiterDesign.parse("fixed-window").rateCaveat(RateSpec.of(0.1)));
+        assertEquals("sliding-log:window=1s lets 2 per 1s window where 1.5 ops/s is 1.5: 133 % of the rate; window=2s"
+                + " holds it (3 per window)", LimiterDesign.parse("sliding-log:window=1s").rateCaveat(RateSpec.of(1.5)));
+        assertEquals("", LimiterDesign.parse("sliding-window").rateCaveat(RateSpec.of(2000)), "a whole quota");
+        assertEquals("", LimiterDesign.parse("leaky").rateCaveat(RateSpec.of(0.1)), "no windows");
         assertEquals(Duration.ofMillis(1500), LimiterDesign.parseDuration("1.5s"));
         assertEquals(Duration.ofMinutes(2), LimiterDesign.parseDuration("2m"));
         assertEquals(null, LimiterDesign.parseDuration("2 weeks"));

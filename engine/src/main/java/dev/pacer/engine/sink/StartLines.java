@@ -23,7 +23,10 @@ public final class StartLines {
     public static String run(ActivityConfig a) {
         StringBuilder b = new StringBuilder("pacer: ").append(a.op()).append(", ").append(a.threads())
                 .append(a.virtualThreads() ? " virtual" : "").append(a.threads() == 1 ? " thread" : " threads");
-        if (a.rate() != null) {
+        if (a.rate() != null && !a.limiter().isAtomic()) {
+            b.append(", rate ").append(java.math.BigDecimal.valueOf(a.rate().opsPerSecond()).stripTrailingZeros().toPlainString())
+                    .append(", limiter ").append(a.limiter());
+        } else if (a.rate() != null) {
             b.append(", rate ").append(a.rate()).append(", park threshold ")
                     .append(Durations.format((double) ParkingSleeper.calibrated().parkThresholdNanos()));
         } else {
@@ -46,6 +49,15 @@ public final class StartLines {
             b.append(", until Ctrl-C");
         }
         return b.toString();
+    }
+
+    /** What the run's limiter does to its starting rate that its reader should know ("pacer: note: ..."), or null. */
+    public static String caveat(ActivityConfig a) {
+        if (a.rate() == null) {
+            return null;
+        }
+        String c = a.limiter().rateCaveat(a.shard() == null ? a.rate() : a.rate().withRate(a.shard().share(a.rate().opsPerSecond())));
+        return c.isEmpty() ? null : "pacer: note: " + c;
     }
 
     /** Where the control endpoint listens and what it answers. */
