@@ -67,6 +67,17 @@ class LimiterDesignsRunTest {
     }
 
     @Test
+    void aLiveChangeToARateAWindowCannotHoldSaysSo() throws Exception {
+        LoadTest.Running running = PoissonRunTest.quiet(LoadTest.rate("100").limiter(LimiterDesign.parse("fixed-window"))
+                .op("noop").duration(Duration.ofSeconds(30))).start();
+        Change change = running.rate("0.5");
+        running.stop();
+        running.await();
+        assertEquals("fixed-window lets 1 per 1s window where 0.5 ops/s is 0.5: 200 % of the rate; window=2s holds it"
+                + " (1 per window)", change.note());
+    }
+
+    @Test
     void settingsOnlyTheAtomicLimiterHasAreRefusedByName() {
         SettingException s = assertThrows(SettingException.class, () -> LoadTest.rate("1000,0.5")
                 .limiter(LimiterDesign.parse("leaky")).op("noop").duration(Duration.ofSeconds(1)).start());

@@ -234,7 +234,11 @@ public final class Activity {
     public synchronized Change setRate(RateSpec spec, String source) {
         Objects.requireNonNull(spec, "spec");
         retune(spec);
-        return record(change(ChangeKind.RATE, spec.toString(), source, limiter.rateChangeNote()));
+        // what the change reset, and what the design does to the new rate (a window's rounded quota)
+        String reset = limiter.rateChangeNote();
+        String caveat = config.limiter().rateCaveat(share(spec));
+        String note = reset.isEmpty() ? caveat : caveat.isEmpty() ? reset : reset + "; " + caveat;
+        return record(change(ChangeKind.RATE, spec.toString(), source, note));
     }
 
     /**
