@@ -75,11 +75,12 @@ final class CompareLimitersCommand implements Callable<Integer> {
         List<LimiterDesign> designs = limiters.isEmpty() ? LimiterComparison.Settings.defaults().designs() : limiters;
         try {
             LimiterComparison.Settings.checkDesigns(designs, rate.opsPerSecond());
-        } catch (LimiterComparison.DesignException e) {
-            String r = java.math.BigDecimal.valueOf(rate.opsPerSecond()).stripTrailingZeros().toPlainString();
-            throw new IllegalArgumentException(limiters.isEmpty()
-                    ? "invalid --rate '" + r + "': the default designs include " + e.design() + ", and " + e.reason()
-                    : "invalid --limiter '" + e.design() + "' at --rate " + r + ": " + e.reason());
+        } catch (SettingException e) {
+            if (!limiters.isEmpty()) {
+                throw e; // invalid --limiter 'D': at R ops/s: why
+            }
+            throw new SettingException("rate", java.math.BigDecimal.valueOf(rate.opsPerSecond()).stripTrailingZeros().toPlainString(),
+                    "the default designs include " + e.value() + ", which cannot run " + e.reason());
         }
         LimiterComparison.Settings settings = new LimiterComparison.Settings(rate.opsPerSecond(), threads, duration, stallEvery,
                 stall, Duration.ofMillis(100), designs);

@@ -25,7 +25,7 @@ class CompareLimitersCommandTest {
         String[][] cases = {
                 {"invalid --threads '0': must be between 1 and 4096", "-t", "0"},
                 {"invalid --rate '2000000': the default designs include warmup", "--rate", "2e6"},
-                {"invalid --limiter 'warmup' at --rate 2000000: ", "--rate", "2e6", "--limiter", "leaky", "--limiter", "warmup"},
+                {"invalid --limiter 'warmup': at 2000000 ops/s: the warmup limiter", "--rate", "2e6", "--limiter", "leaky", "--limiter", "warmup"},
                 {"invalid --plot 'nope/page.html': the folder", "--plot", "nope/page.html"},
                 {"invalid --plot '.': is a folder", "--plot", "."},
                 {"invalid --plot '': give a file name", "--plot", ""},

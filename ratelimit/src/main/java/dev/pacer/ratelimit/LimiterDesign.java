@@ -43,9 +43,7 @@ public record LimiterDesign(String name, Map<String, String> options) {
             "sliding-window", "sliding-window:window=1s");
 
     public LimiterDesign {
-        if (!NAMES.contains(name)) {
-            throw new IllegalArgumentException("unknown limiter '" + name + "': one of " + String.join(", ", NAMES));
-        }
+        checkName(name);
         options = Map.copyOf(new LinkedHashMap<>(options));
     }
 
@@ -58,9 +56,7 @@ public record LimiterDesign(String name, Map<String, String> options) {
         String t = text.strip();
         int colon = t.indexOf(':');
         String name = (colon < 0 ? t : t.substring(0, colon)).strip().toLowerCase(Locale.ROOT);
-        if (!NAMES.contains(name)) {
-            throw new IllegalArgumentException("unknown limiter '" + name + "': one of " + String.join(", ", NAMES));
-        }
+        checkName(name); // before the options, whose messages give an example of the design's own
         Map<String, String> options = new LinkedHashMap<>();
         if (colon >= 0) {
             for (String part : t.substring(colon + 1).split(",", -1)) {
@@ -85,6 +81,12 @@ public record LimiterDesign(String name, Map<String, String> options) {
             // fine at some rates: judged at the run's own (check), before anything runs
         }
         return design;
+    }
+
+    private static void checkName(String name) {
+        if (!NAMES.contains(name)) {
+            throw new IllegalArgumentException("unknown limiter '" + name + "': one of " + String.join(", ", NAMES));
+        }
     }
 
     /**

@@ -5,7 +5,9 @@ import dev.pacer.engine.metrics.LatencySummary;
 import dev.pacer.engine.metrics.Metric;
 import dev.pacer.engine.op.Op;
 import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.run.ActivityConfig;
 import dev.pacer.engine.text.Durations;
+import dev.pacer.engine.text.SettingException;
 import dev.pacer.ratelimit.LimiterDesign;
 import dev.pacer.ratelimit.RateSpec;
 import java.io.ByteArrayOutputStream;
@@ -72,15 +74,11 @@ public final class LimiterComparison {
          * Checks every design at {@code rate} before any runs (an option bad only at some rates, such as warmup's
          * 1 µs ticks past 1M ops/s, would otherwise fail at its turn, after the designs before it ran).
          *
-         * @throws DesignException naming the design and why
+         * @throws SettingException ({@code limiter}) naming the design and why
          */
         public static void checkDesigns(List<LimiterDesign> designs, double rate) {
             for (LimiterDesign d : designs) {
-                try {
-                    d.check(RateSpec.of(rate));
-                } catch (IllegalArgumentException e) {
-                    throw new DesignException(d, e.getMessage());
-                }
+                ActivityConfig.checkDesign(d, RateSpec.of(rate));
             }
         }
 
@@ -105,26 +103,6 @@ public final class LimiterComparison {
      */
     public record Row(String design, long ops, double achieved, long burstPeak, long forfeited, long refusals,
                       LatencySummary waits, Path hlog) {
-    }
-
-    /** A design that cannot run at the comparison's rate: {@link #design()} and why ({@link #reason()}). */
-    public static final class DesignException extends IllegalArgumentException {
-        private final transient LimiterDesign design;
-        private final String reason;
-
-        DesignException(LimiterDesign design, String reason) {
-            super("limiter '" + design + "': " + reason);
-            this.design = design;
-            this.reason = reason;
-        }
-
-        public LimiterDesign design() {
-            return design;
-        }
-
-        public String reason() {
-            return reason;
-        }
     }
 
     private LimiterComparison() {

@@ -267,8 +267,7 @@ public final class Activity {
 
     /** This process's share of a rate: all of it, or a shard's. */
     private RateSpec share(RateSpec global) {
-        Shard shard = config.shard();
-        return shard == null ? global : global.withRate(shard.share(global.opsPerSecond()));
+        return config.share(global);
     }
 
     /** The global cycle number of this process's {@code local}-th op. */

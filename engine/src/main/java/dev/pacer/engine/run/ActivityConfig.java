@@ -51,13 +51,7 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
                     "applies to the atomic limiter only; the " + limiter.name() + " limiter has none");
         }
         if (rate != null) {
-            RateSpec own = shard == null ? rate : rate.withRate(shard.share(rate.opsPerSecond()));
-            try {
-                limiter.check(own); // options fine at some rates only are judged at this one, before anything runs
-            } catch (IllegalArgumentException e) {
-                throw new SettingException("limiter", limiter.toString(), "at " + java.math.BigDecimal.valueOf(own.opsPerSecond()).stripTrailingZeros().toPlainString()
-                        + " ops/s: " + e.getMessage());
-            }
+            checkDesign(limiter, share(shard, rate)); // options fine at some rates only are judged at this one
         }
         checkThreads(threads, virtualThreads);
         if (duration != null && (duration.isNegative() || duration.isZero())) {
@@ -71,6 +65,26 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
         }
         if (startAt != null) {
             checkStartAt(startAt, duration, Instant.now());
+        }
+    }
+
+    /** The rate this process runs of a test's {@code global} rate: all of it, or a shard's share. */
+    public RateSpec share(RateSpec global) {
+        return share(shard, global);
+    }
+
+    /** The rate a process runs of a test's {@code global} rate: all of it ({@code shard} null), or the shard's share. */
+    public static RateSpec share(Shard shard, RateSpec global) {
+        return shard == null ? global : global.withRate(shard.share(global.opsPerSecond()));
+    }
+
+    /** Refuses {@code design} at {@code rate} (options bad at that rate, or at every rate) in one line naming it. */
+    public static void checkDesign(LimiterDesign design, RateSpec rate) {
+        try {
+            design.check(rate);
+        } catch (IllegalArgumentException e) {
+            throw new SettingException("limiter", design.toString(), "at "
+                    + java.math.BigDecimal.valueOf(rate.opsPerSecond()).stripTrailingZeros().toPlainString() + " ops/s: " + e.getMessage());
         }
     }
 

@@ -3,6 +3,7 @@ package dev.pacer.engine.scenario;
 import dev.pacer.engine.event.StopReason;
 import dev.pacer.engine.result.Knee;
 import dev.pacer.engine.run.Activity;
+import dev.pacer.engine.run.ActivityConfig;
 import dev.pacer.engine.run.Reporter;
 import dev.pacer.engine.run.Shard;
 import dev.pacer.engine.text.Durations;
@@ -21,8 +22,7 @@ import java.util.function.Consumer;
  * and the reporter, told of the boundary a phase ahead, cuts the interval there and marks the phase;
  * during a ramp it retunes the limiter every {@link #RETUNE} to the line's value at the middle of the
  * next slice of time, so each interval's rate follows the line; on a staircase it changes the rate at
- * each step. The limiter is only
- * reconfigured, never reset, so the schedule, counts and histograms continue. The run itself ends when
+ * each step. The limiter is only reconfigured, never reset, so the schedule, counts and histograms continue. The run itself ends when
  * the last phase does: its duration is the scenario's ({@link #runDuration}).
  */
 public final class ScenarioRunner {
@@ -166,11 +166,11 @@ public final class ScenarioRunner {
                 if (!design.isAtomic() && spec.strictness() != RateSpec.DEFAULT_STRICTNESS) {
                     throw new ScenarioException(s.source(), p.line(), at + "its strictness is "
                             + java.math.BigDecimal.valueOf(spec.strictness()).stripTrailingZeros().toPlainString()
-                            + (p.strictness() == null ? " (the scenario's)" : "") + ", but the " + design.name()
+                            + (fromScenario(p) ? " (the scenario's)" : "") + ", but the " + design.name()
                             + " limiter has no strictness (it applies to the atomic limiter only)");
                 }
                 try {
-                    design.check(shard == null ? spec : spec.withRate(shard.share(rate)));
+                    design.check(ActivityConfig.share(shard, spec));
                 } catch (IllegalArgumentException e) {
                     throw new ScenarioException(s.source(), p.line(), at + e.getMessage());
                 }
@@ -211,6 +211,11 @@ public final class ScenarioRunner {
             }
         }
         sleepUntil(activity, end);
+    }
+
+    /** Whether a phase's strictness is the scenario's: neither the phase nor its constant rate sets one. */
+    private static boolean fromScenario(Phase p) {
+        return p.strictness() == null && !(p.rate() instanceof RatePlan.Constant c && c.strictness() != null);
     }
 
     private static RateSpec spec(Scenario s, Phase p, double rate) {

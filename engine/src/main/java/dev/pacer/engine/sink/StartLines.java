@@ -56,7 +56,7 @@ public final class StartLines {
         if (a.rate() == null) {
             return null;
         }
-        String c = a.limiter().rateCaveat(a.shard() == null ? a.rate() : a.rate().withRate(a.shard().share(a.rate().opsPerSecond())));
+        String c = a.limiter().rateCaveat(a.share(a.rate()));
         return c.isEmpty() ? null : "pacer: note: " + c;
     }
 

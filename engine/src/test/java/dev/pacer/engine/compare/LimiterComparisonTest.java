@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pacer.engine.text.SettingException;
 import dev.pacer.ratelimit.LimiterDesign;
 import java.lang.reflect.Field;
 import java.nio.file.Files;
@@ -68,11 +69,11 @@ class LimiterComparisonTest {
 
     @Test
     void everyDesignIsCheckedAtTheRateBeforeAnyRuns() {
-        LimiterComparison.DesignException e = assertThrows(LimiterComparison.DesignException.class,
+        SettingException e = assertThrows(SettingException.class,
                 () -> new LimiterComparison.Settings(2e6, 1, Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ZERO,
                         Duration.ofMillis(100), List.of(LimiterDesign.ATOMIC, LimiterDesign.parse("warmup"))));
-        assertEquals("warmup", e.design().toString());
-        assertTrue(e.getMessage().startsWith("limiter 'warmup': the warmup limiter counts time in whole ticks"), e.getMessage());
+        assertEquals("warmup", e.value());
+        assertTrue(e.reason().startsWith("at 2000000 ops/s: the warmup limiter counts time in whole ticks"), e.reason());
     }
 
     @Test
