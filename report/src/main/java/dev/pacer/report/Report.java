@@ -159,17 +159,17 @@ public final class Report {
      * @throws IllegalArgumentException when a log cannot be read, or the window holds no interval
      */
     public static Report of(List<Path> logs, Double fromSec, Double toSec) {
-        double start = logs.stream().mapToDouble(log -> HlogReader.read(log, first -> false).startSec()).min().orElseThrow();
-        double lo = fromSec == null ? Double.NEGATIVE_INFINITY : fromSec;
-        double hi = toSec == null ? Double.POSITIVE_INFINITY : toSec;
-        List<Kept> inside = new ArrayList<>();
-        List<HlogFile> read = new ArrayList<>();
         Set<Path> seen = new HashSet<>();
         for (Path log : logs) {
             if (!seen.add(log.toAbsolutePath().normalize())) {
                 throw new IllegalArgumentException(log + " is given twice: merging it with itself would count its ops twice");
             }
         }
+        double start = logs.stream().mapToDouble(log -> HlogReader.read(log, first -> false).startSec()).min().orElseThrow();
+        double lo = fromSec == null ? Double.NEGATIVE_INFINITY : fromSec;
+        double hi = toSec == null ? Double.POSITIVE_INFINITY : toSec;
+        List<Kept> inside = new ArrayList<>();
+        List<HlogFile> read = new ArrayList<>();
         double[][] extents = new double[logs.size()][];
         for (Path log : logs) {
             int index = read.size();
