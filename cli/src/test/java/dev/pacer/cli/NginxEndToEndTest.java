@@ -46,7 +46,7 @@ class NginxEndToEndTest {
         try {
             // The op warms its client up against a private server (nginx never sees that); the JVM's own start-up
             // (the engine's code compiled as the run begins: 20-50 ms late in the first 100 ms on a loaded machine)
-            // is what the scenario's warm-up phase absorbs, as the README advises users. {cycle} in the URL tells
+            // is what the scenario's warm-up phase absorbs, as docs/http.md advises users. {cycle} in the URL tells
             // the phases apart in nginx's log.
             Files.writeString(dir.resolve("nginx.yaml"), """
                     op: http

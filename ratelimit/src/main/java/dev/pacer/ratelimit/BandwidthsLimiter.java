@@ -9,7 +9,8 @@ import java.util.Set;
 
 /**
  * {@code bandwidths}: several token buckets at once, as Bucket4j configures a bucket with several
- * bandwidths (seed 004): an op starts only when <em>every</em> limit has its permits. The spec's rate is
+ * bandwidths (as Bucket4j's author describes the token bucket): an op starts only when <em>every</em> limit has
+ * its permits. The spec's rate is
  * the first limit; {@code also=} adds more, e.g. 1000 ops/s that also stay under 20,000 a minute and
  * 500,000 an hour. Each limit starts full at the origin.
  *

@@ -3,12 +3,13 @@ package dev.pacer.ratelimit;
 import java.util.Set;
 
 /**
- * {@code leaky}: the leaky bucket as a queue (seed 002). Requests leave at a fixed spacing, one every
+ * {@code leaky}: the leaky bucket as a queue (the classic shapes, as the article "Rate Limiting Part 1" draws
+ * them). Requests leave at a fixed spacing, one every
  * 1/rate, however bursty their arrivals; a request that finds the queue full is refused and asks again.
  *
  * <p>Options: {@code queue=N}, how many requests may wait ahead of their turn (default: unbounded).
  * A request is accepted when it would leave within {@code N} spacings of now; {@code queue=0} is the
- * seed's version: a request is allowed only when the previous one left at least a spacing ago, and
+ * article's version: a request is allowed only when the previous one left at least a spacing ago, and
  * refused otherwise. A refused caller asks again when a place frees ({@link LockingLimiter#retryAt}).
  *
  * <p>State: {@code next}, when the next request may leave (clock's scale). After an idle gap it is in the

@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ol>
  *
  * <h3>The bound on the fast path</h3>
- * The seed design bounds fast passes with a counter. Here the schedule is that counter: at each
+ * The EngineBlock design notes bound fast passes with a counter. Here the schedule is that counter: at each
  * clock read the reader sets {@code horizon = min(now, allocated + window − slice)} (so the window
  * admits ⌊window / slice⌋ slots), where {@code window} is
  * the schedule that callers consumed per unit of real time since the previous read, times the

@@ -3,7 +3,7 @@ package dev.pacer.ratelimit;
 import java.time.Duration;
 
 /**
- * The machinery Guava's two smooth limiters share (seed 003): {@link BurstyLimiter} and
+ * The machinery Guava's two smooth limiters (behind its {@code RateLimiter}) share: {@link BurstyLimiter} and
  * {@link WarmingUpLimiter}. Each models Guava's class of the same shape closely enough that a run gives
  * the waits Guava would give for the same calls on the same clock (the tests hold them to that, against
  * Guava itself).

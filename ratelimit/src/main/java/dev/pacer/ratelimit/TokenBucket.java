@@ -1,7 +1,7 @@
 package dev.pacer.ratelimit;
 
 /**
- * One of Firecracker's token buckets (seed 000), in integer arithmetic: {@code size} tokens when full,
+ * One of Firecracker's token buckets (its rate limiter), in integer arithmetic: {@code size} tokens when full,
  * refilled from empty to full in {@code refillNanos}, plus a {@code oneTimeBurst} of extra tokens spent
  * first and never replenished. It starts full. {@link TokenBucketLimiter} keeps one for ops and one for
  * bytes.

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Set;
 
 /**
- * {@code bucket}: Firecracker's token buckets (seed 000), one for ops and, optionally, one for bytes, in
+ * {@code bucket}: Firecracker's token buckets (its rate limiter), one for ops and, optionally, one for bytes, in
  * integer arithmetic ({@link TokenBucket}: sizes and refill times in whole tokens and nanoseconds, the
  * refill ratio reduced by its gcd). Each bucket starts full, holds at most its size, refills from empty to
  * full in its refill time, and may start with a one-time burst of extra tokens that is spent first and

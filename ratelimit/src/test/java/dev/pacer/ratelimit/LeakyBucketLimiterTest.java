@@ -46,7 +46,7 @@ class LeakyBucketLimiterTest extends DesignOnManualClock {
         RateLimiter l = leaky("leaky:queue=0", 100);
         l.acquire();
         clock.advance(4 * MS);
-        assertFalse(l.tryAcquire(), "the seed's version: inside the spacing, refused");
+        assertFalse(l.tryAcquire(), "the article's version: inside the spacing, refused");
         assertFalse(l.tryAcquire(1, Duration.ofMillis(5)), "allowed at 10 ms, 6 ms away");
         assertEquals(0, l.snapshot().refusals(), "tryAcquire gave up before asking: no refusal");
         assertEquals(6 * MS, l.acquire(), "refused at 4 ms, asked again at 10 ms");
