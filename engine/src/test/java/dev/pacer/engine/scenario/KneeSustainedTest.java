@@ -44,7 +44,8 @@ class KneeSustainedTest {
             }
         }
         // three standard deviations one-sided: about 0.13 % of probes; the old 98 % floor broke about a quarter
-        assertTrue(broken <= probes / 200, broken + " of " + probes + " probes of a system that keeps up were judged broken");
+        assertTrue(broken <= probes / 200,
+                broken + " of " + probes + " probes of a system that keeps up were judged broken");
     }
 
     @Test
@@ -64,7 +65,7 @@ class KneeSustainedTest {
         assertEquals(200 * 0.98, KneeSearch.sustainedFloor(200, 4, PRECISION, Arrivals.UNIFORM), 1e-9);
         assertEquals(200 * 0.99, KneeSearch.sustainedFloor(200, 4, 0.01, Arrivals.UNIFORM), 1e-9);
         // Poisson: 3 × sqrt(800) ops over 4 s below the same floor
-        assertEquals(200 * 0.98 - 3 * Math.sqrt(800) / 4, KneeSearch.sustainedFloor(200, 4, PRECISION, Arrivals.POISSON),
-                1e-9);
+        assertEquals(200 * 0.98 - 3 * Math.sqrt(800) / 4,
+                KneeSearch.sustainedFloor(200, 4, PRECISION, Arrivals.POISSON), 1e-9);
     }
 }
