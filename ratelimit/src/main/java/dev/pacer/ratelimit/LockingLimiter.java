@@ -30,7 +30,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <h2>Rate increases</h2>
  * A design that prices waits at the rate ({@link #reschedulesWaiters}) moves its future times nearer by the ratio
  * of the rates on an increase ({@link #rescheduled}), and its waiters, woken, move their starts by the same map:
- * a caller priced at 0.01 ops/s (100 s out) starts where the new rate puts it, its place in the queue kept.
+ * a caller priced at 0.01 ops/s (100 s out) starts where the new rate puts it, its place in the queue kept. A
+ * caller refused and waiting to ask again (a full window, a full queue) is woken by any increase and asks again.
  *
  * <h2>Threads</h2>
  * All methods are thread-safe. Shared state is guarded by {@link #lock}: a design's own fields are
@@ -298,21 +299,24 @@ public abstract class LockingLimiter implements RateLimiter {
                 lock.unlock();
             }
             if (start != REFUSED) {
-                return record(grant, asked, waitUntil(Math.max(now, start), interruptible, generation), permits);
+                return record(grant, asked, waitUntil(Math.max(now, start), interruptible, generation, false), permits);
             }
             refusals.increment();
             if (trying && retry - deadline > 0) {
                 return -1;
             }
-            now = waitUntil(Math.max(retry, now + 1), interruptible, generation);
+            now = waitUntil(Math.max(retry, now + 1), interruptible, generation, true);
         }
     }
 
     /**
      * Parks until the clock reaches {@code start}; returns the last reading (≥ start unless within the park
      * threshold). An interrupt throws when {@code interruptible}; otherwise it is kept and set again on return.
+     * A rate increase after reschedule {@code generation} moves {@code start} nearer as it moved the design's
+     * times; a {@code refused} caller, which holds nothing, returns at once to ask again.
      */
-    private long waitUntil(long start, boolean interruptible, int generation) throws InterruptedException {
+    private long waitUntil(long start, boolean interruptible, int generation, boolean refused)
+            throws InterruptedException {
         long now = clock.nanoTime();
         long threshold = sleeper.parkThresholdNanos();
         long overshoot = sleeper.parkOvershootNanos();
@@ -326,6 +330,10 @@ public abstract class LockingLimiter implements RateLimiter {
                 }
                 int g = reschedules;
                 if (g != generation) {
+                    if (refused) {
+                        start = now; // a refused caller holds nothing: it asks again under the new rate now
+                        break;
+                    }
                     start = moved(start, generation, g, now);
                     generation = g;
                     continue;
@@ -404,7 +412,7 @@ public abstract class LockingLimiter implements RateLimiter {
             try {
                 changeNote = retune(old, newSpec, now);
                 spec = newSpec;
-                if (retuneFactor < 1) {
+                if (factor < 1) { // an increase: refused callers ask again, and priced waits move (factor < 1)
                     int g = reschedules + 1;
                     rescheduleAt[g & (RESCHEDULE_RING - 1)] = now;
                     rescheduleFactor[g & (RESCHEDULE_RING - 1)] = retuneFactor;
