@@ -137,7 +137,8 @@ final class RunCommand implements Callable<Integer> {
     String bytesRate;
 
     @Option(names = "--seed", paramLabel = "N",
-            description = "Seed of the Poisson arrivals' generators: the same seed gives the same gaps (default: random).")
+            description = "Seed of the Poisson arrivals' generators: the same seed gives the same gaps; each --shard"
+                    + " mixes its index in (default: random).")
     Long seed;
 
     @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "10s", converter = Converters.NonNegativeDuration.class,

@@ -14,8 +14,9 @@ import java.util.Set;
  *
  * <p>State: {@code next}, when the next request may leave (clock's scale). After an idle gap it is in the
  * past and the next request leaves at once: a leaky bucket stores no credit, so idle time is never
- * released as a burst. A rate change keeps {@code next} (requests already queued keep their times) and
- * spaces the following ones at the new rate: nothing is reset.
+ * released as a burst. A rate change spaces the following requests at the new rate; on a decrease the requests
+ * already queued keep their times, on an increase the queue keeps its length in requests (its waiters are moved
+ * nearer, {@link LockingLimiter#reschedulesWaiters}): nothing is reset.
  */
 final class LeakyBucketLimiter extends LockingLimiter {
 
@@ -58,9 +59,16 @@ final class LeakyBucketLimiter extends LockingLimiter {
         return queue == Long.MAX_VALUE ? now : Math.max(now, next - mulDiv(queue, interval, 1));
     }
 
+    /** Its queue moves with a rate increase: see {@link LockingLimiter#reschedulesWaiters}. */
+    @Override
+    protected boolean reschedulesWaiters() {
+        return true;
+    }
+
     @Override
     protected String retune(RateSpec old, RateSpec spec, long now) {
         interval = intervalNanos(spec);
+        next = rescheduled(next); // on an increase, the queue ahead keeps its length in requests
         return "";
     }
 }

@@ -24,8 +24,10 @@ import java.lang.invoke.VarHandle;
  *   <tr><th>field</th><th>writers, operation</th><th>readers may assume</th></tr>
  *   <tr><td>{@code allocated}</td><td>every acquirer: {@link LimiterAllocated#getAndAddAllocated}
  *       (strict: {@link LimiterAllocated#casAllocated}); compensation: CAS; reconfigure/resume:
- *       {@code getAndAdd(shift)}</td>
- *       <td>only grows; each returned value is a slot owned by exactly one caller</td></tr>
+ *       {@code getAndAdd(shift)}; a rewinding reconfigure (rate increase with waiters ahead): {@code getAndAdd}
+ *       of a negative shift, under the control lock</td>
+ *       <td>only grows between rewinds; each returned value is a slot owned by exactly one caller, or, for a
+ *       slot at or after a rewind's point claimed before it, stale (its owner gives it back)</td></tr>
  *   <tr><td>{@code seen}</td><td>clock readers: {@link LimiterClockView#soSeen}, only if larger than the
  *       value they read (racy check-then-store: a slower reader may lower it again; benign)</td>
  *       <td>some caller read the clock at or after this time</td></tr>

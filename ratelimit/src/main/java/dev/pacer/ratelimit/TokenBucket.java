@@ -174,6 +174,14 @@ final class TokenBucket {
         minted = 0;
     }
 
+    /**
+     * Moves the bucket's accrual {@code nanos} (≥ 0) earlier: the bucket holds at {@code t − nanos} what it held
+     * at {@code t}. For a rate change that moves the starts handed out ahead of now nearer.
+     */
+    void shiftBack(long nanos) {
+        anchor -= nanos;
+    }
+
     static long ceilMulDiv(long a, long b, long c) {
         long hi = Math.multiplyHigh(a, b);
         long lo = a * b;

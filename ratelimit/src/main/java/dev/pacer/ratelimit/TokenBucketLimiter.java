@@ -192,9 +192,27 @@ final class TokenBucketLimiter extends LockingLimiter {
         return start;
     }
 
+    /** The callers queued ahead moves with a rate increase: see {@link LockingLimiter#reschedulesWaiters}. */
+    @Override
+    protected boolean reschedulesWaiters() {
+        return true;
+    }
+
     @Override
     protected String retune(RateSpec old, RateSpec spec, long now) {
-        ops.rescale(opsSize(spec), opsRefill(spec), Math.max(now, busyUntil));
+        long at = Math.max(now, busyUntil);
+        ops.rescale(opsSize(spec), opsRefill(spec), at);
+        long moved = rescheduled(at);
+        if (moved != at) {
+            // on an increase the queue ahead keeps its length in ops: the buckets' accrual, counted up to the last
+            // start handed out, counts up to that start moved nearer
+            ops.shiftBack(at - moved);
+            if (bytes != null) {
+                bytes.shiftBack(at - moved);
+            }
+            busyUntil = rescheduled(busyUntil);
+        }
+        blockedUntil = rescheduled(blockedUntil);
         return "";
     }
 

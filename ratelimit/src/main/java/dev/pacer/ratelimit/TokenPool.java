@@ -85,6 +85,13 @@ final class TokenPool {
         return Math.max(forBackfill, deficit - waiting);
     }
 
+    /** Scales what the active pool owes (if it is below zero) by {@code num / den} (≤ 1). */
+    void scaleDebt(long num, long den) {
+        if (active < 0) {
+            active = -LockingLimiter.mulDiv(-active, num, den);
+        }
+    }
+
     long active() {
         return active;
     }

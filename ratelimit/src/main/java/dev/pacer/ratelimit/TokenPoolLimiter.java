@@ -107,9 +107,22 @@ final class TokenPoolLimiter extends LockingLimiter {
         return startFor(mulDiv(permits, interval, 1), refillTo(now));
     }
 
+    /** The debt moves with a rate increase: see {@link LockingLimiter#reschedulesWaiters}. */
+    @Override
+    protected boolean reschedulesWaiters() {
+        return true;
+    }
+
     @Override
     protected String retune(RateSpec old, RateSpec spec, long now) {
+        long was = interval;
         interval = intervalNanos(spec);
+        if (rescheduleFactor() < 1) {
+            // on an increase a debt keeps its size in ops: taken at the old interval per op, owed at the new one
+            refillTo(now);
+            pool.scaleDebt(interval, was);
+            lastStart = rescheduled(lastStart);
+        }
         return "";
     }
 

@@ -72,12 +72,15 @@ class LeakyBucketLimiterTest extends DesignOnManualClock {
     }
 
     @Test
-    void aRateChangeKeepsTheQueueAndSpacesTheRestAtTheNewRate() {
+    void aRateChangeKeepsTheQueueInRequestsAndSpacesTheRestAtTheNewRate() {
         RateLimiter l = leaky("leaky", 100);
         l.acquire();
-        l.reconfigure(RateSpec.of(1000)); // already-queued next stays at 10 ms
-        assertEquals(10 * MS, l.acquire());
+        l.reconfigure(RateSpec.of(1000)); // one request ahead: next was 10 ms away, one new spacing now
+        assertEquals(1 * MS, l.acquire());
         assertEquals(1 * MS, l.acquire());
         assertEquals("", l.rateChangeNote());
+        l.reconfigure(RateSpec.of(100)); // a decrease keeps the queued time: the next leaves 1 ms on, then 10 ms
+        assertEquals(1 * MS, l.acquire());
+        assertEquals(10 * MS, l.acquire());
     }
 }

@@ -285,8 +285,8 @@ public final class Activity {
         if (origin != null) {
             b.origin(origin);
         }
-        if (config.seed() != null) {
-            b.seed(config.seed());
+        if (config.streamSeed() != null) {
+            b.seed(config.streamSeed());
         }
         return b.build();
     }

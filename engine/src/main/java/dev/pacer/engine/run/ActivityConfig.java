@@ -78,6 +78,14 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
         return shard == null ? global : global.withRate(shard.share(global.opsPerSecond()));
     }
 
+    /**
+     * The seed of this process's Poisson generators: {@link #seed} itself, or for a shard the seed with its index
+     * mixed in ({@link Shard#streamSeed}); null when no seed was given (each process draws its own).
+     */
+    public Long streamSeed() {
+        return seed == null || shard == null ? seed : Long.valueOf(shard.streamSeed(seed));
+    }
+
     /** Refuses {@code design} at {@code rate} (options bad at that rate, or at every rate) in one line naming it. */
     public static void checkDesign(LimiterDesign design, RateSpec rate) {
         try {

@@ -10,6 +10,7 @@ import dev.pacer.engine.result.RunFigures;
 import dev.pacer.engine.result.ThresholdResult;
 import dev.pacer.engine.run.Activity;
 import dev.pacer.engine.text.Durations;
+import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.ratelimit.RateSpec;
 import java.util.EnumMap;
 import java.util.List;
@@ -24,8 +25,9 @@ import org.HdrHistogram.Histogram;
  * is judged on the intervals that begin after its settling time, and the next rate follows from the
  * verdicts so far: doubling while the SLO holds, bisecting the bracket once it broke, until the
  * bracket is within {@code precision}. A probe holds when every gate of the SLO does and the rate was
- * sustained: ops completed in the judged window at least (1 − max(1 %, precision / 2)) × the rate. Then the bracket is probed again one precision step outside each
- * end: if a rate a step below the knee now breaks, or a step above the lowest that broke now holds, the
+ * sustained: ops completed in the judged window at least (1 − max(1 %, precision / 2)) × the rate, less three
+ * standard deviations of the count when arrivals are Poisson (see {@link #sustainedFloor}). Then the bracket is
+ * probed again one precision step outside each end: if a rate a step below the knee now breaks, or a step above the lowest that broke now holds, the
  * system's capacity moved and the result is {@code unstable}, not a number. A probe whose errors or wait explode (half its ops errors,
  * or a wait longer than the hold) ends at once and counts as broken; after a broken probe the load
  * pauses while the system drains (see {@link #cooldown}). Probes are strict (strictness 1) unless the
@@ -192,8 +194,7 @@ final class KneeSearch {
         if (!passed) {
             why.append(explodedWhy);
         } else {
-            // sustained: what completed kept up with what was asked, to within half the precision
-            double floor = rate * (1 - Math.max(0.01, plan.precision() / 2));
+            double floor = sustainedFloor(rate, f.durationSeconds(), plan.precision(), activity.config().arrivals());
             passed = f.achievedRate() >= floor;
             why.append(String.format(Locale.ROOT, "achieved %.1f/s", f.achievedRate())).append(passed ? " ok" : " BROKEN");
             for (Threshold gate : plan.gates()) {
@@ -210,6 +211,27 @@ final class KneeSearch {
             cooldown(f);
         }
         return p;
+    }
+
+    /** Standard deviations of a Poisson count that a probe's shortfall may be and still count as noise. */
+    static final double POISSON_SIGMAS = 3;
+
+    /**
+     * The lowest achieved rate (ops/s) at which a probe of {@code rate} over a judged window of {@code seconds} was
+     * sustained: what completed kept up with what was asked to within half the precision (at least 1 %). Uniform
+     * arrivals ask for exactly rate × seconds ops, so that is the whole allowance. Poisson arrivals ask for a random
+     * count with mean and variance λT = rate × seconds; a count {@value #POISSON_SIGMAS} standard deviations
+     * ({@code sqrt(λT)}) short is still the arrival law's noise (one-sided, about 1 probe in 740 of a system that keeps
+     * up), so that much more is allowed: at 200/s over 4 s, 800 ops asked, 85 (10.6 %) more. A probe that short of a
+     * rate the system could hold is therefore not told apart from noise: hold a probe longer to narrow it (the
+     * allowance shrinks as 1 / sqrt(λT)).
+     */
+    static double sustainedFloor(double rate, double seconds, double precision, Arrivals arrivals) {
+        double floor = rate * (1 - Math.max(0.01, precision / 2));
+        if (arrivals == Arrivals.POISSON && seconds > 0) {
+            floor -= POISSON_SIGMAS * Math.sqrt(rate * seconds) / seconds;
+        }
+        return floor;
     }
 
     /**
