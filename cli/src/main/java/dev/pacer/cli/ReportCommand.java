@@ -93,7 +93,15 @@ final class ReportCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--vs compares one log (or several with --merge) with " + vs);
         }
         if (plot != null) {
-            OutputFiles.check(java.util.Map.of("--plot", plot)); // before reading: a page that cannot be written is said at once
+            // before reading: a page that cannot be written is said at once, and a page over a log would destroy it
+            java.util.Map<Path, String> read = new java.util.LinkedHashMap<>();
+            for (Path log : logs) {
+                read.putIfAbsent(log, "a log this report reads");
+            }
+            if (vs != null) {
+                read.putIfAbsent(vs, "the --vs log");
+            }
+            OutputFiles.check(java.util.Map.of("--plot", plot), read);
         }
         Double fromSec = from == null ? null : Durations.parse(from, "from").toNanos() / 1e9;
         Double toSec = to == null ? null : Durations.parse(to, "to").toNanos() / 1e9;

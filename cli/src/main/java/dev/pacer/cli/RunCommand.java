@@ -215,7 +215,15 @@ final class RunCommand implements Callable<Integer> {
         outputs.put("--summary", summary);
         outputs.put("--plot", plot);
         outputs.put("--csv", csv);
-        OutputFiles.check(outputs);
+        Map<Path, String> inputs = new LinkedHashMap<>();
+        if (scenarioFile != null) {
+            inputs.put(scenarioFile, "the scenario file");
+        }
+        Path bodyFile = bodyFile(scenario);
+        if (bodyFile != null) {
+            inputs.putIfAbsent(bodyFile, "the file --body sends");
+        }
+        OutputFiles.check(outputs, inputs);
         if (controlToken != null && control == null && metrics == null) {
             throw new IllegalArgumentException("--control-token protects the control and metrics endpoints: give --control or --metrics too");
         }
@@ -325,6 +333,7 @@ final class RunCommand implements Callable<Integer> {
         options.putAll(opOptions());
         OpSpec spec = OpSpec.parse(opText == null ? "noop" : opText, options);
         HttpOptions.refuseUnlessHttp(spec);
+        HttpOptions.checkBody(spec.option("body"));
         test.op(spec).virtualThreads(virtual)
                 .duration(duration).cycles(cycles == null ? 0 : cycles).maxInFlight(maxInFlight == null ? 0 : maxInFlight);
         if (arrivals != null) {
@@ -388,6 +397,13 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
+    /** The file the http op's body is read from ({@code --body @FILE}, or the scenario's), or null. */
+    private Path bodyFile(Scenario scenario) {
+        List<String> inFile = scenario == null ? null : scenario.opOptions().get("body");
+        String body = http.body != null ? http.body : inFile == null || inFile.isEmpty() ? null : inFile.get(0);
+        return body == null || !body.startsWith("@") || body.length() == 1 ? null : Path.of(body.substring(1));
+    }
+
     /** The scenario named by file or --scenario, parsed and validated, or null. */
     private Scenario scenario() throws java.io.IOException {
         if (scenarioFile != null && scenarioName != null) {
@@ -396,6 +412,21 @@ final class RunCommand implements Callable<Integer> {
         if (search != null) {
             if (scenarioName != null || scenarioFile != null) {
                 throw new IllegalArgumentException("--search runs a search of its own; put it in the scenario as a 'search:' phase instead");
+            }
+            if (shard != null) {
+                throw new IllegalArgumentException("--search cannot run as a shard (--shard " + shard + "): each shard"
+                        + " would judge its share of every probe alone; run the search in one process");
+            }
+            Duration least = interval.multipliedBy(5).dividedBy(4);
+            if (hold != null && hold.compareTo(least) < 0) {
+                throw new SettingException("hold", dev.pacer.engine.text.Durations.format(hold), "a probe is judged on the"
+                        + " reporting intervals after its first fifth: give at least 1.25 x ${interval} ("
+                        + dev.pacer.engine.text.Durations.format(least) + ")");
+            }
+            if (hold == null && Duration.ofSeconds(10).compareTo(least) < 0) {
+                throw new SettingException("interval", dev.pacer.engine.text.Durations.format(interval), "is too long for"
+                        + " a search's probes of 10s (${hold}): a probe is judged on the reporting intervals after its"
+                        + " first fifth; give a longer ${hold}");
             }
             return Scenarios.search(search, searchFrom == null ? 100 : searchFrom.opsPerSecond(),
                     searchTo == null ? 1e6 : searchTo.opsPerSecond(), hold == null ? Duration.ofSeconds(10) : hold,
