@@ -194,6 +194,9 @@ final class RunCommand implements Callable<Integer> {
     @CommandLine.Mixin
     HttpOptions http = new HttpOptions();
 
+    /** Set by the run's finish listener when the --plot page could not be written; read after the run returned. */
+    private volatile boolean plotFailed;
+
     @Option(names = {"-q", "--quiet"}, description = "No progress lines.")
     boolean quiet;
 
@@ -251,7 +254,7 @@ final class RunCommand implements Callable<Integer> {
             if (result.stopReason() == StopReason.SIGNAL) {
                 return PacerCommand.exitStatusOfSignal(result.stoppedBy());
             }
-            return result.passed() ? PacerCommand.EXIT_OK : PacerCommand.EXIT_FAILED;
+            return result.passed() && !plotFailed ? PacerCommand.EXIT_OK : PacerCommand.EXIT_FAILED;
         } finally {
             if (tempLog != null) {
                 Files.deleteIfExists(tempLog);
@@ -392,8 +395,12 @@ final class RunCommand implements Callable<Integer> {
             if (tempLog != null) {
                 Files.deleteIfExists(tempLog);
             }
-        } catch (IOException | RuntimeException e) {
-            System.err.println("pacer: could not write " + plot + ": " + PacerCommand.oneLine(e.getMessage()));
+        } catch (IOException e) {
+            plotFailed = true;
+            System.err.println("pacer: could not write " + plot + ": " + OutputFiles.why(e));
+        } catch (RuntimeException e) {
+            plotFailed = true;
+            System.err.println("pacer: could not write " + plot + ": " + PacerCommand.oneLine(String.valueOf(e.getMessage())));
         }
     }
 
