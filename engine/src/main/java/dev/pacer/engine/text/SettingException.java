@@ -75,7 +75,7 @@ public final class SettingException extends IllegalArgumentException {
         StringBuilder b = null;
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
-            boolean control = c < 0x20 || c == 0x7f || c >= 0x80 && c < 0xa0 || c == '\u2028' || c == '\u2029';
+            boolean control = Character.isISOControl(c);
             if (control && b == null) {
                 b = new StringBuilder(value.length() + 8).append(value, 0, i);
             }
