@@ -279,19 +279,26 @@ public final class Report {
     private static double mergedTarget(List<Kept> inside, double[][] extents, double lo, double hi) {
         double[] weighted = new double[extents.length];
         double[] seconds = new double[extents.length];
+        // each log's span here is that of its intervals with a target: a drain after the schedule has none, and
+        // a shard whose reporter was late to cut its drain would otherwise dilute the others' targets
+        double[][] spans = new double[extents.length][];
         Set<IntervalNote> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         for (Kept k : inside) {
             IntervalNote n = k.note();
             if (n != null && !Double.isNaN(n.target()) && n.seconds() > 0 && seen.add(n)) {
-                weighted[k.log()] += n.target() * n.seconds();
-                seconds[k.log()] += n.seconds();
+                int log = k.log();
+                weighted[log] += n.target() * n.seconds();
+                seconds[log] += n.seconds();
+                spans[log] = spans[log] == null ? new double[] {k.start(), k.end()}
+                        : new double[] {Math.min(spans[log][0], k.start()), Math.max(spans[log][1], k.end())};
             }
         }
         double[] targets = new double[extents.length];
         for (int i = 0; i < targets.length; i++) {
             targets[i] = seconds[i] > 0 ? weighted[i] / seconds[i] : Double.NaN;
+            spans[i] = spans[i] == null ? extents[i] : spans[i];
         }
-        return acrossLogs(targets, extents, lo, hi);
+        return acrossLogs(targets, spans, lo, hi);
     }
 
     /**
