@@ -127,7 +127,8 @@ final class ControlCommand implements Callable<Integer> {
             }
             JsonNode error = body == null ? null : body.get("error");
             say(err, "pacer control: " + prefix + response.statusCode() + " "
-                    + (error != null && error.isTextual() ? PacerCommand.oneLine(error.asText()) : shown(response.body())));
+                    + (error != null && error.isTextual() ? PacerCommand.oneLine(error.asText())
+                    : shown(response.body())));
             return response.statusCode() == 400 ? PacerCommand.EXIT_USAGE : PacerCommand.EXIT_FAILED;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -152,7 +153,8 @@ final class ControlCommand implements Callable<Integer> {
     /** A body as one short line: empty said so, the rest cut at 200 characters. */
     private static String shown(String body) {
         String line = body.strip().replaceAll("\\s+", " ");
-        return line.isEmpty() ? "an empty body" : "'" + (line.length() > 200 ? line.substring(0, 200) + "..." : line) + "'";
+        return line.isEmpty() ? "an empty body"
+                : "'" + (line.length() > 200 ? line.substring(0, 200) + "..." : line) + "'";
     }
 
     private static void say(PrintWriter w, String line) {

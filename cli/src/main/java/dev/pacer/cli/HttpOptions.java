@@ -89,7 +89,8 @@ final class HttpOptions {
 
     /**
      * Refuses a body the op could not read as one line naming it: {@code @} without a file, {@code @FOLDER}, a file
-     * that is not there or cannot be read (how much a file may hold is the op's to say). Null (no body) and text bodies pass.
+     * that is not there or cannot be read (how much a file may hold is the op's to say). Null (no body) and text
+     * bodies pass.
      */
     static void checkBody(String body) {
         if (body == null || !body.startsWith("@")) {

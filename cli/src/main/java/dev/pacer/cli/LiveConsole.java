@@ -88,7 +88,8 @@ final class LiveConsole implements AutoCloseable {
             }
             if (!finished && !line.isBlank()) {
                 printAbove(line.length() > MAX_COMMAND ? "error: a command is one short line (rate 8000, threads 32,"
-                        + " help, ...); this one has " + line.length() + " characters, not run" : running.execute(line));
+                        + " help, ...); this one has " + line.length() + " characters, not run"
+                        : running.execute(line));
             }
         }
         Thread.interrupted(); // the wake-up, if readLine returned before it came

@@ -102,7 +102,7 @@ public final class PacerCommand implements Callable<Integer> {
         return cl;
     }
 
-    /** The exit status of a run stopped by a signal ({@code SIGINT}, {@code SIGTERM}, {@code SIGHUP}): 128 + its number. */
+    /** The exit status of a run stopped by a signal (SIGINT, SIGTERM, SIGHUP): 128 + its number. */
     static int exitStatusOfSignal(String signal) {
         return switch (signal) {
             case "SIGINT" -> 130;

@@ -11,6 +11,7 @@ import dev.pacer.engine.scenario.Scenarios;
 import dev.pacer.engine.op.OpSpec;
 import dev.pacer.engine.hlog.HlogReader;
 import dev.pacer.engine.run.Shard;
+import dev.pacer.engine.text.Durations;
 import dev.pacer.engine.text.SettingException;
 import dev.pacer.report.Report;
 import dev.pacer.report.ReportHtml;
@@ -400,7 +401,8 @@ final class RunCommand implements Callable<Integer> {
             System.err.println("pacer: could not write " + plot + ": " + OutputFiles.why(e));
         } catch (RuntimeException e) {
             plotFailed = true;
-            System.err.println("pacer: could not write " + plot + ": " + PacerCommand.oneLine(String.valueOf(e.getMessage())));
+            System.err.println("pacer: could not write " + plot + ": "
+                    + PacerCommand.oneLine(String.valueOf(e.getMessage())));
         }
     }
 
@@ -426,12 +428,12 @@ final class RunCommand implements Callable<Integer> {
             }
             Duration least = interval.multipliedBy(5).dividedBy(4);
             if (hold != null && hold.compareTo(least) < 0) {
-                throw new SettingException("hold", dev.pacer.engine.text.Durations.format(hold), "a probe is judged on the"
-                        + " reporting intervals after its first fifth: give at least 1.25 x ${interval} ("
-                        + dev.pacer.engine.text.Durations.format(least) + ")");
+                throw new SettingException("hold", Durations.format(hold), "a probe is judged on the reporting"
+                        + " intervals after its first fifth: give at least 1.25 x ${interval} ("
+                        + Durations.format(least) + ")");
             }
             if (hold == null && Duration.ofSeconds(10).compareTo(least) < 0) {
-                throw new SettingException("interval", dev.pacer.engine.text.Durations.format(interval), "is too long for"
+                throw new SettingException("interval", Durations.format(interval), "is too long for"
                         + " a search's probes of 10s (${hold}): a probe is judged on the reporting intervals after its"
                         + " first fifth; give a longer ${hold}");
             }

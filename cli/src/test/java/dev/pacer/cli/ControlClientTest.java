@@ -48,8 +48,8 @@ class ControlClientTest {
                 NewUserTest.Result rate = NewUserTest.pacer("control", "--to", to, "rate", "100");
                 assertEquals(1, rate.exitCode(), a.getKey() + ": " + rate.stdout() + rate.stderr());
                 assertEquals("", rate.stdout(), "no 'ok: null'");
-                NewUserTest.assertOneLineNaming(rate, "pacer control: " + to + " answered 200 but not as a pacer run does"
-                        + " (no 'change' " + a.getValue() + ")");
+                NewUserTest.assertOneLineNaming(rate, "pacer control: " + to + " answered 200 but not as a pacer run"
+                        + " does (no 'change' " + a.getValue() + ")");
                 NewUserTest.Result status = NewUserTest.pacer("control", "--to", to, "status");
                 assertEquals(1, status.exitCode(), a.getKey() + ": " + status.stdout() + status.stderr());
                 NewUserTest.assertOneLineNaming(status, "answered 200 but not as a pacer run does (no 'running'");

@@ -176,7 +176,7 @@ class LiveViewInTerminalTest {
         while (prompt > 0 && !lines.get(prompt).startsWith("pacer> ")) {
             prompt--;
         }
-        int top = prompt; // the block: the lines above the prompt, up to the run's own output (start lines, 'pacer: ...')
+        int top = prompt; // the block: the lines above the prompt, up to the run's output (start lines: 'pacer: ...')
         while (top > 0 && !lines.get(top - 1).isBlank() && !lines.get(top - 1).startsWith("pacer: ")) {
             top--;
         }
