@@ -11,6 +11,7 @@ import dev.pacer.engine.scenario.Scenarios;
 import dev.pacer.engine.op.OpSpec;
 import dev.pacer.engine.hlog.HlogReader;
 import dev.pacer.engine.run.Shard;
+import dev.pacer.engine.text.Durations;
 import dev.pacer.engine.text.SettingException;
 import dev.pacer.report.Report;
 import dev.pacer.report.ReportHtml;
@@ -195,6 +196,9 @@ final class RunCommand implements Callable<Integer> {
     @CommandLine.Mixin
     HttpOptions http = new HttpOptions();
 
+    /** Set by the run's finish listener when the --plot page could not be written; read after the run returned. */
+    private volatile boolean plotFailed;
+
     @Option(names = {"-q", "--quiet"}, description = "No progress lines.")
     boolean quiet;
 
@@ -216,7 +220,15 @@ final class RunCommand implements Callable<Integer> {
         outputs.put("--summary", summary);
         outputs.put("--plot", plot);
         outputs.put("--csv", csv);
-        OutputFiles.check(outputs);
+        Map<Path, String> inputs = new LinkedHashMap<>();
+        if (scenarioFile != null) {
+            inputs.put(scenarioFile, "the scenario file");
+        }
+        Path bodyFile = bodyFile(scenario);
+        if (bodyFile != null) {
+            inputs.putIfAbsent(bodyFile, "the file --body sends");
+        }
+        OutputFiles.check(outputs, inputs);
         if (controlToken != null && control == null && metrics == null) {
             throw new IllegalArgumentException("--control-token protects the control and metrics endpoints: give --control or --metrics too");
         }
@@ -244,7 +256,7 @@ final class RunCommand implements Callable<Integer> {
             if (result.stopReason() == StopReason.SIGNAL) {
                 return PacerCommand.exitStatusOfSignal(result.stoppedBy());
             }
-            return result.passed() ? PacerCommand.EXIT_OK : PacerCommand.EXIT_FAILED;
+            return result.passed() && !plotFailed ? PacerCommand.EXIT_OK : PacerCommand.EXIT_FAILED;
         } finally {
             if (tempLog != null) {
                 Files.deleteIfExists(tempLog);
@@ -326,6 +338,7 @@ final class RunCommand implements Callable<Integer> {
         options.putAll(opOptions());
         OpSpec spec = OpSpec.parse(opText == null ? "noop" : opText, options);
         HttpOptions.refuseUnlessHttp(spec);
+        HttpOptions.checkBody(spec.option("body"));
         test.op(spec).virtualThreads(virtual)
                 .duration(duration).cycles(cycles == null ? 0 : cycles).maxInFlight(maxInFlight == null ? 0 : maxInFlight);
         if (arrivals != null) {
@@ -384,9 +397,21 @@ final class RunCommand implements Callable<Integer> {
             if (tempLog != null) {
                 Files.deleteIfExists(tempLog);
             }
-        } catch (IOException | RuntimeException e) {
-            System.err.println("pacer: could not write " + plot + ": " + PacerCommand.oneLine(e.getMessage()));
+        } catch (IOException e) {
+            plotFailed = true;
+            System.err.println("pacer: could not write " + plot + ": " + OutputFiles.why(e));
+        } catch (RuntimeException e) {
+            plotFailed = true;
+            System.err.println("pacer: could not write " + plot + ": "
+                    + PacerCommand.oneLine(String.valueOf(e.getMessage())));
         }
+    }
+
+    /** The file the http op's body is read from ({@code --body @FILE}, or the scenario's), or null. */
+    private Path bodyFile(Scenario scenario) {
+        List<String> inFile = scenario == null ? null : scenario.opOptions().get("body");
+        String body = http.body != null ? http.body : inFile == null || inFile.isEmpty() ? null : inFile.get(0);
+        return body == null || !body.startsWith("@") || body.length() == 1 ? null : Path.of(body.substring(1));
     }
 
     /** The scenario named by file or --scenario, parsed and validated, or null. */
@@ -397,6 +422,21 @@ final class RunCommand implements Callable<Integer> {
         if (search != null) {
             if (scenarioName != null || scenarioFile != null) {
                 throw new IllegalArgumentException("--search runs a search of its own; put it in the scenario as a 'search:' phase instead");
+            }
+            if (shard != null) {
+                throw new IllegalArgumentException("--search cannot run as a shard (--shard " + shard + "): each shard"
+                        + " would judge its share of every probe alone; run the search in one process");
+            }
+            Duration least = interval.multipliedBy(5).dividedBy(4);
+            if (hold != null && hold.compareTo(least) < 0) {
+                throw new SettingException("hold", Durations.format(hold), "a probe is judged on the reporting"
+                        + " intervals after its first fifth: give at least 1.25 x ${interval} ("
+                        + Durations.format(least) + ")");
+            }
+            if (hold == null && Duration.ofSeconds(10).compareTo(least) < 0) {
+                throw new SettingException("interval", Durations.format(interval), "is too long for"
+                        + " a search's probes of 10s (${hold}): a probe is judged on the reporting intervals after its"
+                        + " first fifth; give a longer ${hold}");
             }
             return Scenarios.search(search, searchFrom == null ? 100 : searchFrom.opsPerSecond(),
                     searchTo == null ? 1e6 : searchTo.opsPerSecond(), hold == null ? Duration.ofSeconds(10) : hold,

@@ -61,6 +61,8 @@ public final class LoadRun {
     private final PrintStream out;
     private final PrintStream err;
     private final List<Consumer<Summary>> finishListeners = new CopyOnWriteArrayList<>();
+    /** Set by the builder's thread before {@link #run()} starts (a happens-before through the thread's start). */
+    private AutoCloseable closeBeforeWriting;
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean running;
     private volatile InetSocketAddress controlAddress;
@@ -113,6 +115,14 @@ public final class LoadRun {
      */
     public void addFinishListener(Consumer<Summary> listener) {
         finishListeners.add(listener);
+    }
+
+    /**
+     * What to close once the measurement has ended and before the summary and the finish listeners write their
+     * files (the op, when the run owns it); a failure to close is said in one line. Set before {@link #run()}.
+     */
+    public void closeBeforeWriting(AutoCloseable resource) {
+        this.closeBeforeWriting = resource;
     }
 
     /** Stops the run from any thread; the summary is still written. The first reason wins. */
@@ -191,6 +201,14 @@ public final class LoadRun {
             Summary summary = summarize(measured);
             out.print(SummaryText.format(summary));
             out.flush();
+            AutoCloseable release = closeBeforeWriting;
+            if (release != null) {
+                try {
+                    release.close();
+                } catch (Exception e) {
+                    err.println("pacer: closing the op failed: " + e);
+                }
+            }
             if (options.summaryJson() != null) {
                 SummaryJson.write(summary, options.summaryJson());
             }

@@ -380,9 +380,13 @@ public final class LoadTest {
         intervalListeners.forEach(loadRun::addIntervalListener);
         changeListeners.forEach(loadRun.activity()::addChangeListener);
         finishListeners.forEach(loadRun::addFinishListener);
+        // an op made here is closed once its last op has ended, before the summary and pages are written: what
+        // it holds (an http op's connections: as many descriptors as the limit allows) is then free for them
+        AutoCloseable closeOnce = owned ? closingOnce(theOp) : null;
+        loadRun.closeBeforeWriting(closeOnce);
         CompletableFuture<Result> result = new CompletableFuture<>();
         Thread.ofPlatform().name("pacer-run").start(() -> {
-            try (Op closing = owned ? theOp : null) {
+            try (AutoCloseable closing = closeOnce) {
                 Summary s = loadRun.run();
                 result.complete(new Result(s, loadRun.histograms()));
             } catch (Throwable t) {
@@ -390,6 +394,16 @@ public final class LoadTest {
             }
         });
         return new Running(loadRun, result);
+    }
+
+    /** Closes {@code op} on the first call only (the run closes it early; the run's thread makes sure it is). */
+    private static AutoCloseable closingOnce(Op op) {
+        java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+        return () -> {
+            if (closed.compareAndSet(false, true)) {
+                op.close();
+            }
+        };
     }
 
     /** The options this builder describes. */

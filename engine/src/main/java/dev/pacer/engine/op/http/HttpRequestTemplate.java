@@ -226,6 +226,9 @@ final class HttpRequestTemplate {
             if (uri.getHost() == null) {
                 throw new SettingException("url", url, "no host");
             }
+            if (uri.getPort() == 0 || uri.getPort() > 65_535) {
+                throw new SettingException("url", url, "port " + uri.getPort() + " is out of range (1 to 65535)");
+            }
             return uri;
         } catch (URISyntaxException e) {
             throw new SettingException("url", url, e.getReason());
