@@ -29,7 +29,7 @@ final class EventStream {
             ex.sendResponseHeaders(200, 0);
             OutputStream out = new BufferedOutputStream(ex.getResponseBody(), 16 * 1024);
             for (String record; (record = sub.next()) != null; ) {
-                sub.writing(System.nanoTime());
+                sub.writing(feed.now());
                 out.write(("data: " + record + "\n\n").getBytes(StandardCharsets.UTF_8));
                 if (sub.caughtUp()) {
                     out.flush(); // the history in large writes, live records at once

@@ -18,6 +18,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -54,6 +55,7 @@ public final class LiveFeed {
     private final int historyLimit;
     private final int queueCapacity;
     private final long stallNanos;
+    private final LongSupplier nanoClock;
     // guarded by this
     private final ArrayDeque<String> intervals = new ArrayDeque<>();
     // guarded by this: the start record, changes and the end record, in order, with their place among intervals
@@ -62,24 +64,34 @@ public final class LiveFeed {
     // guarded by this: intervals ever published (the place of an event is the count before it)
     private long intervalCount;
     private boolean ended;
-    /** Added and removed under this; iterated under this by publishers. */
+    /** Added under this, removed under this by publishers and by {@link #leave}; iterated under this. */
     private final Set<Subscription> subscribers = ConcurrentHashMap.newKeySet();
     /** Streams dropped for lagging, ever; written with incrementAndGet by publishers. */
     private final AtomicLong dropped = new AtomicLong();
 
     public LiveFeed() {
-        this(DEFAULT_HISTORY, DEFAULT_QUEUE, DEFAULT_STALL_NANOS);
+        this(DEFAULT_HISTORY, DEFAULT_QUEUE, DEFAULT_STALL_NANOS, System::nanoTime);
     }
 
     /**
      * @param historyLimit  records kept for late viewers
      * @param queueCapacity records queued per stream before it is dropped
      * @param stallNanos    how long one write may block before its stream is dropped
+     * @param nanoClock     the monotonic clock writes are timed on
      */
-    public LiveFeed(int historyLimit, int queueCapacity, long stallNanos) {
+    public LiveFeed(int historyLimit, int queueCapacity, long stallNanos, LongSupplier nanoClock) {
+        if (historyLimit < 1 || queueCapacity < 1 || stallNanos < 1) {
+            throw new IllegalArgumentException("history, queue and stall limits must be positive");
+        }
         this.historyLimit = historyLimit;
         this.queueCapacity = queueCapacity;
         this.stallNanos = stallNanos;
+        this.nanoClock = nanoClock;
+    }
+
+    /** Now, on the clock writes are timed on (for {@link Subscription#writing}). */
+    public long now() {
+        return nanoClock.getAsLong();
     }
 
     /**
@@ -190,11 +202,12 @@ public final class LiveFeed {
 
     /** Under this: hands the record to every stream, dropping those that lag. */
     private void offer(String record) {
-        long now = System.nanoTime();
+        long now = nanoClock.getAsLong();
         for (Subscription s : subscribers) {
             long since = s.writingSince;
             boolean stalled = since != 0 && now - since > stallNanos;
-            if (stalled || s.queue.remainingCapacity() <= 1 || !s.queue.offer(record)) { // the last slot: the end
+            // the queue's last slot is kept for the end marker
+            if (stalled || s.queue.remainingCapacity() <= 1 || !s.queue.offer(record)) {
                 subscribers.remove(s);
                 dropped.incrementAndGet();
                 s.drop();
@@ -265,7 +278,10 @@ public final class LiveFeed {
         private volatile Thread writer;
         /** Set by a publisher that dropped this stream; read by the writer. */
         private volatile boolean droppedFlag;
-        /** Monotonic time the writer began its current write, 0 when not writing; written by the writer only. */
+        /**
+         * The feed's clock when the writer began its current write, 0 when not writing; written by the writer
+         * only, read by publishers (a stale read can only delay a drop by one record).
+         */
         private volatile long writingSince;
         private int replayed;
 
