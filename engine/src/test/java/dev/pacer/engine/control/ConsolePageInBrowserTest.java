@@ -105,6 +105,23 @@ class ConsolePageInBrowserTest {
                     "each change is listed with its source", SHOW);
             browser.await("document.getElementById('chart-rate').dataset.markers >= 4", WAIT, "each change is a marker", SHOW);
 
+            // from a phone's width to a wide screen: nothing runs off the side, every chart is drawn
+            for (int width : new int[] {360, 768, 1920}) {
+                browser.emulate(width, 1000, "light");
+                browser.await("innerWidth == " + width + " && document.getElementById('chart-threads').querySelector('canvas')"
+                        + ".width == Math.round(document.getElementById('chart-threads').querySelector('canvas').clientWidth"
+                        + " * devicePixelRatio)", WAIT, "the charts are redrawn at " + width + " px", SHOW);
+                assertTrue(browser.eval("document.documentElement.scrollWidth <= innerWidth").asBoolean(),
+                        "no horizontal scrolling at " + width + " px");
+                assertTrue(browser.eval("[...document.querySelectorAll('button, input')].filter(e => e.offsetParent)"
+                        + ".every(e => e.getBoundingClientRect().right <= innerWidth)").asBoolean(),
+                        "every control within the screen at " + width + " px");
+            }
+            browser.emulate(1280, 1600, "dark");
+            assertEquals("rgb(17, 21, 28)", browser.eval("getComputedStyle(document.body).backgroundColor").asText(),
+                    "the dark color scheme");
+            assertEquals("rgb(230, 233, 239)", browser.eval("getComputedStyle(document.body).color").asText());
+
             // stop asks first
             browser.eval("document.getElementById('stop').click()");
             assertFalse(browser.eval("document.getElementById('confirm').hidden").asBoolean(), "stopping asks for a confirmation");
