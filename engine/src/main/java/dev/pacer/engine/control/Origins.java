@@ -28,7 +28,10 @@ final class Origins {
         return origin == null || host != null && origin.equalsIgnoreCase("http://" + host.strip());
     }
 
-    /** True when a {@code Host} header ({@code localhost:7070}, {@code 127.0.0.1}, {@code [::1]:7070}) names this machine. */
+    /**
+     * True when a {@code Host} header ({@code localhost:7070}, {@code 127.0.0.1}, {@code [::1]:7070}) names
+     * this machine.
+     */
     static boolean namesLoopback(String host) {
         String h = host.strip().toLowerCase(Locale.ROOT);
         if (h.startsWith("[")) {

@@ -53,7 +53,8 @@ final class Chromium implements AutoCloseable {
         Path chromium = executable();
         if (chromium == null) {
             if ("1".equals(System.getenv("PACER_REQUIRE_CHROMIUM"))) {
-                throw new AssertionError("Chromium is required (PACER_REQUIRE_CHROMIUM=1) but not installed: run .ci/chromium.sh");
+                throw new AssertionError("Chromium is required (PACER_REQUIRE_CHROMIUM=1) but not installed:"
+                        + " run .ci/chromium.sh");
             }
             System.err.println("!!! SKIPPING " + what + ": Chromium is not installed (.ci/chromium.sh)");
             Assumptions.abort("chromium is not installed");
@@ -66,8 +67,9 @@ final class Chromium implements AutoCloseable {
         Path chromium = required("the browser test of the console page");
         Path profile = dir.resolve("profile");
         Files.createDirectories(profile);
-        List<String> command = new ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
+        List<String> command = new ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox",
+                "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update",
                 "--disable-sync", "--hide-scrollbars", "--remote-debugging-port=0", "--remote-allow-origins=*",
                 "--window-size=" + width + "," + height, "--user-data-dir=" + profile));
         command.addAll(List.of(extraArgs));
@@ -79,7 +81,8 @@ final class Chromium implements AutoCloseable {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (!Files.exists(active) || Files.readAllLines(active).size() < 2) {
                 if (System.nanoTime() > deadline || !p.isAlive()) {
-                    throw new AssertionError("chromium did not open its DevTools port: " + Files.readString(dir.resolve("chromium.log")));
+                    throw new AssertionError("chromium did not open its DevTools port: "
+                            + Files.readString(dir.resolve("chromium.log")));
                 }
                 Thread.sleep(50);
             }
@@ -87,8 +90,9 @@ final class Chromium implements AutoCloseable {
             HttpClient http = HttpClient.newHttpClient();
             String ws = null;
             for (int i = 0; i < 100 && ws == null; i++) {
-                JsonNode targets = Json.MAPPER.readTree(http.send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + port + "/json/list")).build(), HttpResponse.BodyHandlers.ofString()).body());
+                HttpRequest list = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/json/list"))
+                        .build();
+                JsonNode targets = Json.MAPPER.readTree(http.send(list, HttpResponse.BodyHandlers.ofString()).body());
                 for (JsonNode t : targets) {
                     if (t.path("type").asText().equals("page")) {
                         ws = t.get("webSocketDebuggerUrl").asText();
@@ -157,9 +161,13 @@ final class Chromium implements AutoCloseable {
         call("Page.navigate", Json.MAPPER.createObjectNode().put("url", url));
     }
 
-    /** Evaluates a script in the page (awaiting a promise it returns) and returns its value. */
+    /**
+     * Evaluates an expression in the page (awaiting a promise it returns) and returns its value. In it
+     * {@code $(id)} is {@code document.getElementById(id)}.
+     */
     JsonNode eval(String script) throws Exception {
-        JsonNode r = call("Runtime.evaluate", Json.MAPPER.createObjectNode().put("expression", script)
+        String expression = "(($) => (" + script + "))((id) => document.getElementById(id))";
+        JsonNode r = call("Runtime.evaluate", Json.MAPPER.createObjectNode().put("expression", expression)
                 .put("awaitPromise", true).put("returnByValue", true));
         if (r.has("exceptionDetails")) {
             throw new AssertionError("script failed: " + r.get("exceptionDetails") + "\n" + script);
@@ -167,7 +175,10 @@ final class Chromium implements AutoCloseable {
         return r.path("result").path("value");
     }
 
-    /** Waits until {@code condition} (a script) is true, polling; fails naming {@code what} and what {@code show} says then. */
+    /**
+     * Waits until the script {@code condition} is true, polling; fails naming {@code what} and what the
+     * script {@code show} says then.
+     */
     void await(String condition, Duration timeout, String what, String show) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!eval("(() => { try { return !!(" + condition + "); } catch (e) { return false; } })()").asBoolean()) {

@@ -48,7 +48,8 @@ class ConsoleEndpointTest {
     HttpResponse<String> send(int port, String method, String path, String body, String... headers) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .timeout(Duration.ofSeconds(10))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
         if (headers.length > 0) {
             b.headers(headers);
         }
@@ -101,8 +102,9 @@ class ConsoleEndpointTest {
         assertEquals(401, send(port, "GET", "/events", null, "Authorization", "Bearer wrong").statusCode());
         assertFalse(run.facts().paused());
 
-        HttpResponse<InputStream> stream = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/events"))
-                .header("Authorization", "Bearer s3cret").build(), HttpResponse.BodyHandlers.ofInputStream());
+        HttpRequest authorized = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/events"))
+                .header("Authorization", "Bearer s3cret").build();
+        HttpResponse<InputStream> stream = client.send(authorized, HttpResponse.BodyHandlers.ofInputStream());
         assertEquals(200, stream.statusCode());
         assertEquals("text/event-stream; charset=utf-8", stream.headers().firstValue("Content-Type").orElseThrow());
         try (BufferedReader in = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8))) {
@@ -150,7 +152,7 @@ class ConsoleEndpointTest {
             s.setSoTimeout(10_000);
             s.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
             s.getOutputStream().flush();
-            BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
+            var in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
             return in.readLine();
         }
     }

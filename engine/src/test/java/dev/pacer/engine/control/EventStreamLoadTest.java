@@ -58,9 +58,10 @@ class EventStreamLoadTest {
             received.add(records);
             readers.add(Thread.ofVirtual().start(() -> {
                 try {
-                    HttpResponse<InputStream> r = client.send(HttpRequest.newBuilder(
-                            URI.create("http://127.0.0.1:" + port + "/events")).build(), HttpResponse.BodyHandlers.ofInputStream());
-                    try (BufferedReader in = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+                    HttpRequest events = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/events"))
+                            .build();
+                    HttpResponse<InputStream> r = client.send(events, HttpResponse.BodyHandlers.ofInputStream());
+                    try (var in = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
                         for (String line; (line = in.readLine()) != null; ) {
                             if (line.startsWith("data: {\"type\":\"interval\"")) {
                                 records.incrementAndGet();
@@ -79,7 +80,8 @@ class EventStreamLoadTest {
         stalled.setReceiveBufferSize(4096);
         stalled.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
         OutputStream request = stalled.getOutputStream();
-        request.write(("GET /events HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        request.write(("GET /events HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
         request.flush();
         long connected = System.nanoTime();
 
@@ -90,13 +92,13 @@ class EventStreamLoadTest {
         JsonNode viewers;
         do {
             Thread.sleep(200);
-            viewers = Json.MAPPER.readTree(client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/status"))
-                    .build(), HttpResponse.BodyHandlers.ofString()).body());
+            HttpRequest status = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/status")).build();
+            viewers = Json.MAPPER.readTree(client.send(status, HttpResponse.BodyHandlers.ofString()).body());
             assertTrue(viewers.get("running").asBoolean(), "the run is still running: " + viewers);
             assertTrue(System.nanoTime() < deadline, "the stream that is never read is dropped: " + viewers);
         } while (viewers.get("viewers").get("dropped").asInt() == 0);
-        System.err.println("EventStreamLoadTest: the stream never read was dropped " + (System.nanoTime() - connected) / 1e9
-                + " s after it connected");
+        System.err.println("EventStreamLoadTest: the stream never read was dropped "
+                + (System.nanoTime() - connected) / 1e9 + " s after it connected");
         assertEquals(1, viewers.get("viewers").get("dropped").asInt(), viewers.toString());
         assertEquals(READERS, viewers.get("viewers").get("open").asInt(), "the readers' streams stay open");
         stalled.setSoTimeout(10_000);

@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The console page's feed: history in order, live records after it, bounded queues and history, lagging streams dropped. */
+/** The console page's feed: history in order, then live records; bounded queues and history; laggards dropped. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class LiveFeedTest {
 
