@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Does watching a run slow it? A/B in one session: a noop run at RATE (default 200 000 ops/s) for DURATION with
 # --control, alternately with no page open (A) and with VIEWERS (default 50) streams of the console page open (B),
-# each read by curl, plus one stream that connects and never reads. ROUNDS (default 3) interleaved pairs; prints
-# each run's achieved rate and wait p99 and the medians per side, and the viewers the endpoint counted (open,
-# dropped) near each B run's end.
+# all read by one client process, plus one stream that connects and never reads. ROUNDS (default 3) interleaved
+# pairs; prints each run's achieved rate and wait p99 and the medians per side, and the viewers the endpoint counted
+# (open, dropped) near each B run's end.
 #   benchmarks/console-viewers.sh                 # RATE=200k VIEWERS=50 ROUNDS=3 DURATION=20s THREADS=2
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,11 +25,19 @@ one() { # side round
   for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$port/status" >/dev/null 2>&1 && break; sleep 0.1; done
   local viewers_seen="-"
   if [ "$side" = B ]; then
-    for _ in $(seq "$viewers"); do curl -sN "http://127.0.0.1:$port/events" >/dev/null 2>&1 & pids+=($!); done
-    # one that never reads: a request on a socket nobody reads from
-    python3 -c 'import socket, sys, time
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096); s.connect(("127.0.0.1", int(sys.argv[1])))
-s.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"); time.sleep(3600)' "$port" & pids+=($!)
+    # one process holds every stream (no burst of 50 process starts beside the run): VIEWERS read, one never does
+    python3 -c 'import selectors, socket, sys
+port, n = int(sys.argv[1]), int(sys.argv[2])
+request = b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+sel = selectors.DefaultSelector()
+for _ in range(n):
+    s = socket.create_connection(("127.0.0.1", port)); s.sendall(request); sel.register(s, selectors.EVENT_READ)
+stalled = socket.socket(); stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+stalled.connect(("127.0.0.1", port)); stalled.sendall(request)
+while sel.get_map():
+    for key, _ in sel.select():
+        if not key.fileobj.recv(65536):
+            sel.unregister(key.fileobj)' "$port" "$viewers" & pids+=($!)
     sleep $((${secs%.*} - 2))
     viewers_seen="$(curl -fsS "http://127.0.0.1:$port/status" | python3 -c 'import json, sys
 v = json.load(sys.stdin)["viewers"]; print("open %d dropped %d" % (v["open"], v["dropped"]))' || echo unknown)"
