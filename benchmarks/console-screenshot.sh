@@ -25,7 +25,7 @@ curl -fsS -X POST --data '2500' "http://127.0.0.1:$port/rate" >/dev/null
 sleep 6
 mkdir -p docs
 shot() { # scheme file
-  chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,1500 --timeout=4000 \
+  chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,1500 --timeout=8000 \
     --blink-settings=preferredColorScheme="$1" --user-data-dir="$dir/profile-$1" --screenshot="$PWD/docs/$2" \
     "http://127.0.0.1:$port/" >/dev/null 2>&1
 }
