@@ -177,6 +177,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--control", paramLabel = "[HOST:]PORT",
             description = {"Open the HTTP control endpoint: GET /status; POST /rate /strictness /threads /pause /resume /stop.",
+                    "GET / is a live web console of the run (charts and controls, docs/console.md).",
                     "Binds 127.0.0.1 unless HOST says otherwise; a non-loopback HOST requires a token."})
     String control;
 

@@ -3,6 +3,7 @@ package dev.pacer.engine;
 import dev.pacer.engine.control.ConsoleControl;
 import dev.pacer.engine.control.ControlEndpoint;
 import dev.pacer.engine.control.HttpControlServer;
+import dev.pacer.engine.control.LiveFeed;
 import dev.pacer.engine.control.RunController;
 import dev.pacer.engine.control.RunStatus;
 import dev.pacer.engine.event.StopReason;
@@ -17,7 +18,11 @@ import dev.pacer.engine.result.Summary;
 import dev.pacer.engine.run.Activity;
 import dev.pacer.engine.run.ActivityConfig;
 import dev.pacer.engine.run.Reporter;
+import dev.pacer.engine.scenario.Phase;
 import dev.pacer.engine.scenario.ScenarioRunner;
+import dev.pacer.engine.text.Json;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pacer.engine.sink.IntervalCsv;
 import dev.pacer.engine.sink.ProgressLine;
 import dev.pacer.engine.sink.StatusBlock;
@@ -157,11 +162,12 @@ public final class LoadRun {
     @SuppressWarnings("try") // the signal handlers are held for the run's length, not used in the block
     public Summary run() throws IOException {
         running = true;
+        LiveFeed feed = options.control() == null ? null : new LiveFeed();
         try (SignalStop signals = options.handleSignals() ? new SignalStop(activity) : null;
              HlogWriter hlog = options.hlog() == null ? null : new HlogWriter(options.hlog(), StartLines.settings(options.activity()), this::outputFailed);
              IntervalCsv csv = options.csv() == null ? null : new IntervalCsv(options.csv(), this::outputFailed);
              HttpControlServer server = options.control() == null ? null
-                     : HttpControlServer.start(options.control(), options.controlToken(), controller);
+                     : HttpControlServer.start(options.control(), options.controlToken(), controller, feed);
              MetricsEndpoint metrics = options.metrics() == null ? null : startMetrics()) {
             if (hlog != null) {
                 reporter.addStartListener((startNanos, startEpochMs) -> {
@@ -186,6 +192,9 @@ public final class LoadRun {
             }
             if (server != null) {
                 controlAddress = server.address();
+            }
+            if (feed != null) {
+                feedConsolePage(feed);
             }
             if (metrics != null) {
                 metricsAddress = new InetSocketAddress(options.metrics().host(), metrics.port());
@@ -215,10 +224,64 @@ public final class LoadRun {
             for (Consumer<Summary> l : finishListeners) {
                 l.accept(summary);
             }
+            if (feed != null) {
+                feed.end(summary, SummaryText.format(summary), reportCommand());
+            }
             return summary;
         } finally {
             finished.countDown();
         }
+    }
+
+    /**
+     * The console page's records: the run's settings at its start, every change, and every interval with
+     * the falling-behind warning the status block shows.
+     */
+    private void feedConsolePage(LiveFeed feed) {
+        reporter.addStartListener((startNanos, startEpochMs) -> {
+            feed.start(pageSettings());
+            activity.addChangeListenerWithHistory(feed::change);
+        });
+        StatusBlock warnings = new StatusBlock();
+        reporter.addListener(r -> {
+            StatusBlock.Facts facts = statusFacts();
+            warnings.update(r, facts);
+            feed.interval(r, warnings.warning(), facts.paused(), facts.inFlightCapacity());
+        });
+    }
+
+    /** What the console page shows of the run's settings: op, rate, threads, length, phases, interval, log. */
+    private ObjectNode pageSettings() {
+        ActivityConfig c = options.activity();
+        ObjectNode n = Json.MAPPER.createObjectNode();
+        n.put("op", c.op().toString());
+        n.put("rate", activity.rate() == null ? null : activity.rate().toString());
+        n.put("threads", activity.threads());
+        if (c.duration() == null) {
+            n.putNull("durationSec");
+        } else {
+            n.put("durationSec", c.duration().toNanos() / 1e9);
+        }
+        n.put("cycles", c.cycles());
+        n.put("intervalSec", options.interval().toNanos() / 1e9);
+        n.put("hlog", options.hlog() == null ? null : options.hlog().toString());
+        ArrayNode phases = n.putArray("phases");
+        if (options.scenario() != null) {
+            for (Phase p : options.scenario().phases()) {
+                phases.addObject().put("name", p.name()).put("durationSec", p.duration().toNanos() / 1e9)
+                        .put("warmup", p.warmup());
+            }
+        }
+        return n;
+    }
+
+    /** The command that makes the report page of the run's log, or null when it writes none. */
+    private String reportCommand() {
+        if (options.hlog() == null) {
+            return null;
+        }
+        String log = options.hlog().toString();
+        return "pacer report " + log + " --plot " + log.replaceAll("\\.hlog$", "") + ".html";
     }
 
     /** The Prometheus endpoint, fed by the reporter each interval. */
