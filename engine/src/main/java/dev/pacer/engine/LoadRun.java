@@ -80,7 +80,7 @@ public final class LoadRun {
      */
     public LoadRun(RunOptions options, Op op, PrintStream out, PrintStream err) {
         this.options = Objects.requireNonNull(options, "options");
-        this.activity = new Activity(options.activity(), op);
+        this.activity = new Activity(options.activity(), op, options.clock());
         this.reporter = new Reporter(activity, options.interval(), options.grace());
         this.out = out;
         this.err = err;

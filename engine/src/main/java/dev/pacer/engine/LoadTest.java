@@ -14,6 +14,8 @@ import dev.pacer.engine.op.Ops;
 import dev.pacer.engine.result.IntervalReport;
 import dev.pacer.engine.result.Summary;
 import dev.pacer.engine.run.ActivityConfig;
+import dev.pacer.engine.run.ManualRunClock;
+import dev.pacer.engine.run.RunClock;
 import dev.pacer.engine.run.Shard;
 import dev.pacer.engine.scenario.Scenario;
 import dev.pacer.engine.scenario.ScenarioParser;
@@ -99,6 +101,7 @@ public final class LoadTest {
     private final List<Consumer<IntervalReport>> intervalListeners = new ArrayList<>();
     private final List<Consumer<Change>> changeListeners = new ArrayList<>();
     private final List<Consumer<Summary>> finishListeners = new ArrayList<>();
+    private RunClock clock = RunClock.system();
 
     private LoadTest() {
     }
@@ -363,6 +366,15 @@ public final class LoadTest {
         return this;
     }
 
+    /**
+     * The clock the test reads and waits on (default {@link RunClock#system()}): a {@link ManualRunClock}
+     * plays the test on a synthetic clock that the caller moves, for exact and fast tests of time-driven logic.
+     */
+    public LoadTest clock(RunClock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        return this;
+    }
+
     /** Runs the test to its end and returns its result. */
     public Result run() throws Exception {
         return start().await();
@@ -374,14 +386,14 @@ public final class LoadTest {
      */
     public Running start() throws Exception {
         RunOptions options = options();
-        Op theOp = op != null ? op : Ops.create(opSpec);
+        Op theOp = op != null ? op : Ops.create(opSpec, clock);
         boolean owned = op == null;
         LoadRun loadRun = new LoadRun(options, theOp, out, err);
         intervalListeners.forEach(loadRun::addIntervalListener);
         changeListeners.forEach(loadRun.activity()::addChangeListener);
         finishListeners.forEach(loadRun::addFinishListener);
         CompletableFuture<Result> result = new CompletableFuture<>();
-        Thread.ofPlatform().name("pacer-run").start(() -> {
+        clock.start(Thread.ofPlatform().name("pacer-run"), () -> {
             try (Op closing = owned ? theOp : null) {
                 Summary s = loadRun.run();
                 result.complete(new Result(s, loadRun.histograms()));
@@ -404,7 +416,7 @@ public final class LoadTest {
                 .thresholds(thresholds).maxErrorRatio(maxErrorRatio).token(controlToken).control(control, controlToken)
                 .metrics(metrics).console(console)
                 .scenario(scenario).handleSignals(handleSignals).progress(progress).announce(announce)
-                .statusBlock(statusBlock).build();
+                .statusBlock(statusBlock).clock(clock).build();
     }
 
     /** A test that is running: change it, watch it, wait for it. Thread-safe. */

@@ -6,6 +6,7 @@ import dev.pacer.engine.op.Completion;
 import dev.pacer.engine.op.Outcome;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.IntStream;
 
 /**
@@ -24,12 +25,18 @@ final class InFlightPool {
     final class Slot extends InFlightOp implements Completion {
         @Override
         public void complete(Outcome outcome) {
-            completed(this, System.nanoTime(), outcome == null ? Outcome.OK : outcome);
+            completed(this, clock.nanoTime(), outcome == null ? Outcome.OK : outcome);
         }
     }
 
     private final List<Slot> slots;
     private final ArrayBlockingQueue<Slot> free;
+    private final RunClock clock;
+    /**
+     * Workers waiting in {@link #take} for a free slot: each adds itself before its last look and parks on the
+     * run's clock; a completion unparks one after it gave its slot back, so no wake-up is lost.
+     */
+    private final ConcurrentLinkedQueue<Thread> waiting = new ConcurrentLinkedQueue<>();
     private final WorkerMetrics metrics;
     private final Runnable onCompletion;
 
@@ -37,8 +44,10 @@ final class InFlightPool {
      * @param capacity     the most ops in flight at once
      * @param metrics      where completions record (written by many threads)
      * @param onCompletion called after each completion (the activity uses it to notice the last one)
+     * @param clock        the run's clock: completions read it, waiting workers park on it
      */
-    InFlightPool(int capacity, WorkerMetrics metrics, Runnable onCompletion) {
+    InFlightPool(int capacity, WorkerMetrics metrics, Runnable onCompletion, RunClock clock) {
+        this.clock = clock;
         this.slots = IntStream.range(0, capacity).mapToObj(i -> new Slot()).toList();
         this.free = new ArrayBlockingQueue<>(capacity, false, slots);
         this.metrics = metrics;
@@ -52,7 +61,26 @@ final class InFlightPool {
 
     /** Waits for a free slot. */
     Slot take() throws InterruptedException {
-        return free.take();
+        Thread me = Thread.currentThread();
+        while (true) {
+            Slot s = free.poll();
+            if (s != null) {
+                return s;
+            }
+            waiting.add(me);
+            try {
+                s = free.poll(); // a completion between the first look and joining the waiters
+                if (s != null) {
+                    return s;
+                }
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                clock.park(Long.MAX_VALUE);
+            } finally {
+                waiting.remove(me);
+            }
+        }
     }
 
     /** Gives back a slot that was taken but not begun (the worker stopped before starting the op). */
@@ -77,6 +105,10 @@ final class InFlightPool {
     private void completed(Slot slot, long endNanos, Outcome outcome) {
         metrics.complete(slot, endNanos, outcome);
         free.add(slot);
+        Thread w = waiting.poll();
+        if (w != null) {
+            clock.unpark(w);
+        }
         onCompletion.run();
     }
 }

@@ -105,7 +105,7 @@ final class Worker implements Runnable {
         private boolean metersBytes;
         private final CycleSource.Batch batch = new CycleSource.Batch();
         /** Unpaced: the previous op's end, the next op's start. */
-        private long previousEnd = System.nanoTime();
+        private long previousEnd = activity.clock.nanoTime();
         /** The slot the last {@link #nextSlot} took: its scheduled and start time. */
         private long scheduled;
         private long start;
@@ -140,7 +140,7 @@ final class Worker implements Runnable {
                 start = grant.startNanos();
             } else {
                 if (activity.awaitUnpaused()) {
-                    previousEnd = System.nanoTime();
+                    previousEnd = activity.clock.nanoTime();
                 }
                 scheduled = previousEnd;
                 start = previousEnd;
@@ -166,7 +166,7 @@ final class Worker implements Runnable {
                 } catch (Throwable t) {
                     outcome = !activity.running && isInterruption(t) ? Outcome.CANCELLED : Outcome.forThrowable(t);
                 }
-                long end = System.nanoTime();
+                long end = activity.clock.nanoTime();
                 metrics.complete(inFlight, end, outcome);
                 previousEnd = end;
                 if (grant != null) {
@@ -183,7 +183,7 @@ final class Worker implements Runnable {
                     acquiring.setOpaque(true);
                     slot = pool.take(); // none free at the scheduled time: the op waits, and it is wait time
                     acquiring.setOpaque(false);
-                    start = System.nanoTime();
+                    start = activity.clock.nanoTime();
                 }
                 slot.begin(scheduled, start);
                 try {
@@ -193,7 +193,7 @@ final class Worker implements Runnable {
                 } catch (Throwable t) {
                     slot.fail(t);
                 }
-                long now = System.nanoTime();
+                long now = activity.clock.nanoTime();
                 previousEnd = now;
                 if (grant != null) {
                     grant.sawClock(now);
