@@ -186,7 +186,18 @@ public final class LoadRun {
             if (options.console() != null) {
                 new ConsoleControl(controller, options.console(), err).start();
             }
-            Reporter.Measurement measured = reporter.run();
+            Reporter.Measurement measured;
+            try {
+                measured = reporter.run();
+            } catch (RuntimeException | Error e) {
+                // a listener (onInterval, a sink) threw on the reporter's thread: the run fails with it, and
+                // its load ends with it (no op starts after this; ops in flight get the grace period)
+                endAfterFailure();
+                throw e;
+            }
+            if (activity.failure() != null) {
+                failed(activity.failure(), "worker");
+            }
             histograms = measured.histograms();
             Summary summary = summarize(measured);
             out.print(SummaryText.format(summary));
@@ -200,6 +211,18 @@ public final class LoadRun {
             return summary;
         } finally {
             finished.countDown();
+        }
+    }
+
+    /** Stops the activity and waits up to the grace period for its workers to leave, interrupting them then. */
+    private void endAfterFailure() {
+        activity.stop(StopReason.ERROR, "error");
+        try {
+            if (!activity.awaitDone(Math.max(1, options.grace().toMillis()), TimeUnit.MILLISECONDS)) {
+                activity.interruptWorkers();
+            }
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -21,6 +21,7 @@ import dev.pacer.engine.scenario.Scenario;
 import dev.pacer.engine.scenario.ScenarioParser;
 import dev.pacer.engine.scenario.ScenarioRunner;
 import dev.pacer.engine.sink.StatusBlock;
+import dev.pacer.engine.text.SettingException;
 import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.ratelimit.LimiterDesign;
 import dev.pacer.ratelimit.RateSpec;
@@ -102,6 +103,8 @@ public final class LoadTest {
     private final List<Consumer<Change>> changeListeners = new ArrayList<>();
     private final List<Consumer<Summary>> finishListeners = new ArrayList<>();
     private RunClock clock = RunClock.system();
+    /** The result of the run started last, or null: a second start waits for its end. Guarded by this. */
+    private CompletableFuture<Result> running;
 
     private LoadTest() {
     }
@@ -157,7 +160,10 @@ public final class LoadTest {
     /** The op to run: yours (see {@link Op}; an {@link dev.pacer.engine.op.AsyncOp} completes later). */
     public LoadTest op(Op op) {
         this.op = Objects.requireNonNull(op, "op");
-        this.opSpec = OpSpec.parse(op.getClass().isSynthetic() ? "custom" : op.getClass().getSimpleName());
+        Class<?> c = op.getClass();
+        // a lambda's class is synthetic and an anonymous class's simple name is empty: both are "custom"
+        this.opSpec = OpSpec.parse(c.isSynthetic() || c.isAnonymousClass() || c.getSimpleName().isEmpty()
+                ? "custom" : c.getSimpleName());
         return this;
     }
 
@@ -245,12 +251,18 @@ public final class LoadTest {
 
     /** Reporting interval (default 1 s, at least 10 ms). */
     public LoadTest interval(Duration interval) {
+        if (interval == null) {
+            throw new SettingException("interval", "null", "must be given (a duration of at least 10ms)");
+        }
         this.interval = interval;
         return this;
     }
 
     /** How long ops in flight at the end may take before they are cancelled (default 10 s). */
     public LoadTest grace(Duration grace) {
+        if (grace == null) {
+            throw new SettingException("grace", "null", "must be given (a duration, 0 or more)");
+        }
         this.grace = grace;
         return this;
     }
@@ -385,6 +397,18 @@ public final class LoadTest {
      * limiter's set-up happen before the schedule starts.
      */
     public Running start() throws Exception {
+        synchronized (this) {
+            if (running != null && !running.isDone()) {
+                throw new IllegalStateException("this LoadTest is already running (its logs and listeners are"
+                        + " the run's): wait for its end (await) before starting it again, or build another");
+            }
+            Running r = launch();
+            running = r.result;
+            return r;
+        }
+    }
+
+    private Running launch() throws Exception {
         RunOptions options = options();
         Op theOp = op != null ? op : Ops.create(opSpec, clock);
         boolean owned = op == null;

@@ -217,6 +217,9 @@ public final class RunOptions {
 
         /** How long ops in flight at the end may take to finish (0: cancel them at once). */
         public Builder grace(Duration grace) {
+            if (grace == null) {
+                throw new SettingException("grace", "null", "must be given (a duration, 0 or more)");
+            }
             if (grace.isNegative()) {
                 throw new SettingException("grace", Durations.format(grace), "must not be negative");
             }

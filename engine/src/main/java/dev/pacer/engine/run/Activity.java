@@ -81,6 +81,8 @@ public final class Activity {
     private volatile long stopNanos;
     /** Set by a second stop (a second Ctrl-C): end the grace period now. */
     private volatile boolean hurried;
+    /** Why a worker failed outside its op, or null. Under the lock. */
+    private String failure;
     /** Unpaced runs only: workers wait while true (paced runs pause their limiter instead). */
     private volatile boolean paused;
 
@@ -411,6 +413,24 @@ public final class Activity {
         return c;
     }
 
+    /**
+     * A worker failed outside its op (the engine's own fault; an op's throwables are its outcomes): the run
+     * stops, failed, with the reason in {@link #failure()}. The first failure is kept.
+     */
+    void workerFailed(Worker w, Throwable t) {
+        synchronized (this) {
+            if (failure == null) {
+                failure = "worker " + w.id + " failed: " + t;
+            }
+        }
+        stop(StopReason.ERROR, "worker");
+    }
+
+    /** Why the run failed inside the engine (a worker's failure outside its op), or null. */
+    public synchronized String failure() {
+        return failure;
+    }
+
     /** Called (on the stopping thread) when the run is stopped, and again when a second stop hurries it. */
     public void addStopListener(Runnable listener) {
         stopListeners.add(listener);
@@ -647,10 +667,20 @@ public final class Activity {
         return record(change(kind, value, source));
     }
 
+    /**
+     * Logs a change and tells every listener. A listener that throws does not undo the change, keep it from
+     * the others (the .hlog among them) or fail the caller: its exception goes to the thread's uncaught
+     * exception handler (printed on stderr by default).
+     */
     private Change record(Change c) {
         changes.add(c);
         for (Consumer<Change> l : listeners) {
-            l.accept(c);
+            try {
+                l.accept(c);
+            } catch (RuntimeException | Error e) {
+                Thread t = Thread.currentThread();
+                t.getUncaughtExceptionHandler().uncaughtException(t, e);
+            }
         }
         return c;
     }

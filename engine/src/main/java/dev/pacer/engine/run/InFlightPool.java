@@ -7,6 +7,7 @@ import dev.pacer.engine.op.Outcome;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 
 /**
@@ -23,9 +24,17 @@ final class InFlightPool {
 
     /** One in-flight op: what the engine hands an {@link dev.pacer.engine.op.AsyncOp} to complete. */
     final class Slot extends InFlightOp implements Completion {
+        /**
+         * True from when a worker takes the slot until its op's first completion: a second completion of the
+         * same op finds it false and is ignored (counted once). Set by the taker, cleared by CAS.
+         */
+        private final AtomicBoolean owed = new AtomicBoolean();
+
         @Override
         public void complete(Outcome outcome) {
-            completed(this, clock.nanoTime(), outcome == null ? Outcome.OK : outcome);
+            if (owed.compareAndSet(true, false)) {
+                completed(this, clock.nanoTime(), outcome == null ? Outcome.OK : outcome);
+            }
         }
     }
 
@@ -56,20 +65,27 @@ final class InFlightPool {
 
     /** A free slot now, or null when every slot is in flight. */
     Slot poll() {
-        return free.poll();
+        return owe(free.poll());
+    }
+
+    private static Slot owe(Slot s) {
+        if (s != null) {
+            s.owed.set(true);
+        }
+        return s;
     }
 
     /** Waits for a free slot. */
     Slot take() throws InterruptedException {
         Thread me = Thread.currentThread();
         while (true) {
-            Slot s = free.poll();
+            Slot s = poll();
             if (s != null) {
                 return s;
             }
             waiting.add(me);
             try {
-                s = free.poll(); // a completion between the first look and joining the waiters
+                s = poll(); // a completion between the first look and joining the waiters
                 if (s != null) {
                     return s;
                 }
@@ -85,6 +101,7 @@ final class InFlightPool {
 
     /** Gives back a slot that was taken but not begun (the worker stopped before starting the op). */
     void giveBack(Slot slot) {
+        slot.owed.set(false);
         free.add(slot);
     }
 

@@ -31,6 +31,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link Activity#stop} to interrupt only waiting workers; a stale read only interrupts an op in flight.
  */
 final class Worker implements Runnable {
+    // Whatever an op throws, an Error included (a StackOverflowError has unwound by the time it is caught; an
+    // OutOfMemoryError may pass), is that call's outcome, named after its class, and the worker goes on: every
+    // call is recorded, and the error ratio judges the run. A worker that fails outside the op (the engine's own
+    // fault) stops the run as failed, with the reason in its summary (Activity#failure).
 
     private static final int ACTIVE = 0;
     private static final int RETIRING = 1;
@@ -78,6 +82,8 @@ final class Worker implements Runnable {
             }
         } catch (InterruptedException e) {
             // stopped while waiting
+        } catch (Throwable t) { // not the op's (its throwables are outcomes): the engine's own failure
+            activity.workerFailed(this, t);
         } finally {
             acquiring.setOpaque(false);
             if (loop.grant != null) {
@@ -161,9 +167,7 @@ final class Worker implements Runnable {
                     if (outcome == null) {
                         outcome = Outcome.OK;
                     }
-                } catch (VirtualMachineError e) {
-                    throw e;
-                } catch (Throwable t) {
+                } catch (Throwable t) { // an Error too (StackOverflowError, OutOfMemoryError): see the class doc
                     outcome = !activity.running && isInterruption(t) ? Outcome.CANCELLED : Outcome.forThrowable(t);
                 }
                 long end = activity.clock.nanoTime();
@@ -188,9 +192,7 @@ final class Worker implements Runnable {
                 slot.begin(scheduled, start);
                 try {
                     op.start(cycle, slot);
-                } catch (VirtualMachineError e) {
-                    throw e;
-                } catch (Throwable t) {
+                } catch (Throwable t) { // an Error too: see the class doc
                     slot.fail(t);
                 }
                 long now = activity.clock.nanoTime();
