@@ -1,9 +1,10 @@
 package dev.pacer.engine;
 
+import dev.pacer.engine.result.Summary;
 import dev.pacer.engine.run.ManualRunClock;
 import java.util.concurrent.CompletableFuture;
 
-/** Plays a {@link LoadTest} on a {@link ManualRunClock}: the test's thread drives time until the run ends. */
+/** Plays runs on a {@link ManualRunClock}: the test's thread drives time until the run ends. */
 final class ManualClock {
 
     private ManualClock() {
@@ -20,5 +21,23 @@ final class ManualClock {
         running.onEnd(() -> ended.complete(null));
         clock.runUntil(ended::isDone);
         return running.await();
+    }
+
+    /** Runs {@code run} on a thread of the clock's run; the future completes with its summary. */
+    static CompletableFuture<Summary> start(ManualRunClock clock, LoadRun run) {
+        CompletableFuture<Summary> summary = new CompletableFuture<>();
+        clock.start(Thread.ofPlatform().name("test-run"), () -> {
+            try {
+                summary.complete(run.run());
+            } catch (Throwable t) {
+                summary.completeExceptionally(t);
+            }
+        });
+        return summary;
+    }
+
+    /** Runs {@code run} on the clock to its end and returns its summary. */
+    static Summary play(ManualRunClock clock, LoadRun run) throws Exception {
+        return clock.await(start(clock, run));
     }
 }

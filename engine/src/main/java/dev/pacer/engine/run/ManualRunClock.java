@@ -27,9 +27,12 @@ import java.util.stream.Collectors;
  * {@code LoadTest}, a scenario) and any thread that has parked here. The driver (the test's thread, never
  * one of the run's) calls {@link #advanceTo}, {@link #advance} or {@link #runUntil}: each waits until
  * every thread of the run is <em>idle</em> (parked here with no {@link #unpark} or interrupt pending, or
- * ended), then moves the clock to the earliest time a parked thread asked to wake, wakes the threads due
- * then, and repeats. Threads that run between two moves all see the same time, so a run's figures do
- * not depend on how fast the machine runs them.
+ * ended), then moves the clock to the earliest time a parked thread asked to wake and wakes that one
+ * thread, and repeats. Threads due at the same time wake one at a time, in the order they parked, each
+ * once the run is idle again: what happens at one instant happens in an order that does not depend on
+ * the machine (a scenario's rate change at a phase boundary and a worker's slot there, say). Threads
+ * that run between two moves all see the same time, so a run's figures do not depend on how fast the
+ * machine runs them.
  *
  * <p>Rules for what runs on this clock: a run's thread blocked anywhere but here (a latch, a lock, a
  * future, real I/O) holds time still until it moves on, so such waits must end without time moving
@@ -50,8 +53,10 @@ public final class ManualRunClock implements RunClock {
     private final Instant originInstant;
     /** The time; written under {@code lock}, read by anyone. */
     private volatile long now;
-    /** Threads parked here and not yet woken, with the time each asked to wake at. Under {@code lock}. */
-    private final Map<Thread, Long> parked = new HashMap<>();
+    /** Threads parked here and not yet woken, with when each asked to wake and in which order it parked. Under {@code lock}. */
+    private final Map<Thread, WakeUp> parked = new HashMap<>();
+    /** How many parks so far: the order of parks, which orders wake-ups at one time. Under {@code lock}. */
+    private long parks;
     /** Threads unparked while not parked here: their next park returns at once. Under {@code lock}. */
     private final Set<Thread> permits = new HashSet<>();
     /** The run's threads (started here, or that parked here) that have not ended. Under {@code lock}. */
@@ -119,7 +124,7 @@ public final class ManualRunClock implements RunClock {
                 return;
             }
             long t = now;
-            parked.put(me, nanos >= Long.MAX_VALUE - t ? Long.MAX_VALUE : t + nanos);
+            parked.put(me, new WakeUp(nanos >= Long.MAX_VALUE - t ? Long.MAX_VALUE : t + nanos, parks++));
         }
         try {
             while (true) {
@@ -165,14 +170,14 @@ public final class ManualRunClock implements RunClock {
             awaitIdle();
             synchronized (lock) {
                 if (idle()) {
-                    long next = earliestWakeUp();
-                    if (next > until) {
+                    Map.Entry<Thread, WakeUp> next = earliestWakeUp();
+                    if (next == null || next.getValue().atNanos() > until) {
                         if (until > now) {
                             now = until;
                         }
                         return;
                     }
-                    moveTo(next);
+                    wake(next);
                 }
             }
         }
@@ -191,12 +196,12 @@ public final class ManualRunClock implements RunClock {
             }
             synchronized (lock) {
                 if (idle()) {
-                    long next = earliestWakeUp();
-                    if (next == Long.MAX_VALUE) {
+                    Map.Entry<Thread, WakeUp> next = earliestWakeUp();
+                    if (next == null || next.getValue().atNanos() == Long.MAX_VALUE) {
                         throw new IllegalStateException("the run is idle, nothing will wake it, and the condition is"
                                 + " false; parked: " + describe(parked.keySet()));
                     }
-                    moveTo(next);
+                    wake(next);
                 }
             }
         }
@@ -252,25 +257,32 @@ public final class ManualRunClock implements RunClock {
         return t.getState() == Thread.State.TERMINATED || parked.containsKey(t) && !t.isInterrupted();
     }
 
-    private long earliestWakeUp() {
-        long next = Long.MAX_VALUE;
-        for (long d : parked.values()) {
-            next = Math.min(next, d);
+    /** Under the lock: the parked thread to wake next (earliest time, then earliest park), or null. */
+    private Map.Entry<Thread, WakeUp> earliestWakeUp() {
+        Map.Entry<Thread, WakeUp> next = null;
+        for (Map.Entry<Thread, WakeUp> e : parked.entrySet()) {
+            if (next == null || e.getValue().before(next.getValue())) {
+                next = e;
+            }
         }
         return next;
     }
 
-    /** Under the lock: sets the time to {@code next} (not before now) and wakes every thread due then. */
-    private void moveTo(long next) {
-        if (next > now) {
-            now = next;
+    /** Under the lock: sets the time to the wake-up's (never back) and wakes its thread. */
+    private void wake(Map.Entry<Thread, WakeUp> next) {
+        long at = next.getValue().atNanos();
+        if (at > now) {
+            now = at;
         }
-        for (Iterator<Map.Entry<Thread, Long>> it = parked.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<Thread, Long> e = it.next();
-            if (e.getValue() <= now) {
-                it.remove();
-                LockSupport.unpark(e.getKey());
-            }
+        Thread t = next.getKey();
+        parked.remove(t);
+        LockSupport.unpark(t);
+    }
+
+    /** When a parked thread asked to wake, and the number of its park (earlier parks wake first at one time). */
+    private record WakeUp(long atNanos, long order) {
+        boolean before(WakeUp o) {
+            return atNanos < o.atNanos || atNanos == o.atNanos && order < o.order;
         }
     }
 

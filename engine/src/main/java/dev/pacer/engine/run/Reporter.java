@@ -157,15 +157,17 @@ public final class Reporter {
      * phase begins at its next cut).
      */
     public void awaitCut(CompletableFuture<Void> cut) {
-        try {
-            cut.get(PHASE_HANDSHAKE_NANOS, TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            // the phase begins at the reporter's next cut
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(e.getCause());
+        // on the run's clock: a manual clock must see this thread parked to let the reporter reach the cut
+        Thread me = Thread.currentThread();
+        cut.whenComplete((v, e) -> clock.unpark(me));
+        long until = clock.nanoTime() + PHASE_HANDSHAKE_NANOS;
+        for (long left = PHASE_HANDSHAKE_NANOS; !cut.isDone() && left > 0; left = until - clock.nanoTime()) {
+            if (me.isInterrupted()) {
+                return;
+            }
+            clock.park(left);
         }
+        // not cut in time: the phase begins at the reporter's next cut
     }
 
     /**
