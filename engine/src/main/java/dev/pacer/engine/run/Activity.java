@@ -83,7 +83,7 @@ public final class Activity {
     private volatile boolean hurried;
     /** Why a worker failed outside its op, or null. Under the lock. */
     private String failure;
-    /** Unpaced runs only: workers wait while true (paced runs pause their limiter instead). */
+    /** Workers wait while true (see {@link #awaitUnpaused}); paced runs pause their limiter too. */
     private volatile boolean paused;
 
     private final ActivityConfig config;
@@ -622,7 +622,7 @@ public final class Activity {
         }
     }
 
-    /** Unpaced runs: blocks while paused. Returns true if it waited. */
+    /** Blocks while paused (until resumed or stopped), parked on the run's clock. Returns true if it waited. */
     boolean awaitUnpaused() throws InterruptedException {
         if (!paused) {
             return false;

@@ -46,7 +46,7 @@ import java.util.stream.Collectors;
 public final class ManualRunClock implements RunClock {
 
     /** About how long (real time) a driver waits for the run's threads to become idle. */
-    public static final long IDLE_WAIT_MILLIS = 20_000;
+    public static final long IDLE_WAIT_MILLIS = 10_000;
 
     private final Object lock = new Object();
     private final long originNanos;

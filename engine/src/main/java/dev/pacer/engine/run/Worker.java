@@ -121,6 +121,12 @@ final class Worker implements Runnable {
             if (!goOn()) {
                 return -1;
             }
+            // a paused run's workers wait here, on the run's clock, not in the limiter (whose pause blocks
+            // callers on a latch no clock can see); the limiter's pause still gives the paused time away
+            boolean waited = activity.awaitUnpaused();
+            if (waited && !activity.running) {
+                return -1;
+            }
             RateLimiter limiter = activity.limiter;
             long cycle = activity.cycles.next(batch, limiter == null || limiter.spec().opsPerSecond() > 100_000 ? 64 : 1);
             if (cycle < 0) {
@@ -145,7 +151,7 @@ final class Worker implements Runnable {
                 scheduled = grant.scheduledNanos();
                 start = grant.startNanos();
             } else {
-                if (activity.awaitUnpaused()) {
+                if (waited) {
                     previousEnd = activity.clock.nanoTime();
                 }
                 scheduled = previousEnd;
