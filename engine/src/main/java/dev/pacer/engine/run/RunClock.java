@@ -13,7 +13,7 @@ import java.time.Instant;
  *
  * <h2>Contract</h2>
  * <ul>
- *   <li>{@link #nanoTime()} is monotonic, on the scale of {@link System#nanoTime()}.</li>
+ *   <li>{@link #nanoTime()} is monotonic, on the scale of {@link System#nanoTime}.</li>
  *   <li>{@link #park} blocks like {@link java.util.concurrent.locks.LockSupport#parkNanos(long)}: it may
  *       return early (an {@link #unpark}, an interrupt, or spuriously), so callers re-check in a loop.</li>
  *   <li>A thread of the run wakes another parked on this clock with {@link #unpark} (not
@@ -53,7 +53,7 @@ public interface RunClock extends NanoClock {
         }
     }
 
-    /** The JVM's clocks: {@link System#nanoTime()}, {@code LockSupport} parks, the calibrated limiter sleeper. */
+    /** The JVM's clocks: {@link System#nanoTime}, {@code LockSupport} parks, the calibrated limiter sleeper. */
     static RunClock system() {
         return SystemRunClock.INSTANCE;
     }
