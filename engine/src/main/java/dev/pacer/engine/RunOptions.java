@@ -3,7 +3,7 @@ package dev.pacer.engine;
 import dev.pacer.engine.control.ControlEndpoint;
 import dev.pacer.engine.gate.Threshold;
 import dev.pacer.engine.run.ActivityConfig;
-import dev.pacer.engine.run.RunClock;
+import dev.pacer.engine.time.RunClock;
 import dev.pacer.engine.scenario.Scenario;
 import dev.pacer.engine.sink.StatusBlock;
 import dev.pacer.engine.text.Durations;
@@ -174,7 +174,7 @@ public final class RunOptions {
     }
 
     /** Builds {@link RunOptions}; each setter checks its value and names it when refused. */
-    /** The run's clock: {@link RunClock#system()} unless a test gave a {@link dev.pacer.engine.run.ManualRunClock}. */
+    /** The run's clock: {@link RunClock#system()} unless a test gave a {@link dev.pacer.engine.time.ManualRunClock}. */
     public RunClock clock() {
         return clock;
     }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pacer.engine.op.Op;
 import dev.pacer.engine.op.Outcome;
-import dev.pacer.engine.run.ManualRunClock;
+import dev.pacer.engine.time.ManualRunClock;
 import dev.pacer.engine.text.SettingException;
 import java.nio.file.Path;
 import java.time.Duration;

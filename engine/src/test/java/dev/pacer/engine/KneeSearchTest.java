@@ -23,7 +23,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.HdrHistogram.Histogram;
 import dev.pacer.engine.op.Op;
 import dev.pacer.engine.op.Outcome;
-import dev.pacer.engine.run.ManualRunClock;
+import dev.pacer.engine.time.ManualRunClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -18,7 +18,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
-import dev.pacer.engine.run.ManualRunClock;
+import dev.pacer.engine.time.ManualRunClock;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;

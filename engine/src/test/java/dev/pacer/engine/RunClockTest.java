@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pacer.engine.event.StopReason;
 import dev.pacer.engine.metrics.Metric;
 import dev.pacer.engine.result.IntervalReport;
-import dev.pacer.engine.run.ManualRunClock;
+import dev.pacer.engine.time.ManualRunClock;
 import dev.pacer.engine.run.Shard;
 import dev.pacer.engine.scenario.ScenarioParser;
 import java.time.Duration;

@@ -12,7 +12,7 @@ import dev.pacer.engine.op.OpSpec;
 import dev.pacer.engine.op.Outcome;
 import dev.pacer.engine.result.Summary;
 import dev.pacer.engine.run.ActivityConfig;
-import dev.pacer.engine.run.ManualRunClock;
+import dev.pacer.engine.time.ManualRunClock;
 import dev.pacer.ratelimit.RateSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -14,7 +14,7 @@ import dev.pacer.engine.op.AsyncOp;
 import dev.pacer.engine.op.Op;
 import dev.pacer.engine.op.Outcome;
 import dev.pacer.engine.result.Summary;
-import dev.pacer.engine.run.ManualRunClock;
+import dev.pacer.engine.time.ManualRunClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

@@ -8,7 +8,7 @@ import dev.pacer.engine.run.Shard;
 import dev.pacer.engine.scenario.Scenario;
 import dev.pacer.engine.scenario.ScenarioParser;
 import java.util.List;
-import dev.pacer.engine.run.ManualRunClock;
+import dev.pacer.engine.time.ManualRunClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.pacer.engine.event.Change;
 import dev.pacer.engine.event.ChangeKind;
 import dev.pacer.engine.result.IntervalReport;
-import dev.pacer.engine.run.ManualRunClock;
+import dev.pacer.engine.time.ManualRunClock;
 import dev.pacer.engine.scenario.ScenarioParser;
 import java.time.Duration;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.pacer.engine.compare;
 
 import dev.pacer.engine.LoadTest;
-import dev.pacer.engine.run.RunClock;
+import dev.pacer.engine.time.RunClock;
 import dev.pacer.engine.metrics.LatencySummary;
 import dev.pacer.engine.metrics.Metric;
 import dev.pacer.engine.op.Op;

@@ -1,7 +1,7 @@
 package dev.pacer.engine.op;
 
 import dev.pacer.engine.text.SettingException;
-import dev.pacer.engine.run.RunClock;
+import dev.pacer.engine.time.RunClock;
 
 /** The ops that ship with pacer: {@code noop}, {@code sleep}, {@code cpu}. */
 public final class BuiltinOps {

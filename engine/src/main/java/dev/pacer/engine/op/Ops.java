@@ -1,6 +1,6 @@
 package dev.pacer.engine.op;
 
-import dev.pacer.engine.run.RunClock;
+import dev.pacer.engine.time.RunClock;
 import dev.pacer.engine.text.SettingException;
 import java.util.Map;
 import java.util.ServiceLoader;

@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import dev.pacer.engine.time.RunClock;
 
 /**
  * A running workload: the op, its workers, the limiter, and the one place that changes them.

@@ -9,6 +9,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
+import dev.pacer.engine.time.RunClock;
 
 /**
  * The bound on asynchronous ops in flight: a fixed set of reusable slots, each one op started and not

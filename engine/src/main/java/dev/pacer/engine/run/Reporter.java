@@ -21,6 +21,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
+import dev.pacer.engine.time.RunClock;
 
 /**
  * Cuts a running {@link Activity} into intervals, on the thread that calls {@link #run()}.

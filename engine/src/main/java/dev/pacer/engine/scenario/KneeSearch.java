@@ -9,7 +9,7 @@ import dev.pacer.engine.result.Knee;
 import dev.pacer.engine.result.RunFigures;
 import dev.pacer.engine.result.ThresholdResult;
 import dev.pacer.engine.run.Activity;
-import dev.pacer.engine.run.RunClock;
+import dev.pacer.engine.time.RunClock;
 import dev.pacer.engine.text.Durations;
 import dev.pacer.ratelimit.RateSpec;
 import java.util.EnumMap;

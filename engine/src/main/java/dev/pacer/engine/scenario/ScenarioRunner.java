@@ -5,7 +5,7 @@ import dev.pacer.engine.result.Knee;
 import dev.pacer.engine.run.Activity;
 import dev.pacer.engine.run.ActivityConfig;
 import dev.pacer.engine.run.Reporter;
-import dev.pacer.engine.run.RunClock;
+import dev.pacer.engine.time.RunClock;
 import dev.pacer.engine.run.Shard;
 import dev.pacer.engine.text.Durations;
 import dev.pacer.engine.text.SettingException;

@@ -43,11 +43,11 @@ public final class HttpOpProvider implements OpProvider {
 
     @Override
     public Op create(OpSpec spec) throws IOException {
-        return create(spec, dev.pacer.engine.run.RunClock.system());
+        return create(spec, dev.pacer.engine.time.RunClock.system());
     }
 
     @Override
-    public Op create(OpSpec spec, dev.pacer.engine.run.RunClock clock) throws IOException {
+    public Op create(OpSpec spec, dev.pacer.engine.time.RunClock clock) throws IOException {
         if (!spec.argument().isEmpty()) {
             throw new SettingException("op", spec.toString(), "http takes no argument: its settings are ${url}, ${method}, ...");
         }

@@ -47,7 +47,7 @@ final class HttpWarmUp {
 
     private final HttpTransport transport;
     /** Real time whatever the run's clock: the warm-up spends it compiling the client against a private server. */
-    private static final dev.pacer.engine.run.RunClock REAL = dev.pacer.engine.run.RunClock.system();
+    private static final dev.pacer.engine.time.RunClock REAL = dev.pacer.engine.time.RunClock.system();
     private final HttpRequestTemplate template;
     private final SenderFactory factory;
     private final boolean h2;

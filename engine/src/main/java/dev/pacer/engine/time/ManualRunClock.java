@@ -1,4 +1,4 @@
-package dev.pacer.engine.run;
+package dev.pacer.engine.time;
 
 import dev.pacer.ratelimit.Sleeper;
 import java.time.Instant;
