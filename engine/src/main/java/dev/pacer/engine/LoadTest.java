@@ -360,13 +360,20 @@ public final class LoadTest {
         return this;
     }
 
-    /** Called after every interval, on the reporter thread. */
+    /**
+     * Called after every interval, on the reporter thread. A listener that throws fails the test: its load
+     * stops (ops in flight get the grace period) and {@link Running#await()} throws what it threw.
+     */
     public LoadTest onInterval(Consumer<IntervalReport> listener) {
         intervalListeners.add(Objects.requireNonNull(listener, "listener"));
         return this;
     }
 
-    /** Called with every change (rate, threads, pause, phase, stop), on the thread that made it. */
+    /**
+     * Called with every change (rate, threads, pause, phase, stop), on the thread that made it. A listener that
+     * throws neither undoes the change nor fails whoever made it, and the other listeners (the .hlog's) still
+     * get it: what it threw goes to that thread's uncaught-exception handler.
+     */
     public LoadTest onChange(Consumer<Change> listener) {
         changeListeners.add(Objects.requireNonNull(listener, "listener"));
         return this;
