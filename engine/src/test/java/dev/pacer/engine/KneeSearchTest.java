@@ -92,7 +92,8 @@ class KneeSearchTest {
 
     static LoadTest.Result run(SimulatedServer server, Scenario s, List<Seen> seen, Runnable midway) throws Exception {
         PrintStream sink = new PrintStream(new ByteArrayOutputStream());
-        LoadTest t = LoadTest.scenario(s).op(server).clock(server.clock).interval(java.time.Duration.ofMillis(250)).output(sink, sink)
+        LoadTest t = LoadTest.scenario(s).op(server).clock(server.clock).interval(java.time.Duration.ofMillis(250))
+                .output(sink, sink)
                 .progress(false).announce(false).onInterval(r -> {
                     if (!r.drain()) {
                         IntervalStats st = r.stats();

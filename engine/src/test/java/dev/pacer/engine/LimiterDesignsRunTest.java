@@ -38,7 +38,8 @@ class LimiterDesignsRunTest {
     void twoThousandOpsPerSecondForThreeSecondsWithinFivePercent(String design) throws Exception {
         // on the manual clock: what is measured is the design, not the machine's load (a loaded 2-core machine
         // cost the locking designs 5-10 % of a 3 s wall-clock run)
-        LoadTest.Result r = ManualClock.play(new ManualRunClock(), LoadTest.rate("2000").limiter(LimiterDesign.parse(design))
+        LoadTest.Result r = ManualClock.play(new ManualRunClock(),
+                LoadTest.rate("2000").limiter(LimiterDesign.parse(design))
                 .threads(2).op("noop").duration(Duration.ofSeconds(3)));
         long ops = r.summary().ops();
         assertEquals(6_000, ops, 300, design + ": " + ops + " ops in 3 s at 2 000/s");

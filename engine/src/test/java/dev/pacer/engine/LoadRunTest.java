@@ -38,7 +38,8 @@ class LoadRunTest {
 
     /** A run of {@code config} on the manual clock, to its end. */
     Summary play(ActivityConfig config, Op op) throws Exception {
-        return ManualClock.play(clock, new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(100)).clock(clock)
+        return ManualClock.play(clock, new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(100))
+                .clock(clock)
                 .build(), op, new PrintStream(out), new PrintStream(new ByteArrayOutputStream())));
     }
 
@@ -67,7 +68,8 @@ class LoadRunTest {
     @Test
     void aTimedRunStartsNoOpScheduledAtOrAfterItsEnd() throws Exception {
         // 20 ops/s for 2 s: slots at 0, 50, ..., 1950 ms are 40 ops; the slot at 2000 ms is past the end
-        Summary s = play(new ActivityConfig(OpSpec.parse("x"), 2, false, RateSpec.parse("20"), Duration.ofSeconds(2), 0),
+        Summary s = play(new ActivityConfig(OpSpec.parse("x"), 2, false, RateSpec.parse("20"),
+                Duration.ofSeconds(2), 0),
                 cycle -> null);
         assertEquals(40, s.ops(), "the slots before the end, not the one at it");
         assertEquals(StopReason.DURATION, s.stopReason());
@@ -83,7 +85,8 @@ class LoadRunTest {
             }
             return null;
         };
-        return t.play(new ActivityConfig(OpSpec.parse("stall"), 1, false, RateSpec.parse(rate), Duration.ofMillis(1_500), 0),
+        return t.play(new ActivityConfig(OpSpec.parse("stall"), 1, false, RateSpec.parse(rate),
+                Duration.ofMillis(1_500), 0),
                 op).ops();
     }
 

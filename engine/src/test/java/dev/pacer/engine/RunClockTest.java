@@ -33,7 +33,8 @@ class RunClockTest {
     @Test
     void aPausedPacedRunGivesThePausedTimeAwayWithoutABurstAfterIt() throws Exception {
         List<IntervalReport> intervals = new CopyOnWriteArrayList<>();
-        LoadTest.Running running = PoissonRunTest.quiet(LoadTest.rate(100).op(cycle -> null).duration(Duration.ofSeconds(3))
+        LoadTest.Running running = PoissonRunTest.quiet(LoadTest.rate(100).op(cycle -> null)
+                .duration(Duration.ofSeconds(3))
                 .onInterval(intervals::add)).clock(clock).start();
         long t0 = clock.nanoTime();
         clock.advanceTo(t0 + 1_000 * MS);

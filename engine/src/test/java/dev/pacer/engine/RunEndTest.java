@@ -36,7 +36,8 @@ class RunEndTest {
     final ManualRunClock clock = new ManualRunClock();
 
     LoadRun run(ActivityConfig config, Op op, Duration grace) {
-        return new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(200)).grace(grace).clock(clock).build(), op,
+        return new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(200)).grace(grace).clock(clock).build(),
+                op,
                 new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream()));
     }
 
@@ -93,7 +94,8 @@ class RunEndTest {
     void slowOpsFinishAfterTheEndWithoutStretchingTheRun() throws Exception {
         // 100 ops/s for 3 s, each op 2 s: all 300 start on time and finish up to 2 s after the end
         long t0 = clock.nanoTime();
-        Summary s = ManualClock.play(clock, run(config("100", 400, true, Duration.ofSeconds(3), 0), sleeping(2_000 * MS),
+        Summary s = ManualClock.play(clock, run(config("100", 400, true, Duration.ofSeconds(3), 0),
+                sleeping(2_000 * MS),
                 Duration.ofSeconds(10)));
         assertEquals(300, s.ops(), "every slot before the end ran and was counted");
         assertEquals(3.0, s.durationSeconds(), 1e-9, "the run's length is its schedule's");
@@ -101,13 +103,15 @@ class RunEndTest {
         assertEquals(300L, s.outcomes().get("ok"), "none was cancelled");
         assertEquals(0, s.latencies().get(Metric.WAIT).max(), "all started on time");
         assertTrue(s.latencies().get(Metric.SERVICE).min() >= 1_998_000_000L, "2 s each, to the histogram's 0.1 %");
-        assertEquals(4_990 * MS, clock.nanoTime() - t0, "the drain waited for the last op: started at 2.99 s, 2 s long");
+        assertEquals(4_990 * MS, clock.nanoTime() - t0,
+                "the drain waited for the last op: started at 2.99 s, 2 s long");
     }
 
     @Test
     void opsStillRunningWhenTheGraceEndsAreCancelledAndTheRunEnds() throws Exception {
         long t0 = clock.nanoTime();
-        Summary s = ManualClock.play(clock, run(config("10", 2, false, Duration.ofSeconds(1), 0), sleeping(3_600_000 * MS),
+        Summary s = ManualClock.play(clock, run(config("10", 2, false, Duration.ofSeconds(1), 0),
+                sleeping(3_600_000 * MS),
                 Duration.ofMillis(300)));
         assertEquals(2, s.ops(), "the two ops that started are counted");
         assertEquals(2L, s.outcomes().get("cancelled"));
@@ -149,11 +153,13 @@ class RunEndTest {
         // those complete (120 ms later), so 36 start before the 1 s end; slots wait for a free one and that
         // wait is wait time; the worker never waits for a completion itself
         DelayedOp op = new DelayedOp(Duration.ofMillis(120));
-        Summary s = ManualClock.play(clock, run(config("200", 1, false, Duration.ofSeconds(1), 4), op, Duration.ofSeconds(5)));
+        Summary s = ManualClock.play(clock, run(config("200", 1, false, Duration.ofSeconds(1), 4), op,
+                Duration.ofSeconds(5)));
         assertEquals(4, op.mostInFlight.get(), "the bound held and was reached");
         assertEquals(36, s.ops(), "4 every 120 ms could start in the second");
         // the last started at 8 x 120 + 15 = 975 ms, for the slot at 35 x 5 = 175 ms
-        assertEquals(800 * MS, s.latencies().get(Metric.WAIT).max(), 800 * MS / 1000, "waiting for a free slot is wait time");
+        assertEquals(800 * MS, s.latencies().get(Metric.WAIT).max(), 800 * MS / 1000,
+                "waiting for a free slot is wait time");
         assertEquals(120 * MS, s.latencies().get(Metric.SERVICE).min(), 120 * MS / 1000, "120 ms each");
         assertEquals(0, s.errors());
     }
@@ -161,7 +167,8 @@ class RunEndTest {
     @Test
     void asyncOpsInFlightAtTheEndCompleteInTheDrainAndCount() throws Exception {
         DelayedOp op = new DelayedOp(Duration.ofMillis(300));
-        Summary s = ManualClock.play(clock, run(config("100", 1, false, Duration.ofSeconds(1), 0), op, Duration.ofSeconds(5)));
+        Summary s = ManualClock.play(clock, run(config("100", 1, false, Duration.ofSeconds(1), 0), op,
+                Duration.ofSeconds(5)));
         assertEquals(100, s.ops(), "the 30 in flight at the end completed and counted");
         assertEquals(100L, s.outcomes().get("ok"));
         assertEquals(1.0, s.durationSeconds(), 1e-9);
@@ -172,7 +179,8 @@ class RunEndTest {
     void asyncOpsThatNeverCompleteAreCancelledAfterTheGrace() throws Exception {
         AsyncOp never = (cycle, completion) -> { };
         long t0 = clock.nanoTime();
-        Summary s = ManualClock.play(clock, run(config("50", 1, false, Duration.ofMillis(500), 0), never, Duration.ofMillis(200)));
+        Summary s = ManualClock.play(clock, run(config("50", 1, false, Duration.ofMillis(500), 0), never,
+                Duration.ofMillis(200)));
         assertEquals(25, s.ops());
         assertEquals(25L, s.outcomes().get("cancelled"));
         assertEquals(700 * MS, clock.nanoTime() - t0, "cancelled at the grace's end");

@@ -141,8 +141,8 @@ public final class LimiterComparison {
         StallingOp op = new StallingOp(s.stallEvery().toNanos(), s.stallFor().toNanos(),
                 (int) Math.min(50_000_000, expected * 3 + 10_000), clock);
         PrintStream sink = new PrintStream(new ByteArrayOutputStream());
-        LoadTest.Result r = LoadTest.rate(RateSpec.of(s.rate()).toString()).limiter(design).threads(s.threads()).op(op).clock(clock)
-                .duration(s.duration()).interval(s.interval()).hlog(hlog)
+        LoadTest.Result r = LoadTest.rate(RateSpec.of(s.rate()).toString()).limiter(design).threads(s.threads()).op(op)
+                .clock(clock).duration(s.duration()).interval(s.interval()).hlog(hlog)
                 .output(sink, sink).progress(false).announce(false).handleSignals(false).run();
         long ops = r.summary().ops();
         double seconds = r.summary().figures().durationSeconds();

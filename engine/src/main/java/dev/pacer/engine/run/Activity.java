@@ -284,7 +284,8 @@ public final class Activity {
     }
 
     private RateLimiter limiterFor(RateSpec spec, Long origin) {
-        RateLimiters.Builder b = RateLimiters.builder(spec).clock(clock).sleeper(clock.sleeper()).arrivals(config.arrivals()).design(config.limiter());
+        RateLimiters.Builder b = RateLimiters.builder(spec).clock(clock).sleeper(clock.sleeper())
+                .arrivals(config.arrivals()).design(config.limiter());
         if (origin != null) {
             b.origin(origin);
         }

@@ -227,7 +227,8 @@ public final class ScenarioRunner {
 
     private static void sleepUntil(Activity activity, long deadline) {
         RunClock clock = activity.clock();
-        for (long left = deadline - clock.nanoTime(); left > 0 && activity.isRunning(); left = deadline - clock.nanoTime()) {
+        for (long left = deadline - clock.nanoTime(); left > 0 && activity.isRunning();
+                left = deadline - clock.nanoTime()) {
             clock.park(Math.min(left, 50_000_000));
         }
     }

@@ -53,7 +53,7 @@ public final class ManualRunClock implements RunClock {
     private final Instant originInstant;
     /** The time; written under {@code lock}, read by anyone. */
     private volatile long now;
-    /** Threads parked here and not yet woken, with when each asked to wake and in which order it parked. Under {@code lock}. */
+    /** Threads parked here and not yet woken: when each asked to wake, in which order it parked. Under {@code lock}. */
     private final Map<Thread, WakeUp> parked = new HashMap<>();
     /** How many parks so far: the order of parks, which orders wake-ups at one time. Under {@code lock}. */
     private long parks;

@@ -50,7 +50,8 @@ class HlogRoundTripTest {
         assertEquals("100", log.settings().get("rate").replaceFirst(",.*", ""), log.settings().toString());
         assertTrue(log.warnings().isEmpty(), log.warnings().toString());
         assertEquals(9, log.intervals(), "three intervals, a histogram per metric each");
-        assertEquals(List.of("wait", "service", "response"), intervals.subList(0, 3).stream().map(TaggedInterval::tag).toList());
+        assertEquals(List.of("wait", "service", "response"),
+                intervals.subList(0, 3).stream().map(TaggedInterval::tag).toList());
 
         List<IntervalNote> notes = log.notes();
         assertEquals(List.of(0.0, 1.0, 2.0), notes.stream().map(IntervalNote::start).toList());
