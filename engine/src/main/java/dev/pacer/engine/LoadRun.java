@@ -87,7 +87,7 @@ public final class LoadRun {
      */
     public LoadRun(RunOptions options, Op op, PrintStream out, PrintStream err) {
         this.options = Objects.requireNonNull(options, "options");
-        this.activity = new Activity(options.activity(), op);
+        this.activity = new Activity(options.activity(), op, options.clock());
         this.reporter = new Reporter(activity, options.interval(), options.grace());
         this.out = out;
         this.err = err;
@@ -205,7 +205,18 @@ public final class LoadRun {
             if (options.console() != null) {
                 new ConsoleControl(controller, options.console(), err).start();
             }
-            Reporter.Measurement measured = reporter.run();
+            Reporter.Measurement measured;
+            try {
+                measured = reporter.run();
+            } catch (RuntimeException | Error e) {
+                // a listener (onInterval, a sink) threw on the reporter's thread: the run fails with it, and
+                // its load ends with it (no op starts after this; ops in flight get the grace period)
+                endAfterFailure();
+                throw e;
+            }
+            if (activity.failure() != null) {
+                failed(activity.failure(), "worker");
+            }
             histograms = measured.histograms();
             Summary summary = summarize(measured);
             out.print(SummaryText.format(summary));
@@ -282,6 +293,18 @@ public final class LoadRun {
         }
         String log = options.hlog().toString();
         return "pacer report " + log + " --plot " + log.replaceAll("\\.hlog$", "") + ".html";
+    }
+
+    /** Stops the activity and waits up to the grace period for its workers to leave, interrupting them then. */
+    private void endAfterFailure() {
+        activity.stop(StopReason.ERROR, "error");
+        try {
+            if (!activity.awaitDone(Math.max(1, options.grace().toMillis()), TimeUnit.MILLISECONDS)) {
+                activity.interruptWorkers();
+            }
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** The Prometheus endpoint, fed by the reporter each interval. */

@@ -14,11 +14,14 @@ import dev.pacer.engine.op.Ops;
 import dev.pacer.engine.result.IntervalReport;
 import dev.pacer.engine.result.Summary;
 import dev.pacer.engine.run.ActivityConfig;
+import dev.pacer.engine.time.ManualRunClock;
+import dev.pacer.engine.time.RunClock;
 import dev.pacer.engine.run.Shard;
 import dev.pacer.engine.scenario.Scenario;
 import dev.pacer.engine.scenario.ScenarioParser;
 import dev.pacer.engine.scenario.ScenarioRunner;
 import dev.pacer.engine.sink.StatusBlock;
+import dev.pacer.engine.text.SettingException;
 import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.ratelimit.LimiterDesign;
 import dev.pacer.ratelimit.RateSpec;
@@ -99,6 +102,9 @@ public final class LoadTest {
     private final List<Consumer<IntervalReport>> intervalListeners = new ArrayList<>();
     private final List<Consumer<Change>> changeListeners = new ArrayList<>();
     private final List<Consumer<Summary>> finishListeners = new ArrayList<>();
+    private RunClock clock = RunClock.system();
+    /** The result of the run started last, or null: a second start waits for its end. Guarded by this. */
+    private CompletableFuture<Result> running;
 
     private LoadTest() {
     }
@@ -154,7 +160,10 @@ public final class LoadTest {
     /** The op to run: yours (see {@link Op}; an {@link dev.pacer.engine.op.AsyncOp} completes later). */
     public LoadTest op(Op op) {
         this.op = Objects.requireNonNull(op, "op");
-        this.opSpec = OpSpec.parse(op.getClass().isSynthetic() ? "custom" : op.getClass().getSimpleName());
+        Class<?> c = op.getClass();
+        // a lambda's class is synthetic and an anonymous class's simple name is empty: both are "custom"
+        this.opSpec = OpSpec.parse(c.isSynthetic() || c.isAnonymousClass() || c.getSimpleName().isEmpty()
+                ? "custom" : c.getSimpleName());
         return this;
     }
 
@@ -242,12 +251,18 @@ public final class LoadTest {
 
     /** Reporting interval (default 1 s, at least 10 ms). */
     public LoadTest interval(Duration interval) {
+        if (interval == null) {
+            throw new SettingException("interval", "null", "must be given (a duration of at least 10ms)");
+        }
         this.interval = interval;
         return this;
     }
 
     /** How long ops in flight at the end may take before they are cancelled (default 10 s). */
     public LoadTest grace(Duration grace) {
+        if (grace == null) {
+            throw new SettingException("grace", "null", "must be given (a duration, 0 or more)");
+        }
         this.grace = grace;
         return this;
     }
@@ -345,13 +360,20 @@ public final class LoadTest {
         return this;
     }
 
-    /** Called after every interval, on the reporter thread. */
+    /**
+     * Called after every interval, on the reporter thread. A listener that throws fails the test: its load
+     * stops (ops in flight get the grace period) and {@link Running#await()} throws what it threw.
+     */
     public LoadTest onInterval(Consumer<IntervalReport> listener) {
         intervalListeners.add(Objects.requireNonNull(listener, "listener"));
         return this;
     }
 
-    /** Called with every change (rate, threads, pause, phase, stop), on the thread that made it. */
+    /**
+     * Called with every change (rate, threads, pause, phase, stop), on the thread that made it. A listener that
+     * throws neither undoes the change nor fails whoever made it, and the other listeners (the .hlog's) still
+     * get it: what it threw goes to that thread's uncaught-exception handler.
+     */
     public LoadTest onChange(Consumer<Change> listener) {
         changeListeners.add(Objects.requireNonNull(listener, "listener"));
         return this;
@@ -360,6 +382,15 @@ public final class LoadTest {
     /** Called with the summary once it is written (also when a signal stopped the test). */
     public LoadTest onFinish(Consumer<Summary> listener) {
         finishListeners.add(Objects.requireNonNull(listener, "listener"));
+        return this;
+    }
+
+    /**
+     * The clock the test reads and waits on (default {@link RunClock#system()}): a {@link ManualRunClock}
+     * plays the test on a synthetic clock that the caller moves, for exact and fast tests of time-driven logic.
+     */
+    public LoadTest clock(RunClock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
         return this;
     }
 
@@ -373,8 +404,20 @@ public final class LoadTest {
      * limiter's set-up happen before the schedule starts.
      */
     public Running start() throws Exception {
+        synchronized (this) {
+            if (running != null && !running.isDone()) {
+                throw new IllegalStateException("this LoadTest is already running (its logs and listeners are"
+                        + " the run's): wait for its end (await) before starting it again, or build another");
+            }
+            Running r = launch();
+            running = r.result;
+            return r;
+        }
+    }
+
+    private Running launch() throws Exception {
         RunOptions options = options();
-        Op theOp = op != null ? op : Ops.create(opSpec);
+        Op theOp = op != null ? op : Ops.create(opSpec, clock);
         boolean owned = op == null;
         LoadRun loadRun = new LoadRun(options, theOp, out, err);
         intervalListeners.forEach(loadRun::addIntervalListener);
@@ -385,7 +428,7 @@ public final class LoadTest {
         AutoCloseable closeOnce = owned ? closingOnce(theOp) : null;
         loadRun.closeBeforeWriting(closeOnce);
         CompletableFuture<Result> result = new CompletableFuture<>();
-        Thread.ofPlatform().name("pacer-run").start(() -> {
+        clock.start(Thread.ofPlatform().name("pacer-run"), () -> {
             try (AutoCloseable closing = closeOnce) {
                 Summary s = loadRun.run();
                 result.complete(new Result(s, loadRun.histograms()));
@@ -418,7 +461,7 @@ public final class LoadTest {
                 .thresholds(thresholds).maxErrorRatio(maxErrorRatio).token(controlToken).control(control, controlToken)
                 .metrics(metrics).console(console)
                 .scenario(scenario).handleSignals(handleSignals).progress(progress).announce(announce)
-                .statusBlock(statusBlock).build();
+                .statusBlock(statusBlock).clock(clock).build();
     }
 
     /** A test that is running: change it, watch it, wait for it. Thread-safe. */

@@ -3,6 +3,7 @@ package dev.pacer.engine;
 import dev.pacer.engine.control.ControlEndpoint;
 import dev.pacer.engine.gate.Threshold;
 import dev.pacer.engine.run.ActivityConfig;
+import dev.pacer.engine.time.RunClock;
 import dev.pacer.engine.scenario.Scenario;
 import dev.pacer.engine.sink.StatusBlock;
 import dev.pacer.engine.text.Durations;
@@ -47,8 +48,10 @@ public final class RunOptions {
     private final Scenario scenario;
     private final boolean handleSignals;
     private final StatusBlock statusBlock;
+    private final RunClock clock;
 
     private RunOptions(Builder b) {
+        this.clock = b.clock;
         this.activity = b.activity;
         this.interval = b.interval;
         this.grace = b.grace;
@@ -171,8 +174,14 @@ public final class RunOptions {
     }
 
     /** Builds {@link RunOptions}; each setter checks its value and names it when refused. */
+    /** The run's clock: {@link RunClock#system()} unless a test gave a {@link dev.pacer.engine.time.ManualRunClock}. */
+    public RunClock clock() {
+        return clock;
+    }
+
     public static final class Builder {
         private final ActivityConfig activity;
+        private RunClock clock = RunClock.system();
         private Duration interval = DEFAULT_INTERVAL;
         private Duration grace = DEFAULT_GRACE;
         private Path hlog;
@@ -196,6 +205,9 @@ public final class RunOptions {
 
         /** Reporting interval, at least {@link #MIN_INTERVAL}. */
         public Builder interval(Duration interval) {
+            if (interval == null) {
+                throw new SettingException("interval", "null", "must be given (a duration of at least 10ms)");
+            }
             if (interval.compareTo(MIN_INTERVAL) < 0) {
                 throw new SettingException("interval", Durations.format(interval), "must be at least 10ms");
             }
@@ -205,6 +217,9 @@ public final class RunOptions {
 
         /** How long ops in flight at the end may take to finish (0: cancel them at once). */
         public Builder grace(Duration grace) {
+            if (grace == null) {
+                throw new SettingException("grace", "null", "must be given (a duration, 0 or more)");
+            }
             if (grace.isNegative()) {
                 throw new SettingException("grace", Durations.format(grace), "must not be negative");
             }
@@ -306,6 +321,12 @@ public final class RunOptions {
         /** Updates {@code block} every interval, for a terminal to draw. */
         public Builder statusBlock(StatusBlock block) {
             this.statusBlock = block;
+            return this;
+        }
+
+        /** The clock the run reads and waits on (default {@link RunClock#system()}, the one real runs use). */
+        public Builder clock(RunClock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 

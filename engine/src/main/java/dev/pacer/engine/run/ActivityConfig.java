@@ -57,6 +57,9 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
         if (duration != null && (duration.isNegative() || duration.isZero())) {
             throw new SettingException("duration", Durations.format(duration), "must be greater than 0");
         }
+        if (duration != null && duration.compareTo(Durations.MAX) > 0) {
+            throw new SettingException("duration", duration.toString(), "too long: at most " + Durations.MAX_TEXT);
+        }
         if (cycles < 0) {
             throw new SettingException("cycles", Long.toString(cycles), "must not be negative");
         }

@@ -9,6 +9,7 @@ import dev.pacer.engine.result.Knee;
 import dev.pacer.engine.result.RunFigures;
 import dev.pacer.engine.result.ThresholdResult;
 import dev.pacer.engine.run.Activity;
+import dev.pacer.engine.time.RunClock;
 import dev.pacer.engine.text.Durations;
 import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.ratelimit.RateSpec;
@@ -56,6 +57,8 @@ final class KneeSearch {
     private boolean exploded;
     private String explosion;
     private boolean windowDone;
+    /** The scenario thread, waiting for the window to be done. */
+    private Thread waiter;
 
     /** Written by the scenario thread; read by whoever builds the summary (which may be before the search ends). */
     private final List<Knee.Probe> probes = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -102,8 +105,15 @@ final class KneeSearch {
         }
         if (exploded || st.endNanos() >= windowTo) {
             windowDone = true;
-            notifyAll();
+            Thread w = waiter;
+            if (w != null) {
+                activity.clock().unpark(w);
+            }
         }
+    }
+
+    private synchronized boolean windowDone() {
+        return windowDone;
     }
 
     /** Runs the search; returns when it has a result or the run stops. */
@@ -167,7 +177,7 @@ final class KneeSearch {
 
     /** Holds {@code rate} and judges it; null if the run stopped first. */
     private Knee.Probe probe(double rate) throws InterruptedException {
-        long start = System.nanoTime();
+        long start = activity.clock().nanoTime();
         activity.setRate(spec.apply(rate), source);
         activity.markProbe(rateText(rate), source);
         RunFigures f;
@@ -176,9 +186,15 @@ final class KneeSearch {
         long windowEnd;
         synchronized (this) { // only the window's state: the activity is called outside it
             resetWindow(start + plan.settle().toNanos(), start + plan.hold().toNanos());
-            while (!windowDone && activity.isRunning()) {
-                wait(50);
+            waiter = Thread.currentThread();
+        }
+        while (!windowDone() && activity.isRunning()) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
             }
+            activity.clock().park(50_000_000); // the window's last interval unparks it (see interval)
+        }
+        synchronized (this) {
             boolean done = windowDone;
             windowFrom = Long.MAX_VALUE;
             if (!done) {
@@ -244,9 +260,13 @@ final class KneeSearch {
                 ? plan.settle().toNanos() : response.max());
         activity.pause(source);
         try {
-            long until = System.nanoTime() + nanos;
-            for (long left = nanos; left > 0 && activity.isRunning(); left = until - System.nanoTime()) {
-                Thread.sleep(Math.max(1, Math.min(50, left / 1_000_000)));
+            RunClock clock = activity.clock();
+            long until = clock.nanoTime() + nanos;
+            for (long left = nanos; left > 0 && activity.isRunning(); left = until - clock.nanoTime()) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                clock.park(Math.min(50_000_000, left));
             }
         } finally {
             activity.resume(source);

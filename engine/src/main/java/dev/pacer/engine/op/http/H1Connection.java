@@ -77,7 +77,7 @@ final class H1Connection implements Runnable {
         next = null;
         cycle = nextCycle;
         inFlight = c;
-        sentNanos = System.nanoTime();
+        sentNanos = pool.transport.clock.nanoTime();
         parser.reset(pool.template.isHead());
         if (channel != null && channel.isActive()) {
             write();

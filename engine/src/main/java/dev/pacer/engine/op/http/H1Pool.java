@@ -79,7 +79,7 @@ final class H1Pool implements HttpSender {
             }
             H1Connection[] own = mine.toArray(H1Connection[]::new);
             scanners.add(loop.scheduleAtFixedRate(() -> {
-                long now = System.nanoTime();
+                long now = transport.clock.nanoTime();
                 for (H1Connection c : own) {
                     c.checkTimeout(now);
                 }

@@ -82,7 +82,8 @@ final class H2Sender implements HttpSender {
         for (int i = 0; i < connections; i++) {
             Connection c = new Connection(transport.next());
             this.connections[i] = c;
-            scanners.add(c.loop.scheduleAtFixedRate(() -> c.checkTimeouts(System.nanoTime()), tick, tick, TimeUnit.NANOSECONDS));
+            scanners.add(c.loop.scheduleAtFixedRate(() -> c.checkTimeouts(transport.clock.nanoTime()), tick, tick,
+                    TimeUnit.NANOSECONDS));
         }
     }
 
@@ -197,7 +198,7 @@ final class H2Sender implements HttpSender {
                 r.completion.complete(Outcome.CANCELLED);
                 return;
             }
-            r.sentNanos = System.nanoTime();
+            r.sentNanos = transport.clock.nanoTime();
             waiting.add(r);
             if (channel == null) {
                 connect();

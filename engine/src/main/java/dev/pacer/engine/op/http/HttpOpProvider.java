@@ -43,6 +43,11 @@ public final class HttpOpProvider implements OpProvider {
 
     @Override
     public Op create(OpSpec spec) throws IOException {
+        return create(spec, dev.pacer.engine.time.RunClock.system());
+    }
+
+    @Override
+    public Op create(OpSpec spec, dev.pacer.engine.time.RunClock clock) throws IOException {
         if (!spec.argument().isEmpty()) {
             throw new SettingException("op", spec.toString(), "http takes no argument: its settings are ${url}, ${method}, ...");
         }
@@ -65,7 +70,7 @@ public final class HttpOpProvider implements OpProvider {
         SslContext ssl = template.tls() ? ssl(insecure, h2) : null;
         long timeoutNanos = requestTimeout.toNanos();
 
-        HttpTransport transport = new HttpTransport(ioThreads, connectTimeout);
+        HttpTransport transport = new HttpTransport(ioThreads, connectTimeout, clock);
         try {
             HttpWarmUp.SenderFactory factory = (t, a) -> h2
                     ? new H2Sender(transport, t, outcomes, a, null, connections, timeoutNanos)

@@ -46,6 +46,8 @@ final class HttpWarmUp {
     }
 
     private final HttpTransport transport;
+    /** Real time whatever the run's clock: the warm-up spends it compiling the client against a private server. */
+    private static final dev.pacer.engine.time.RunClock REAL = dev.pacer.engine.time.RunClock.system();
     private final HttpRequestTemplate template;
     private final SenderFactory factory;
     private final boolean h2;
@@ -86,7 +88,7 @@ final class HttpWarmUp {
      * loop, for {@link #DURATION} or {@link #REQUESTS}: the bulk of the JIT's work. Then the connections close.
      */
     private void closedLoop(HttpRequestTemplate local, InetSocketAddress address) throws InterruptedException {
-        long deadline = System.nanoTime() + DURATION.toNanos();
+        long deadline = REAL.nanoTime() + DURATION.toNanos();
         AtomicLong sent = new AtomicLong();
         CountDownLatch done = new CountDownLatch(IN_FLIGHT);
         try (HttpSender sender = factory.create(local, address)) {
@@ -109,11 +111,11 @@ final class HttpWarmUp {
         CountDownLatch done = new CountDownLatch((int) n);
         Runnable counter = done::countDown;
         try (HttpSender sender = factory.create(local, address)) {
-            long next = System.nanoTime();
+            long next = REAL.nanoTime();
             for (int i = 0; i < n; i++) {
                 sender.send(i, completion(i, counter));
                 next += PACED_GAP_NANOS;
-                long wait = next - System.nanoTime();
+                long wait = next - REAL.nanoTime();
                 if (wait > 0) {
                     java.util.concurrent.locks.LockSupport.parkNanos(wait);
                 }
@@ -169,7 +171,7 @@ final class HttpWarmUp {
         @Override
         public void run() {
             long n = sent.incrementAndGet();
-            if (n < REQUESTS && System.nanoTime() < deadline) {
+            if (n < REQUESTS && REAL.nanoTime() < deadline) {
                 sender.send(n, completion(++uses, this));
             } else {
                 done.countDown();
@@ -187,9 +189,9 @@ final class HttpWarmUp {
         if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
             return;
         }
-        long deadline = System.nanoTime() + SETTLE_MAX.toNanos();
+        long deadline = REAL.nanoTime() + SETTLE_MAX.toNanos();
         long before = jit.getTotalCompilationTime();
-        while (System.nanoTime() < deadline) {
+        while (REAL.nanoTime() < deadline) {
             Thread.sleep(100);
             long now = jit.getTotalCompilationTime();
             if (now - before < 10) {
