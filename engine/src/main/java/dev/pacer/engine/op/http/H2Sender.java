@@ -98,7 +98,10 @@ final class H2Sender implements HttpSender {
                 .authority(template.authority()).path(template.path(cycle));
         boolean userAgent = false;
         for (String[] header : template.headers()) {
-            h.add(AsciiString.of(header[0]).toLowerCase(), header[1]);
+            // {cycle} in a value: replaced as HTTP/1.1 replaces it in the encoded head
+            String value = header[1].contains(HttpRequestTemplate.CYCLE)
+                    ? header[1].replace(HttpRequestTemplate.CYCLE, Long.toString(cycle)) : header[1];
+            h.add(AsciiString.of(header[0]).toLowerCase(), value);
             userAgent |= header[0].equalsIgnoreCase("user-agent");
         }
         if (!userAgent) {

@@ -45,6 +45,7 @@ class Http2OpTest {
     final AtomicLong requests = new AtomicLong();
     final Set<Channel> connections = ConcurrentHashMap.newKeySet();
     final Set<String> paths = ConcurrentHashMap.newKeySet();
+    final Set<String> cycleHeaders = ConcurrentHashMap.newKeySet();
 
     @BeforeEach
     void startServer() {
@@ -62,6 +63,10 @@ class Http2OpTest {
                                         if (msg instanceof Http2HeadersFrame h) {
                                             requests.incrementAndGet();
                                             paths.add(h.headers().path().toString());
+                                            CharSequence cycle = h.headers().get("x-cycle");
+                                            if (cycle != null) {
+                                                cycleHeaders.add(cycle.toString());
+                                            }
                                         }
                                         ctx.fireChannelRead(msg);
                                     }
@@ -116,5 +121,16 @@ class Http2OpTest {
         assertEquals(300L, s.outcomes().get("2xx"), s.outcomes().toString());
         assertEquals(300L, requests.get());
         assertEquals(3, connections.size(), "spread over 3 connections");
+    }
+
+    @Test
+    void aCycleInAHeaderIsReplacedOverH2AsOverHttp11() throws Exception {
+        Summary s = run(null, 50, null, h2(base + "/h", "header", "X-Cycle: c-{cycle}"));
+        assertEquals(50L, s.outcomes().get("2xx"), s.outcomes().toString());
+        Set<String> expected = new java.util.HashSet<>();
+        for (int c = 0; c < 50; c++) {
+            expected.add("c-" + c);
+        }
+        assertEquals(expected, cycleHeaders, "the server saw each cycle's number in the header, never '{cycle}'");
     }
 }
