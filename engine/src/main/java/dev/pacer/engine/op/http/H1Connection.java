@@ -106,20 +106,26 @@ final class H1Connection implements Runnable {
     }
 
     private void write() {
-        ByteBuf request;
+        ByteBuf head;
         if (pool.template.isFixed()) {
             if (fixed == null) {
-                fixed = pool.template.fixedRequest();
+                fixed = pool.template.fixedHead();
             }
             if (fixed.refCnt() == 1) { // no earlier write still holds it: resend the same bytes
-                request = fixed.retain().setIndex(0, fixed.writerIndex());
+                head = fixed.retain().setIndex(0, fixed.writerIndex());
             } else {
-                request = fixed.retainedDuplicate().setIndex(0, fixed.writerIndex());
+                head = fixed.retainedDuplicate().setIndex(0, fixed.writerIndex());
             }
         } else {
-            request = pool.template.request(channel.alloc(), cycle, digits);
+            head = pool.template.head(channel.alloc(), cycle, digits);
         }
-        channel.writeAndFlush(request, channel.voidPromise());
+        ByteBuf body = pool.template.body();
+        if (body == null) {
+            channel.writeAndFlush(head, channel.voidPromise());
+        } else {
+            channel.write(head, channel.voidPromise());
+            channel.writeAndFlush(body, channel.voidPromise());
+        }
     }
 
     /** Completes the request on the wire (if any) exactly once, then returns the connection to the pool. */

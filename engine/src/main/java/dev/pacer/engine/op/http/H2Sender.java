@@ -4,7 +4,6 @@ import dev.pacer.engine.op.Completion;
 import dev.pacer.engine.op.Outcome;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -107,8 +106,8 @@ final class H2Sender implements HttpSender {
         if (!userAgent) {
             h.add("user-agent", "pacer");
         }
-        if (template.body() != null) {
-            h.addInt("content-length", template.body().length);
+        if (template.hasBody()) {
+            h.addInt("content-length", template.bodyLength());
         }
         return h;
     }
@@ -247,11 +246,11 @@ final class H2Sender implements HttpSender {
                     return;
                 }
                 Http2Headers headers = fixedHeaders != null ? fixedHeaders : headers(r.cycle);
-                byte[] body = template.body();
+                boolean body = template.hasBody();
                 active.put(id, r);
-                handler.encoder().writeHeaders(ctx, id, headers, 0, body == null, ctx.voidPromise());
-                if (body != null) {
-                    handler.encoder().writeData(ctx, id, Unpooled.wrappedBuffer(body), 0, true, ctx.voidPromise());
+                handler.encoder().writeHeaders(ctx, id, headers, 0, !body, ctx.voidPromise());
+                if (body) {
+                    handler.encoder().writeData(ctx, id, template.body(), 0, true, ctx.voidPromise());
                 }
                 wrote = true;
             }

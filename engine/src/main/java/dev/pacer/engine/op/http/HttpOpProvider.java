@@ -8,7 +8,9 @@ import dev.pacer.engine.text.SettingException;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import io.netty.buffer.ByteBuf;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -21,7 +23,7 @@ import java.time.Duration;
  * {@code --op http}: an HTTP request per op, asynchronous (see {@link HttpOp}). Options (the run
  * command's flags): {@code url} (required; {@code {cycle}} is replaced by the cycle number),
  * {@code method} (GET), {@code header} (repeatable {@code Name: value}), {@code body} (text, or
- * {@code @file}), {@code connect-timeout} (5s), {@code request-timeout} (30s), {@code expect}
+ * {@code @file}, at most 64 MiB), {@code connect-timeout} (5s), {@code request-timeout} (30s), {@code expect}
  * ({@code 2xx,3xx}: other status classes are errors), {@code http-version} ({@code 1.1}, or {@code 2}:
  * HTTP/2, prior knowledge (h2c) on http://, ALPN on https://), {@code connections} (HTTP/1.1: 64;
  * HTTP/2: 1), {@code io-threads} (half the cores, 1 to 4), {@code insecure} (trust any certificate).
@@ -30,6 +32,8 @@ public final class HttpOpProvider implements OpProvider {
 
     static final int DEFAULT_CONNECTIONS = 64;
     static final int DEFAULT_H2_CONNECTIONS = 1;
+    /** The longest body accepted (64 MiB): it is kept in memory, once. */
+    static final int MAX_BODY = 64 << 20;
 
     @Override
     public String name() {
@@ -124,18 +128,32 @@ public final class HttpOpProvider implements OpProvider {
         throw new SettingException(setting, text, "expected true or false");
     }
 
-    private static byte[] body(String body) throws IOException {
+    /**
+     * The body: the text, or the file's bytes (at most {@link #MAX_BODY}, read into the one buffer every
+     * connection shares; a longer file, or an endless one such as {@code /dev/zero}, is refused unread).
+     */
+    private static ByteBuf body(String body) {
         if (body == null) {
             return null;
         }
-        if (body.startsWith("@")) {
-            Path file = Path.of(body.substring(1));
-            if (!Files.isReadable(file)) {
-                throw new SettingException("body", body, "cannot read " + file);
-            }
-            return Files.readAllBytes(file);
+        if (!body.startsWith("@")) {
+            return HttpRequestTemplate.shared(body.getBytes(StandardCharsets.UTF_8));
         }
-        return body.getBytes(StandardCharsets.UTF_8);
+        Path file = Path.of(body.substring(1));
+        if (body.length() == 1 || !Files.isReadable(file) || Files.isDirectory(file)) {
+            throw new SettingException("body", body, "cannot read " + (body.length() == 1 ? "a file with no name" : file));
+        }
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(file)) {
+            bytes = in.readNBytes(MAX_BODY + 1);
+        } catch (IOException e) {
+            throw new SettingException("body", body, "cannot read " + file + ": " + e.getMessage());
+        }
+        if (bytes.length > MAX_BODY) {
+            throw new SettingException("body", body, "longer than " + (MAX_BODY >> 20)
+                    + " MiB, the most a body may be (one copy of it is kept in memory, shared by the connections)");
+        }
+        return HttpRequestTemplate.shared(bytes);
     }
 
     private static String or(String value, String fallback) {

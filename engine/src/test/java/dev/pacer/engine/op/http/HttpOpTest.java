@@ -340,4 +340,40 @@ class HttpOpTest {
         assertEquals(4L, cut.errorsByType().get("cancelled"), "still in flight after the grace: " + cut.outcomes());
         assertTrue(cut.durationSeconds() < 2.0, "the run ended at the grace, not at the server's answer: " + cut.durationSeconds() + " s");
     }
+
+    /** Direct memory in use: the JDK's direct buffers and Netty's unpooled ones (the pooled arenas are apart). */
+    static long directMemory() {
+        long jdk = java.lang.management.ManagementFactory.getPlatformMXBeans(java.lang.management.BufferPoolMXBean.class)
+                .stream().filter(b -> b.getName().equals("direct")).mapToLong(java.lang.management.BufferPoolMXBean::getMemoryUsed).sum();
+        return jdk + io.netty.buffer.UnpooledByteBufAllocator.DEFAULT.metric().usedDirectMemory();
+    }
+
+    @Test
+    void aFileBodyIsHeldOnceNotCopiedPerConnection() throws Exception {
+        int mb = 1 << 20;
+        Path payload = dir.resolve("payload.bin");
+        Files.write(payload, new byte[mb]);
+        OpSpec spec = OpSpec.parse("http", url(base + "/hold", "method", "POST", "body", "@" + payload, "connections", "24"));
+        // 48 ops, 24 in flight at a time, each held 100 ms by the server: every connection sends the body
+        ActivityConfig config = new ActivityConfig(spec, 1, false, null, null, 48, 24);
+        long before = directMemory();
+        try (Op op = Ops.create(spec)) {
+            Summary s = new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(250)).build(), op,
+                    new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream())).run();
+            assertEquals(48L, s.outcomes().get("2xx"), s.outcomes().toString());
+            assertTrue(mostHeld.get() >= 12, "the connections were used together: " + mostHeld.get());
+            long used = directMemory() - before;
+            assertTrue(used < 4L * mb, "one shared 1 MB body, not one per connection (24 MB): " + used / mb + " MB");
+        }
+    }
+
+    @Test
+    void aBodyFileOver64MiBIsRefusedUnread() {
+        refused(url(base, "body", "@/dev/zero"), "body", "@/dev/zero");
+        refused(url(base, "body", "@"), "body", "@");
+        refused(url(base, "body", "@" + dir), "body", "@" + dir);
+        SettingException e = assertThrows(SettingException.class,
+                () -> Ops.create(OpSpec.parse("http", url(base, "body", "@/dev/zero"))));
+        assertTrue(e.getMessage().contains("64 MiB"), "the bound is stated: " + e.getMessage());
+    }
 }
