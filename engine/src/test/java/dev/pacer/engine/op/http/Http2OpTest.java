@@ -37,6 +37,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The http op over HTTP/2 with prior knowledge (h2c), against a Netty HTTP/2 server started here that counts what it gets. */
+@org.junit.jupiter.api.Timeout(120)
 class Http2OpTest {
 
     EventLoopGroup group;
@@ -46,6 +47,9 @@ class Http2OpTest {
     final Set<Channel> connections = ConcurrentHashMap.newKeySet();
     final Set<String> paths = ConcurrentHashMap.newKeySet();
     final Set<String> cycleHeaders = ConcurrentHashMap.newKeySet();
+    /** When above 0: every goAwayEvery-th request on a connection is answered by a GOAWAY instead. */
+    volatile int goAwayEvery;
+    final AtomicLong goAwaysSent = new AtomicLong();
 
     @BeforeEach
     void startServer() {
@@ -56,10 +60,25 @@ class Http2OpTest {
                     protected void initChannel(Channel ch) {
                         connections.add(ch);
                         WarmUpServers.h2c(ch);
+                        java.util.concurrent.atomic.AtomicInteger seenHere = new java.util.concurrent.atomic.AtomicInteger();
                         ch.pipeline().addBefore(ch.pipeline().context(WarmUpServers.OkHandler.class).name(), "count",
                                 new ChannelInboundHandlerAdapter() {
                                     @Override
                                     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                                        if (msg instanceof Http2HeadersFrame h && goAwayEvery > 0
+                                                && seenHere.incrementAndGet() % goAwayEvery == 0) {
+                                            // GOAWAY naming the stream before this one as the last processed:
+                                            // this request is dropped unanswered, as a server that stops does
+                                            goAwaysSent.incrementAndGet();
+                                            io.netty.handler.codec.http2.Http2FrameCodec codec =
+                                                    ctx.pipeline().get(io.netty.handler.codec.http2.Http2FrameCodec.class);
+                                            codec.goAway(ctx.pipeline().context(codec), h.stream().id() - 2,
+                                                    io.netty.handler.codec.http2.Http2Error.NO_ERROR.code(),
+                                                    io.netty.buffer.Unpooled.EMPTY_BUFFER, ctx.newPromise());
+                                            ctx.flush();
+                                            io.netty.util.ReferenceCountUtil.release(msg);
+                                            return;
+                                        }
                                         if (msg instanceof Http2HeadersFrame h) {
                                             requests.incrementAndGet();
                                             paths.add(h.headers().path().toString());
@@ -132,5 +151,18 @@ class Http2OpTest {
             expected.add("c-" + c);
         }
         assertEquals(expected, cycleHeaders, "the server saw each cycle's number in the header, never '{cycle}'");
+    }
+
+    @Test
+    void afterAGoAwayTheUnprocessedStreamsAreSentOnceOnANewConnection() throws Exception {
+        goAwayEvery = 50;
+        Summary s = run("400", 0, Duration.ofSeconds(2), h2(base + "/g/{cycle}", "request-timeout", "1s"));
+        assertTrue(goAwaysSent.get() >= 10, "the server sent GOAWAYs: " + goAwaysSent.get());
+        assertEquals(s.ops(), (long) s.outcomes().get("2xx"), "no timeout, no reset: " + s.outcomes());
+        assertEquals(s.ops(), requests.get(), "the server answered every op once, the dropped ones on a new connection");
+        assertTrue(connections.size() > goAwaysSent.get(), "a new connection after each GOAWAY: " + connections.size());
+        for (long c = 0; c < s.ops(); c++) {
+            assertTrue(paths.contains("/g/" + c), "cycle " + c + " was answered");
+        }
     }
 }

@@ -376,4 +376,11 @@ class HttpOpTest {
                 () -> Ops.create(OpSpec.parse("http", url(base, "body", "@/dev/zero"))));
         assertTrue(e.getMessage().contains("64 MiB"), "the bound is stated: " + e.getMessage());
     }
+
+    @Test
+    void http2ToAnHttp11OnlyServerIsAProtocolErrorNotAReset() throws Exception {
+        Summary s = run(null, 1, 5, null, url(base + "/", "http-version", "2"), null);
+        assertEquals(5L, s.ops());
+        assertEquals(5L, s.errorsByType().get("protocol-error"), "the server does not speak HTTP/2: " + s.outcomes());
+    }
 }
