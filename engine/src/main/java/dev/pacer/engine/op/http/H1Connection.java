@@ -47,6 +47,10 @@ final class H1Connection implements Runnable {
     private long sentNanos;
     private long cycle;
     private ByteBuf fixed;
+    /** Responses read on the current channel: above 0 it is a reused keep-alive connection. */
+    private int served;
+    /** Whether the request on the wire was already resent once (after a reused connection's close). */
+    private boolean resent;
 
     H1Connection(H1Pool pool, EventLoop loop) {
         this.pool = pool;
@@ -77,6 +81,7 @@ final class H1Connection implements Runnable {
         next = null;
         cycle = nextCycle;
         inFlight = c;
+        resent = false;
         sentNanos = System.nanoTime();
         parser.reset(pool.template.isHead());
         if (channel != null && channel.isActive()) {
@@ -90,6 +95,7 @@ final class H1Connection implements Runnable {
         ChannelFuture f = bootstrap.connect(pool.address);
         Channel ch = f.channel();
         channel = ch;
+        served = 0;
         f.addListener(done -> {
             if (ch != channel) {
                 return; // given up meanwhile (timeout)
@@ -137,6 +143,25 @@ final class H1Connection implements Runnable {
         inFlight = null;
         pool.release(this);
         c.complete(outcome);
+    }
+
+    /**
+     * The channel was closed cleanly (a FIN, not a reset: a server that resets at a request has seen it) before
+     * a byte of the response: when it was a reused keep-alive connection the server closed it as idle while the
+     * request was on its way, unprocessed.
+     * An idempotent request (RFC 9110 9.2.2: GET, HEAD, PUT, DELETE, OPTIONS, TRACE) is then sent once more
+     * on a new connection, as browsers and HTTP clients do; it completes (and is counted) once, its times
+     * running from the first send. True if it was resent.
+     */
+    private boolean resendAfterIdleClose() {
+        if (inFlight == null || resent || served == 0 || !parser.nothingRead() || !pool.template.isIdempotent()) {
+            return false;
+        }
+        resent = true;
+        abandon();
+        parser.reset(pool.template.isHead());
+        connect();
+        return true;
     }
 
     /** Drops the channel (it will not be used again) and closes it. */
@@ -191,6 +216,7 @@ final class H1Connection implements Runnable {
                     return;
                 }
                 if (done) {
+                    served++;
                     if (parser.mustClose() || in.isReadable()) {
                         abandon();
                     }
@@ -204,6 +230,9 @@ final class H1Connection implements Runnable {
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
             if (ctx.channel() != channel) {
+                return;
+            }
+            if (resendAfterIdleClose()) {
                 return;
             }
             channel = null;

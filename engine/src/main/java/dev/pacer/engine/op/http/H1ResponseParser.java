@@ -40,6 +40,7 @@ final class H1ResponseParser {
     private boolean http10KeepAlive;
     private boolean http10;
     private long remaining;
+    private boolean sawByte;
 
     /** Starts reading the response to a new request; {@code head}: it was a HEAD request (no body follows). */
     void reset(boolean head) {
@@ -47,6 +48,7 @@ final class H1ResponseParser {
         state = STATUS;
         lineLength = 0;
         status = 0;
+        sawByte = false;
         clearHeaders();
     }
 
@@ -56,6 +58,11 @@ final class H1ResponseParser {
         close = false;
         http10 = false;
         http10KeepAlive = false;
+    }
+
+    /** True while not one byte of the response has been read since {@link #reset}. */
+    boolean nothingRead() {
+        return state == STATUS && lineLength == 0 && status == 0 && !sawByte;
     }
 
     /** The response's status (after the status line was read), else 0. */
@@ -80,6 +87,7 @@ final class H1ResponseParser {
      * @throws IllegalStateException on a malformed response (the connection must be closed)
      */
     boolean read(ByteBuf in) {
+        sawByte |= in.isReadable();
         while (in.isReadable()) {
             switch (state) {
                 case BODY, CHUNK_DATA -> {
