@@ -146,9 +146,9 @@ final class H1Connection implements Runnable {
     }
 
     /**
-     * The channel was closed cleanly (a FIN, not a reset: a server that resets at a request has seen it) before
-     * a byte of the response: when it was a reused keep-alive connection the server closed it as idle while the
-     * request was on its way, unprocessed.
+     * The channel closed or was reset before a byte of the response: when it was a reused keep-alive connection
+     * the server most likely closed it as idle while the request was on its way, unprocessed (a FIN; or a reset
+     * when the request had reached its socket unread, as Linux resets a socket closed with unread bytes).
      * An idempotent request (RFC 9110 9.2.2: GET, HEAD, PUT, DELETE, OPTIONS, TRACE) is then sent once more
      * on a new connection, as browsers and HTTP clients do; it completes (and is counted) once, its times
      * running from the first send. True if it was resent.
@@ -245,6 +245,9 @@ final class H1Connection implements Runnable {
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             if (ctx.channel() != channel) {
                 ctx.close();
+                return;
+            }
+            if (HttpOutcomes.forFailure(cause) == HttpOutcomes.RESET && resendAfterIdleClose()) {
                 return;
             }
             abandon();
