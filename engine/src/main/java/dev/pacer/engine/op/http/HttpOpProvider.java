@@ -1,5 +1,6 @@
 package dev.pacer.engine.op.http;
 
+import com.sun.management.UnixOperatingSystemMXBean;
 import dev.pacer.engine.op.Op;
 import dev.pacer.engine.op.OpProvider;
 import dev.pacer.engine.op.OpSpec;
@@ -11,6 +12,7 @@ import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -34,6 +36,8 @@ public final class HttpOpProvider implements OpProvider {
     static final int DEFAULT_H2_CONNECTIONS = 1;
     /** The longest body accepted (64 MiB): it is kept in memory, once. */
     static final int MAX_BODY = 64 << 20;
+    /** Descriptors a run needs beside its connections: the warm-up's (2 per connection and a listener), files. */
+    static final int RESERVED_DESCRIPTORS = 2 * HttpWarmUp.MAX_CONNECTIONS + 1 + 31;
 
     @Override
     public String name() {
@@ -59,6 +63,7 @@ public final class HttpOpProvider implements OpProvider {
         };
         int connections = positive(spec.option("connections"), h2 ? DEFAULT_H2_CONNECTIONS : DEFAULT_CONNECTIONS,
                 "connections", 100_000);
+        checkDescriptors(connections);
         int cores = Runtime.getRuntime().availableProcessors();
         int ioThreads = positive(spec.option("io-threads"), Math.max(1, Math.min(4, cores / 2)), "io-threads", 256);
         boolean insecure = flag(spec.option("insecure"), "insecure");
@@ -71,9 +76,10 @@ public final class HttpOpProvider implements OpProvider {
 
         HttpTransport transport = new HttpTransport(ioThreads, connectTimeout);
         try {
+            int warmConnections = Math.min(connections, HttpWarmUp.MAX_CONNECTIONS);
             HttpWarmUp.SenderFactory factory = (t, a) -> h2
-                    ? new H2Sender(transport, t, outcomes, a, null, connections, timeoutNanos)
-                    : new H1Pool(transport, t, outcomes, a, null, connections, timeoutNanos);
+                    ? new H2Sender(transport, t, outcomes, a, null, warmConnections, timeoutNanos)
+                    : new H1Pool(transport, t, outcomes, a, null, warmConnections, timeoutNanos);
             HttpSender sender = h2
                     ? new H2Sender(transport, template, outcomes, address, ssl, connections, timeoutNanos)
                     : new H1Pool(transport, template, outcomes, address, ssl, connections, timeoutNanos);
@@ -81,6 +87,31 @@ public final class HttpOpProvider implements OpProvider {
         } catch (RuntimeException | Error e) {
             transport.close();
             throw e;
+        }
+    }
+
+    /**
+     * Refuses more connections than the process's open-files limit holds, up front (a run that hits the limit
+     * fails its connects, or its event loops, midway). The JVM has already raised the soft limit to the hard
+     * one (HotSpot's MaxFDLimit, on by default), so the hard limit is what counts. Each connection is one
+     * descriptor; {@link #RESERVED_DESCRIPTORS} stay free for the warm-up (its connections and their server
+     * ends, closed before the run), output files and the control endpoint.
+     */
+    private static void checkDescriptors(int connections) {
+        if (!(ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean os)) {
+            return;
+        }
+        long max = os.getMaxFileDescriptorCount();
+        long open = os.getOpenFileDescriptorCount();
+        if (max <= 0 || open < 0) {
+            return; // not known here
+        }
+        long fit = max - open - RESERVED_DESCRIPTORS;
+        if (connections > fit) {
+            throw new SettingException("connections", Integer.toString(connections), "the open-files limit (ulimit -n) is "
+                    + max + ", " + open + " are open and " + RESERVED_DESCRIPTORS + " are kept for the warm-up and files: at most "
+                    + Math.max(0, fit) + " connections fit (raise the limit, e.g. ulimit -n " + (connections + open
+                    + RESERVED_DESCRIPTORS + 100) / 1024 * 1024 + 1024 + ")");
         }
     }
 

@@ -38,6 +38,11 @@ final class HttpWarmUp {
     static final long PACED_GAP_NANOS = 100_000;
     static final long REQUESTS = 150_000;
     static final int IN_FLIGHT = 16;
+    /**
+     * The most connections the warm-up opens, whatever the op's: the JIT learns as much from 16 as from 600,
+     * and each costs two descriptors (client and server end) while it lasts.
+     */
+    static final int MAX_CONNECTIONS = 16;
     static final Duration SETTLE_MAX = Duration.ofSeconds(2);
 
     /** Makes a sender of the op's kind (protocol, connections) for a template pointed at another server. */
