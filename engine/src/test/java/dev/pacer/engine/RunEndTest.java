@@ -154,10 +154,16 @@ class RunEndTest {
         Summary s = run(config("200", 1, false, Duration.ofSeconds(1), 4), op, Duration.ofSeconds(5)).run();
         assertTrue(op.mostInFlight.get() <= 4, "the bound held: " + op.mostInFlight.get());
         assertEquals(4, op.mostInFlight.get(), "and was reached");
-        assertTrue(s.ops() >= 30 && s.ops() <= 48, "about 40 could start in the second: " + s.ops());
+        // the slots still waiting for a free one at the end never started: counted not-sent, with no service time
+        long notSent = s.errorsByType().getOrDefault("not-sent", 0L);
+        long started = s.ops() - notSent;
+        assertTrue(started >= 30 && started <= 48, "about 40 could start in the second: " + s.outcomes());
+        assertTrue(Math.abs(s.ops() - 200) <= 4, "every slot of the second is counted: " + s.outcomes());
         assertTrue(s.latencies().get(Metric.WAIT).max() >= 300_000_000L, "waiting for a free slot is wait time");
-        assertTrue(s.latencies().get(Metric.SERVICE).min() >= 99_500_000L, "100 ms each, to the histogram's 0.1 %");
-        assertEquals(0, s.errors());
+        assertTrue(s.latencies().get(Metric.SERVICE).at("90") >= 99_500_000L
+                && s.latencies().get(Metric.SERVICE).max() < 150_000_000L,
+                "the started fifth took 100 ms each, to the histogram's 0.1 %: " + s.latencies());
+        assertEquals(notSent, s.errors(), "no other error: " + s.outcomes());
     }
 
     @Test

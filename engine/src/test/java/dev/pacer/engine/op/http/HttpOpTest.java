@@ -444,4 +444,37 @@ class HttpOpTest {
             assertEquals(dropped.get(), (long) post.errorsByType().get("reset"), post.outcomes().toString());
         }
     }
+
+    @Test
+    void opsThatNeverGotAFreeConnectionBeforeTheEndAreCountedNotSentWithTheirWait() throws Exception {
+        AtomicLong accepted = new AtomicLong();
+        try (ServerSocket silent = new ServerSocket(0, 256, java.net.InetAddress.getLoopbackAddress())) {
+            List<java.net.Socket> held = new CopyOnWriteArrayList<>();
+            Thread.ofVirtual().start(() -> {
+                while (!silent.isClosed()) {
+                    try {
+                        held.add(silent.accept()); // never answers
+                        accepted.incrementAndGet();
+                    } catch (IOException closed) {
+                        return;
+                    }
+                }
+            });
+            // 300 slots in 3 s; 20 connections are all held after 0.2 s, and the 280 slots after them never get one
+            Summary s = run("100", 1, 0, Duration.ofSeconds(3), url("http://127.0.0.1:" + silent.getLocalPort() + "/",
+                    "connections", "20"), null, Duration.ofMillis(300));
+            for (java.net.Socket sock : held) {
+                sock.close();
+            }
+            assertEquals(20, accepted.get(), "the server held 20 connections");
+            assertEquals(20L, s.errorsByType().get("cancelled"), "the 20 sent were cancelled at the end: " + s.outcomes());
+            long notSent = s.errorsByType().getOrDefault("not-sent", 0L);
+            assertTrue(Math.abs(s.ops() - 300) <= 6, "every slot of the schedule is counted: 300 ±2 %, got " + s.ops()
+                    + " " + s.outcomes());
+            assertEquals(s.ops() - 20, notSent, s.outcomes().toString());
+            long ms = 1_000_000;
+            assertTrue(s.latencies().get(Metric.WAIT).max() >= 2_500 * ms, "the first unsent one waited ~2.8 s: " + s.latencies());
+            assertTrue(s.latencies().get(Metric.RESPONSE).at("50") >= 1_000 * ms, "and the tail shows them: " + s.latencies());
+        }
+    }
 }
