@@ -34,8 +34,8 @@ class DescriptorLimitTest {
         PacerProcess.Result r;
         try {
             r = PacerProcess.start(dir, ULIMIT_1024, List.of("-Xmx512m"), "run", "--op", "http", "--url",
-                    "http://127.0.0.1:" + port + "/{cycle}", "--connections", "600", "--rate", "1000", "--duration", "2s",
-                    "--summary", "s.json", "-q").await(120);
+                    "http://127.0.0.1:" + port + "/{cycle}", "--connections", "600", "--rate", "1000",
+                    "--duration", "2s", "--summary", "s.json", "-q").await(120);
         } finally {
             server.close();
         }

@@ -34,9 +34,11 @@ class NginxConnectionEndTest {
         Path nginx = NginxServer.binary();
         if (nginx == null) {
             if ("1".equals(System.getenv("PACER_REQUIRE_NGINX"))) {
-                throw new AssertionError("nginx is required (PACER_REQUIRE_NGINX=1) but not installed: run .ci/nginx.sh");
+                throw new AssertionError("nginx is required (PACER_REQUIRE_NGINX=1) but not installed: "
+                        + "run .ci/nginx.sh");
             }
-            System.err.println("!!! SKIPPING an nginx end-to-end test: nginx is not installed (apt-get install nginx, or .ci/nginx.sh)");
+            System.err.println("!!! SKIPPING an nginx end-to-end test: nginx is not installed "
+                    + "(apt-get install nginx, or .ci/nginx.sh)");
             Assumptions.abort("nginx is not installed");
         }
         return nginx;
@@ -64,7 +66,8 @@ class NginxConnectionEndTest {
         }
         JsonNode summary = JSON.readTree(dir.resolve("s.json").toFile());
         long ops = summary.get("ops").asLong();
-        assertEquals(ops, summary.get("outcomes").path("2xx").asLong(), "every op a 2xx, no reset: " + summary.get("outcomes"));
+        assertEquals(ops, summary.get("outcomes").path("2xx").asLong(),
+                "every op a 2xx, no reset: " + summary.get("outcomes"));
         Map<String, Integer> seen = new HashMap<>();
         for (String line : Files.readAllLines(dir.resolve("access.log"))) {
             String[] f = line.split(" ");
@@ -81,7 +84,8 @@ class NginxConnectionEndTest {
     @Test
     void http2AtKeepaliveRequests100EveryRequestIsCountedOnceWithoutSpuriousResets() throws Exception {
         // nginx sends GOAWAY after each connection's 100th stream; at 2 000 req/s the next streams are on their way
-        everyRequestOnceInNginxsLog("http2", "keepalive_requests 100;", "--http-version", "2", "--rate", "2000", "--duration", "5s");
+        everyRequestOnceInNginxsLog("http2", "keepalive_requests 100;", "--http-version", "2", "--rate", "2000",
+                "--duration", "5s");
     }
 
     @Test

@@ -108,10 +108,11 @@ public final class HttpOpProvider implements OpProvider {
         }
         long fit = max - open - RESERVED_DESCRIPTORS;
         if (connections > fit) {
-            throw new SettingException("connections", Integer.toString(connections), "the open-files limit (ulimit -n) is "
-                    + max + ", " + open + " are open and " + RESERVED_DESCRIPTORS + " are kept for the warm-up and files: at most "
-                    + Math.max(0, fit) + " connections fit (raise the limit, e.g. ulimit -n " + (connections + open
-                    + RESERVED_DESCRIPTORS + 100) / 1024 * 1024 + 1024 + ")");
+            long enough = (connections + open + RESERVED_DESCRIPTORS + 100) / 1024 * 1024 + 1024;
+            throw new SettingException("connections", Integer.toString(connections),
+                    "the open-files limit (ulimit -n) is " + max + ", " + open + " are open and " + RESERVED_DESCRIPTORS
+                    + " are kept for the warm-up and files: at most " + Math.max(0, fit)
+                    + " connections fit (raise the limit, e.g. ulimit -n " + enough + ")");
         }
     }
 
@@ -172,7 +173,8 @@ public final class HttpOpProvider implements OpProvider {
         }
         Path file = Path.of(body.substring(1));
         if (body.length() == 1 || !Files.isReadable(file) || Files.isDirectory(file)) {
-            throw new SettingException("body", body, "cannot read " + (body.length() == 1 ? "a file with no name" : file));
+            String what = body.length() == 1 ? "a file with no name" : file.toString();
+            throw new SettingException("body", body, "cannot read " + what);
         }
         byte[] bytes;
         try (InputStream in = Files.newInputStream(file)) {

@@ -141,7 +141,7 @@ final class HttpRequestTemplate {
         return size;
     }
 
-    /** A template's request head for one cycle, in a buffer from {@code alloc}; {@code digits} is scratch space (20 bytes). */
+    /** A template's request head for one cycle, in a buffer from {@code alloc}; {@code digits}: scratch (20 bytes). */
     ByteBuf head(ByteBufAllocator alloc, long cycle, byte[] digits) {
         int n = 0;
         long v = cycle;

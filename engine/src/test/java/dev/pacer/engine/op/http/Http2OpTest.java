@@ -21,6 +21,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -31,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -60,7 +62,7 @@ class Http2OpTest {
                     protected void initChannel(Channel ch) {
                         connections.add(ch);
                         WarmUpServers.h2c(ch);
-                        java.util.concurrent.atomic.AtomicInteger seenHere = new java.util.concurrent.atomic.AtomicInteger();
+                        AtomicInteger seenHere = new AtomicInteger();
                         ch.pipeline().addBefore(ch.pipeline().context(WarmUpServers.OkHandler.class).name(), "count",
                                 new ChannelInboundHandlerAdapter() {
                                     @Override
@@ -70,8 +72,7 @@ class Http2OpTest {
                                             // GOAWAY naming the stream before this one as the last processed:
                                             // this request is dropped unanswered, as a server that stops does
                                             goAwaysSent.incrementAndGet();
-                                            io.netty.handler.codec.http2.Http2FrameCodec codec =
-                                                    ctx.pipeline().get(io.netty.handler.codec.http2.Http2FrameCodec.class);
+                                            Http2FrameCodec codec = ctx.pipeline().get(Http2FrameCodec.class);
                                             codec.goAway(ctx.pipeline().context(codec), h.stream().id() - 2,
                                                     io.netty.handler.codec.http2.Http2Error.NO_ERROR.code(),
                                                     io.netty.buffer.Unpooled.EMPTY_BUFFER, ctx.newPromise());
@@ -159,7 +160,7 @@ class Http2OpTest {
         Summary s = run("400", 0, Duration.ofSeconds(2), h2(base + "/g/{cycle}", "request-timeout", "1s"));
         assertTrue(goAwaysSent.get() >= 10, "the server sent GOAWAYs: " + goAwaysSent.get());
         assertEquals(s.ops(), (long) s.outcomes().get("2xx"), "no timeout, no reset: " + s.outcomes());
-        assertEquals(s.ops(), requests.get(), "the server answered every op once, the dropped ones on a new connection");
+        assertEquals(s.ops(), requests.get(), "the server answered each op once, dropped ones on a new connection");
         assertTrue(connections.size() > goAwaysSent.get(), "a new connection after each GOAWAY: " + connections.size());
         for (long c = 0; c < s.ops(); c++) {
             assertTrue(paths.contains("/g/" + c), "cycle " + c + " was answered");

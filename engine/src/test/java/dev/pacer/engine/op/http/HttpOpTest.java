@@ -22,6 +22,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -346,8 +348,12 @@ class HttpOpTest {
 
     /** Direct memory in use: the JDK's direct buffers and Netty's unpooled ones (the pooled arenas are apart). */
     static long directMemory() {
-        long jdk = java.lang.management.ManagementFactory.getPlatformMXBeans(java.lang.management.BufferPoolMXBean.class)
-                .stream().filter(b -> b.getName().equals("direct")).mapToLong(java.lang.management.BufferPoolMXBean::getMemoryUsed).sum();
+        long jdk = 0;
+        for (BufferPoolMXBean pool : ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)) {
+            if (pool.getName().equals("direct")) {
+                jdk += pool.getMemoryUsed();
+            }
+        }
         return jdk + io.netty.buffer.UnpooledByteBufAllocator.DEFAULT.metric().usedDirectMemory();
     }
 
@@ -356,7 +362,8 @@ class HttpOpTest {
         int mb = 1 << 20;
         Path payload = dir.resolve("payload.bin");
         Files.write(payload, new byte[mb]);
-        OpSpec spec = OpSpec.parse("http", url(base + "/hold", "method", "POST", "body", "@" + payload, "connections", "24"));
+        OpSpec spec = OpSpec.parse("http", url(base + "/hold", "method", "POST", "body", "@" + payload,
+                "connections", "24"));
         // 48 ops, 24 in flight at a time, each held 100 ms by the server: every connection sends the body
         ActivityConfig config = new ActivityConfig(spec, 1, false, null, null, 48, 24);
         long before = directMemory();
@@ -397,7 +404,8 @@ class HttpOpTest {
             int state = 0;
             int requestsHere = 0;
             for (int b; (b = in.read()) >= 0; ) {
-                state = (b == '\r' && (state == 0 || state == 2)) || (b == '\n' && (state == 1 || state == 3)) ? state + 1 : 0;
+                boolean next = (b == '\r' && (state == 0 || state == 2)) || (b == '\n' && (state == 1 || state == 3));
+                state = next ? state + 1 : 0;
                 if (state == 4) {
                     state = 0;
                     if (++requestsHere == 2) {
@@ -405,7 +413,8 @@ class HttpOpTest {
                         return;
                     }
                     answered.incrementAndGet();
-                    sock.getOutputStream().write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".getBytes(StandardCharsets.US_ASCII));
+                    byte[] ok = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".getBytes(StandardCharsets.US_ASCII);
+                    sock.getOutputStream().write(ok);
                 }
             }
         } catch (IOException e) {
@@ -431,7 +440,7 @@ class HttpOpTest {
             String url = "http://127.0.0.1:" + server.getLocalPort() + "/";
             Summary get = run(null, 1, 30, null, url(url, "connections", "1"), null);
             assertEquals(30L, get.ops());
-            assertEquals(30L, get.outcomes().get("2xx"), "each GET the server dropped was sent again: " + get.outcomes());
+            assertEquals(30L, get.outcomes().get("2xx"), "each GET the server dropped went again: " + get.outcomes());
             assertEquals(30L, answered.get(), "the server answered each op once");
             assertTrue(dropped.get() >= 25, "and dropped the second request of each connection: " + dropped.get());
 
@@ -467,14 +476,16 @@ class HttpOpTest {
                 sock.close();
             }
             assertEquals(20, accepted.get(), "the server held 20 connections");
-            assertEquals(20L, s.errorsByType().get("cancelled"), "the 20 sent were cancelled at the end: " + s.outcomes());
+            assertEquals(20L, s.errorsByType().get("cancelled"), "the 20 sent were cancelled: " + s.outcomes());
             long notSent = s.errorsByType().getOrDefault("not-sent", 0L);
             assertTrue(Math.abs(s.ops() - 300) <= 6, "every slot of the schedule is counted: 300 ±2 %, got " + s.ops()
                     + " " + s.outcomes());
             assertEquals(s.ops() - 20, notSent, s.outcomes().toString());
             long ms = 1_000_000;
-            assertTrue(s.latencies().get(Metric.WAIT).max() >= 2_500 * ms, "the first unsent one waited ~2.8 s: " + s.latencies());
-            assertTrue(s.latencies().get(Metric.RESPONSE).at("50") >= 1_000 * ms, "and the tail shows them: " + s.latencies());
+            assertTrue(s.latencies().get(Metric.WAIT).max() >= 2_500 * ms,
+                    "the first unsent waited ~2.8 s: " + s.latencies());
+            assertTrue(s.latencies().get(Metric.RESPONSE).at("50") >= 1_000 * ms,
+                    "the tail shows them: " + s.latencies());
         }
     }
 }

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Timeout;
 class HttpWarmUpTest {
 
     static long answered(boolean h2) throws Exception {
-        // a 5 KB URL and a 9 KB header: over Netty's default 4 KB request line and 8 KB of headers
+        // a 5 KB URL and a 9 KB header: over Netty's default 4 KB request line and 8 KB of headers (there every
+        // request failed: 0 answered over h2c, 23 over HTTP/1.1; now hundreds even on a loaded 2-core machine)
         HttpRequestTemplate template = new HttpRequestTemplate("http://127.0.0.1:9/" + "p".repeat(5000) + "?c={cycle}",
                 "GET", List.of("X-Big: " + "h".repeat(9000)), (byte[]) null);
         HttpOutcomes outcomes = new HttpOutcomes(Set.of());
@@ -34,12 +35,12 @@ class HttpWarmUpTest {
     @Test
     void aLongUrlAndALargeHeaderAreAnsweredInTheWarmUpOverHttp11() throws Exception {
         long n = answered(false);
-        assertTrue(n > 1000, "the private server answered the warm-up's requests: " + n);
+        assertTrue(n > 100, "the private server answered the warm-up's requests: " + n);
     }
 
     @Test
     void aLongUrlAndALargeHeaderAreAnsweredInTheWarmUpOverH2() throws Exception {
         long n = answered(true);
-        assertTrue(n > 1000, "the private server answered the warm-up's requests: " + n);
+        assertTrue(n > 100, "the private server answered the warm-up's requests: " + n);
     }
 }
