@@ -37,6 +37,16 @@ final class NginxServer implements AutoCloseable {
      * none), and waits until it accepts a connection from here.
      */
     static NginxServer start(Path nginx, Path dir, List<String> wrapper, String host, int port) throws Exception {
+        return start(nginx, dir, wrapper, host, port, "", "");
+    }
+
+    /**
+     * As {@link #start(Path, Path, List, String, int)}, with options for the {@code listen} line ({@code http2}:
+     * h2c with prior knowledge) and directives for the server block (e.g. {@code keepalive_requests 100;}: after
+     * that many requests nginx ends a connection, with {@code Connection: close} or a GOAWAY).
+     */
+    static NginxServer start(Path nginx, Path dir, List<String> wrapper, String host, int port, String listenOptions,
+                             String serverDirectives) throws Exception {
         for (String t : List.of("body", "proxy", "fastcgi", "uwsgi", "scgi")) {
             Files.createDirectories(dir.resolve("tmp").resolve(t));
         }
@@ -57,11 +67,12 @@ final class NginxServer implements AutoCloseable {
                   scgi_temp_path %1$s/tmp/scgi;
                   keepalive_requests 1000000;
                   server {
-                    listen %2$s:%3$d;
+                    listen %2$s:%3$d %4$s;
+                    %5$s
                     location / { return 200 "ok\\n"; }
                   }
                 }
-                """.formatted(dir, host, port));
+                """.formatted(dir, host, port, listenOptions, serverDirectives));
         List<String> command = new ArrayList<>(wrapper);
         command.addAll(List.of(nginx.toString(), "-p", dir.toString(), "-c", dir.resolve("nginx.conf").toString()));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("nginx.out").toFile()).start();

@@ -156,12 +156,15 @@ class RunEndTest {
         Summary s = ManualClock.play(clock, run(config("200", 1, false, Duration.ofSeconds(1), 4), op,
                 Duration.ofSeconds(5)));
         assertEquals(4, op.mostInFlight.get(), "the bound held and was reached");
-        assertEquals(36, s.ops(), "4 every 120 ms could start in the second");
+        // the slots still waiting for a free one at the end never started: counted not-sent, with no service time
+        long notSent = s.errorsByType().getOrDefault("not-sent", 0L);
+        assertEquals(36, s.ops() - notSent, "4 every 120 ms could start in the second: " + s.outcomes());
+        assertTrue(Math.abs(s.ops() - 200) <= 4, "every slot of the second is counted: " + s.outcomes());
         // the last started at 8 x 120 + 15 = 975 ms, for the slot at 35 x 5 = 175 ms
-        assertEquals(800 * MS, s.latencies().get(Metric.WAIT).max(), 800 * MS / 1000,
+        assertTrue(s.latencies().get(Metric.WAIT).max() >= 800 * MS - 800 * MS / 1000,
                 "waiting for a free slot is wait time");
         assertEquals(120 * MS, s.latencies().get(Metric.SERVICE).min(), 120 * MS / 1000, "120 ms each");
-        assertEquals(0, s.errors());
+        assertEquals(notSent, s.errors(), "no other error: " + s.outcomes());
     }
 
     @Test

@@ -164,6 +164,38 @@ final class Worker implements Runnable {
             return activity.cycleOf(cycle);
         }
 
+        /**
+         * The run stopped while this worker's op waited for a free in-flight slot: that op, and the slots the
+         * schedule owed after it and before the end (which this worker, waiting, never took from the limiter), were
+         * never sent. Each is recorded as {@link Outcome#NOT_SENT} with the wait it had reached at the end and no
+         * service time, so the tail shows them instead of leaving them out. The owed slots are those the limiter
+         * still grants at once ({@link RateLimiter#tryAcquire()}), at most what its rate asks for over the span;
+         * their scheduled times are spread evenly over it (exact for uniform arrivals at a steady rate).
+         */
+        private void recordNotSent() {
+            long stop = activity.stopNanos();
+            if (activity.running || stop == 0) {
+                return; // not stopped: interrupted for another reason
+            }
+            long end = Math.min(stop, activity.deadlineNanos());
+            long held = scheduled;
+            long span = Math.max(0, end - held);
+            metrics.record(span, 0, Outcome.NOT_SENT);
+            RateLimiter limiter = activity.limiter;
+            if (limiter == null) {
+                return;
+            }
+            long owed = (long) Math.floor(span / 1e9 * limiter.spec().opsPerSecond());
+            long m = 0;
+            while (m < owed && limiter.tryAcquire()) {
+                m++;
+            }
+            for (long k = 1; k <= m; k++) {
+                long due = held + span * k / (m + 1);
+                metrics.record(end - due, 0, Outcome.NOT_SENT);
+            }
+        }
+
         void runSync(Op op) throws InterruptedException {
             for (long cycle; (cycle = nextSlot()) >= 0; ) {
                 inFlight.begin(scheduled, start);
@@ -191,7 +223,12 @@ final class Worker implements Runnable {
                 InFlightPool.Slot slot = pool.poll();
                 if (slot == null) {
                     acquiring.setOpaque(true);
-                    slot = pool.take(); // none free at the scheduled time: the op waits, and it is wait time
+                    try {
+                        slot = pool.take(); // none free at the scheduled time: the op waits, and it is wait time
+                    } catch (InterruptedException stopped) {
+                        recordNotSent();
+                        throw stopped;
+                    }
                     acquiring.setOpaque(false);
                     start = activity.clock.nanoTime();
                 }

@@ -10,6 +10,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -38,6 +39,12 @@ final class HttpWarmUp {
     static final long PACED_GAP_NANOS = 100_000;
     static final long REQUESTS = 150_000;
     static final int IN_FLIGHT = 16;
+    /**
+     * The most connections the warm-up opens, whatever the op's (the default, so a default run warms up as it
+     * runs): the JIT learns as much from 64 as from 600, and each costs two descriptors (client and server end)
+     * while it lasts.
+     */
+    static final int MAX_CONNECTIONS = 64;
     static final Duration SETTLE_MAX = Duration.ofSeconds(2);
 
     /** Makes a sender of the op's kind (protocol, connections) for a template pointed at another server. */
@@ -59,15 +66,26 @@ final class HttpWarmUp {
         this.h2 = h2;
     }
 
+    /** Warm-up requests answered (a response of any status), for tests; written by the event loops. */
+    private final AtomicLong answered = new AtomicLong();
+
+    long answered() {
+        return answered.get();
+    }
+
     void run() throws InterruptedException {
+        // the private server takes the op's request whatever its size (Netty's defaults stop at a 4 KB request
+        // line and 8 KB of headers: a longer URL or header would fail every warm-up request, with warnings)
+        int head = Math.max(8192, template.size(20) - template.bodyLength() + 1024);
         Channel server = new ServerBootstrap().group(transport.group()).channel(transport.serverChannelClass())
                 .childHandler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel ch) {
                         if (h2) {
-                            WarmUpServers.h2c(ch);
+                            WarmUpServers.h2c(ch, head);
                         } else {
-                            ch.pipeline().addLast(new HttpServerCodec(), new OkHandler());
+                            ch.pipeline().addLast(new HttpServerCodec(new HttpDecoderConfig()
+                                    .setMaxInitialLineLength(head).setMaxHeaderSize(head)), new OkHandler());
                         }
                     }
                 })
@@ -124,37 +142,46 @@ final class HttpWarmUp {
         }
     }
 
-    private static Completion completion(int i, Runnable then) {
+    private Completion completion(int i, Runnable then) {
         return switch (i % 3) {
-            case 0 -> new First(then);
-            case 1 -> new Second(then);
-            default -> new Third(then);
+            case 0 -> new First(then, answered);
+            case 1 -> new Second(then, answered);
+            default -> new Third(then, answered);
         };
     }
 
-    private record First(Runnable then) implements Completion {
+    private static void count(Outcome outcome, AtomicLong answered) {
+        if (outcome != null && !outcome.isError()) {
+            answered.incrementAndGet();
+        }
+    }
+
+    private record First(Runnable then, AtomicLong answered) implements Completion {
         @Override
         public void complete(Outcome outcome) {
+            count(outcome, answered);
             then.run();
         }
     }
 
-    private record Second(Runnable then) implements Completion {
+    private record Second(Runnable then, AtomicLong answered) implements Completion {
         @Override
         public void complete(Outcome outcome) {
+            count(outcome, answered);
             then.run();
         }
     }
 
-    private record Third(Runnable then) implements Completion {
+    private record Third(Runnable then, AtomicLong answered) implements Completion {
         @Override
         public void complete(Outcome outcome) {
+            count(outcome, answered);
             then.run();
         }
     }
 
     /** Round 1's lane: each completion sends the next request, until the deadline or the count. */
-    private static final class Again implements Runnable {
+    private final class Again implements Runnable {
         private final HttpSender sender;
         private final AtomicLong sent;
         private final long deadline;
