@@ -1,0 +1,21 @@
+package dev.pacer.engine.workload;
+
+/**
+ * One cycle of a workload while it runs: its global cycle and the values its steps saved, which later steps of
+ * the same cycle read and no other cycle ever sees. Owned by one cycle at a time (its steps run one after the
+ * other, each started from the previous one's completion, which orders the writes before the reads).
+ */
+final class CycleState {
+
+    final long cycle;
+    /** The saved values by slot ({@link Workload.Op#savedNames()}); null until saved. */
+    final String[] saved;
+    /** Whether each saved value is JSON text (quoted in a JSON body) rather than a number or boolean. */
+    final boolean[] savedIsText;
+
+    CycleState(long cycle, int savedSlots) {
+        this.cycle = cycle;
+        this.saved = new String[savedSlots];
+        this.savedIsText = new boolean[savedSlots];
+    }
+}
