@@ -37,6 +37,13 @@ final class NginxServer implements AutoCloseable {
      * none), and waits until it accepts a connection from here.
      */
     static NginxServer start(Path nginx, Path dir, List<String> wrapper, String host, int port) throws Exception {
+        return start(nginx, dir, wrapper, host, port, "location / { return 200 \"ok\\n\"; }",
+                "'$msec $status $request_uri'");
+    }
+
+    /** Starts nginx with these {@code location}s (statuses and bodies of a test's own) and this access log format. */
+    static NginxServer start(Path nginx, Path dir, List<String> wrapper, String host, int port, String locations,
+                             String logFormat) throws Exception {
         for (String t : List.of("body", "proxy", "fastcgi", "uwsgi", "scgi")) {
             Files.createDirectories(dir.resolve("tmp").resolve(t));
         }
@@ -48,7 +55,7 @@ final class NginxServer implements AutoCloseable {
                 error_log %1$s/error.log warn;
                 events { worker_connections 4096; }
                 http {
-                  log_format timed '$msec $status $request_uri';
+                  log_format timed %4$s;
                   access_log %1$s/access.log timed;
                   client_body_temp_path %1$s/tmp/body;
                   proxy_temp_path %1$s/tmp/proxy;
@@ -58,10 +65,10 @@ final class NginxServer implements AutoCloseable {
                   keepalive_requests 1000000;
                   server {
                     listen %2$s:%3$d;
-                    location / { return 200 "ok\\n"; }
+                    %5$s
                   }
                 }
-                """.formatted(dir, host, port));
+                """.formatted(dir, host, port, logFormat, locations));
         List<String> command = new ArrayList<>(wrapper);
         command.addAll(List.of(nginx.toString(), "-p", dir.toString(), "-c", dir.resolve("nginx.conf").toString()));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("nginx.out").toFile()).start();

@@ -199,7 +199,8 @@ public final class WorkloadParser {
         } catch (IllegalArgumentException e) {
             throw new WorkloadException(source, line(top.get("ops").getValueNode()), e.getMessage());
         }
-        return new Workload(name, source, base, seed, Map.copyOf(bindings), List.copyOf(ops));
+        return new Workload(name, source, base, seed, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(bindings)),
+                List.copyOf(ops));
     }
 
     private String defaultName() {

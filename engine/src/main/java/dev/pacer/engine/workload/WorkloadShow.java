@@ -4,8 +4,8 @@ import java.io.PrintStream;
 
 /**
  * {@code pacer show}: what cycles would send, without sending anything: for each cycle its op, each binding's
- * value and each step's rendered request. Steps after one that saves a value show the saved name in place of
- * the value, which only a response can give.
+ * value and each step's rendered request. Steps after one that saves a value show {@code ~name~} in place of a
+ * saved value, which only a response can give.
  */
 public final class WorkloadShow {
 
@@ -29,7 +29,7 @@ public final class WorkloadShow {
             }
             CycleState st = new CycleState(c, op.savedNames().size());
             for (int i = 0; i < st.saved.length; i++) {
-                st.saved[i] = "<" + op.savedNames().get(i) + ">";
+                st.saved[i] = "~" + op.savedNames().get(i) + "~";
             }
             for (Workload.Step step : op.steps()) {
                 String text = Rendered.of(step, st, scratch).text(authority);

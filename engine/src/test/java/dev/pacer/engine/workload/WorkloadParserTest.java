@@ -96,7 +96,7 @@ class WorkloadParserTest {
         assertEquals(14, out.split("cycle \\d+: browse", -1).length - 1, out);
         assertEquals(5, out.split("cycle \\d+: add-to-cart", -1).length - 1);
         assertTrue(out.contains("cycle 8: checkout"), out);
-        assertTrue(out.contains("| POST /orders/%3corder%3e/pay HTTP/1.1"), out);
+        assertTrue(out.contains("| POST /orders/~order~/pay HTTP/1.1"), out);
     }
 
     @Test
