@@ -37,7 +37,7 @@ final class CheckOutcomes {
     /** The outcome of a failed exchange. */
     static Outcome forFailure(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof HttpTimeoutException) {
+            if (t instanceof HttpTimeoutException || t instanceof io.netty.channel.ConnectTimeoutException) {
                 return TIMEOUT;
             }
             if (t instanceof ConnectException) {

@@ -38,6 +38,42 @@ record Rendered(String method, String target, List<String> headers, byte[] body)
         return scratch.toString();
     }
 
+    /**
+     * Writes a step's whole HTTP/1.1 request for a cycle into {@code out} (cleared first), with no string per
+     * request: the templates write straight into the bytes. {@code body} is scratch space.
+     *
+     * @param head the request's fixed lines after the request line ({@code Host}, {@code User-Agent}), CRLF-ended
+     */
+    static void writeHttp1(Workload.Step step, CycleState st, byte[] head, Bytes out, Bytes body) {
+        out.clear();
+        out.appendUtf8(step.method()).append((byte) ' ');
+        step.target().render(st, out);
+        out.append(HTTP11).append(head);
+        boolean contentType = false;
+        for (Workload.Header h : step.headers()) {
+            out.appendUtf8(h.name()).append((byte) ':').append((byte) ' ');
+            h.value().render(st, out);
+            out.append((byte) '\r').append((byte) '\n');
+            contentType |= h.name().equalsIgnoreCase("content-type");
+        }
+        if (step.contentType() != null && !contentType) {
+            out.appendUtf8("Content-Type: ").appendUtf8(step.contentType()).append((byte) '\r').append((byte) '\n');
+        }
+        if (step.body() != null) {
+            step.body().render(st, body.clear());
+            out.append(CONTENT_LENGTH).append(body.length).append((byte) '\r').append((byte) '\n');
+            out.append((byte) '\r').append((byte) '\n').append(body.array, 0, body.length);
+        } else {
+            if (step.method().equals("POST") || step.method().equals("PUT") || step.method().equals("PATCH")) {
+                out.append(CONTENT_LENGTH).append((byte) '0').append((byte) '\r').append((byte) '\n');
+            }
+            out.append((byte) '\r').append((byte) '\n');
+        }
+    }
+
+    private static final byte[] HTTP11 = " HTTP/1.1\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] CONTENT_LENGTH = "Content-Length: ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
     /** The request as HTTP/1.1 text (for {@code pacer show}). */
     String text(String authority) {
         StringBuilder b = new StringBuilder();

@@ -3,47 +3,42 @@ package dev.pacer.engine.workload;
 import dev.pacer.engine.op.AsyncOp;
 import dev.pacer.engine.op.Completion;
 import dev.pacer.engine.op.Outcome;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import dev.pacer.engine.op.http.RequestClient;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.handler.codec.http.HttpHeaders;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.Optional;
 
 /**
- * A workload as an op: each cycle runs the op the mix gives it, its steps one after another (each started from the
+ * A workload as an op: each cycle runs the op the mix gives it, its steps one after another (each sent from the
  * previous one's response), checks each response and completes the cycle once, with its first failure or ok. A
- * failed step ends its cycle: the later steps are not sent. Asynchronous, over the JDK's HTTP/1.1 client.
- * Thread-safe: a cycle's state is its own and passes from step to step through the client's completions.
+ * failed step ends its cycle: the later steps are not sent. Requests are written straight into bytes (no string
+ * per request) and sent over the http op's event loops ({@link RequestClient}: HTTP/1.1 keep-alive connections).
+ * Thread-safe: a cycle's state is its own and passes from step to step through the client's event loop.
  */
 final class WorkloadOp implements AsyncOp {
 
+    /** Per thread: the request being written and a body's scratch space. */
+    private static final ThreadLocal<Bytes[]> SCRATCH = ThreadLocal.withInitial(() -> new Bytes[] {new Bytes(512), new Bytes(256)});
+
     private final Workload workload;
     private final Mix mix;
-    private final HttpClient client;
-    private final ExecutorService executor;
-    private final Duration timeout;
-    private final int capacity;
-    private final String baseText;
+    private final RequestClient client;
+    private final byte[] head;
     private final Fn[] bindings;
     private final boolean[][] needsBody;
 
-    WorkloadOp(Workload workload, int shards, Duration connectTimeout, Duration timeout, int capacity) {
+    WorkloadOp(Workload workload, int shards, Duration connectTimeout, Duration timeout, int connections) throws IOException {
         this.workload = workload;
         this.mix = Mix.of(workload.ops().stream().mapToLong(Workload.Op::weight).toArray(), shards);
-        this.timeout = timeout;
-        this.capacity = capacity;
-        this.executor = Executors.newFixedThreadPool(Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors())),
-                r -> {
-                    Thread t = new Thread(r, "pacer-workload-http");
-                    t.setDaemon(true);
-                    return t;
-                });
-        this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(connectTimeout)
-                .executor(executor).followRedirects(HttpClient.Redirect.NEVER).build();
-        String b = workload.base().toString();
-        this.baseText = b.endsWith("/") ? b.substring(0, b.length() - 1) : b;
+        int port = workload.base().getPort() < 0 ? 80 : workload.base().getPort();
+        int ioThreads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors() / 2));
+        this.client = RequestClient.open(workload.base().getHost(), port, connections, ioThreads, connectTimeout, timeout);
+        this.head = ("Host: " + workload.base().getRawAuthority() + "\r\nUser-Agent: pacer\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
         this.bindings = workload.bindings().values().stream().map(Workload.Binding::fn).toArray(Fn[]::new);
         this.needsBody = workload.ops().stream()
                 .map(op -> {
@@ -55,7 +50,7 @@ final class WorkloadOp implements AsyncOp {
                 }).toArray(boolean[][]::new);
     }
 
-    /** The op index a cycle runs (for per-op figures). */
+    /** The op index a cycle runs. */
     int opOf(long cycle) {
         return mix.op(cycle);
     }
@@ -74,26 +69,55 @@ final class WorkloadOp implements AsyncOp {
         }
         int index = mix.op(cycle);
         Workload.Op op = workload.ops().get(index);
-        new CycleRun(op, needsBody[index], new CycleState(cycle, op.savedNames().size()), completion).send(0);
+        new CycleRun(op, needsBody[index], new CycleState(cycle, op.savedNames().size()), completion).send();
     }
+
+    /**
+     * Renders the requests of the first {@link #WARM_UP_CYCLES} cycles (bindings, templates, the mix) and runs the
+     * JSON reader, without sending anything, so the first measured cycles do not pay for compiling them.
+     */
+    @Override
+    public void warmUp() {
+        Bytes[] scratch = SCRATCH.get();
+        long sink = 0;
+        for (long c = 0; c < WARM_UP_CYCLES; c++) {
+            Workload.Op op = workload.ops().get(mix.op(c));
+            CycleState st = new CycleState(c, op.savedNames().size());
+            java.util.Arrays.fill(st.saved, "0");
+            for (int i = 0; i < op.steps().size(); i++) {
+                Workload.Step step = op.steps().get(i);
+                Rendered.writeHttp1(step, st, head, scratch[0], scratch[1]);
+                sink += scratch[0].length;
+                if (needsBody[mix.op(c)][i]) {
+                    StepCheck.judge(step, st, 200, "{\"id\": 1}".getBytes(StandardCharsets.UTF_8), n -> Optional.of("0"));
+                }
+            }
+        }
+        if (sink == 42) {
+            System.out.print(""); // keeps the loop's work observable
+        }
+    }
+
+    static final long WARM_UP_CYCLES = 20_000;
 
     @Override
     public int capacity() {
-        return capacity;
+        return client.capacity();
     }
 
     @Override
     public void close() {
-        client.shutdownNow();
-        executor.shutdownNow();
+        client.close();
     }
 
     /** One cycle in flight: its steps in order, then one completion. */
-    private final class CycleRun {
+    private final class CycleRun implements RequestClient.Exchange {
         private final Workload.Op op;
         private final boolean[] needsBody;
         private final CycleState st;
         private final Completion completion;
+        /** The step in flight; written before each send, read in its response (ordered by the client's hand-off). */
+        private int step;
         private Outcome warned;
 
         CycleRun(Workload.Op op, boolean[] needsBody, CycleState st, Completion completion) {
@@ -103,32 +127,23 @@ final class WorkloadOp implements AsyncOp {
             this.completion = completion;
         }
 
-        void send(int i) {
-            Workload.Step step = op.steps().get(i);
-            HttpRequest request;
+        void send() {
+            Bytes[] scratch = SCRATCH.get();
             try {
-                request = request(Rendered.of(step, st, new Bytes(256)));
+                Rendered.writeHttp1(op.steps().get(step), st, head, scratch[0], scratch[1]);
             } catch (RuntimeException e) {
                 completion.fail(e);
                 return;
             }
-            if (needsBody[i]) {
-                client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
-                        .whenComplete((r, e) -> done(i, r == null ? 0 : r.statusCode(), r == null ? null : r.body(), r, e));
-            } else {
-                client.sendAsync(request, HttpResponse.BodyHandlers.discarding())
-                        .whenComplete((r, e) -> done(i, r == null ? 0 : r.statusCode(), null, r, e));
-            }
+            client.send(scratch[0].array, scratch[0].length, this);
         }
 
-        private void done(int i, int status, byte[] body, HttpResponse<?> response, Throwable failure) {
-            if (failure != null) {
-                completion.complete(CheckOutcomes.forFailure(failure));
-                return;
-            }
+        @Override
+        public void response(int status, HttpHeaders headers, ByteBuf body) {
             Outcome o;
             try {
-                o = StepCheck.judge(op.steps().get(i), st, status, body, name -> response.headers().firstValue(name));
+                byte[] bytes = needsBody[step] ? ByteBufUtil.getBytes(body) : null;
+                o = StepCheck.judge(op.steps().get(step), st, status, bytes, name -> Optional.ofNullable(headers.get(name)));
             } catch (RuntimeException e) {
                 completion.fail(e);
                 return;
@@ -140,21 +155,16 @@ final class WorkloadOp implements AsyncOp {
             if (o != null && warned == null) {
                 warned = o;
             }
-            if (i + 1 < op.steps().size()) {
-                send(i + 1);
+            if (++step < op.steps().size()) {
+                send();
             } else {
                 completion.complete(warned);
             }
         }
 
-        private HttpRequest request(Rendered r) {
-            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseText + r.target())).timeout(timeout);
-            for (int h = 0; h < r.headers().size(); h += 2) {
-                b.header(r.headers().get(h), r.headers().get(h + 1));
-            }
-            b.method(r.method(), r.body() == null ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofByteArray(r.body()));
-            return b.build();
+        @Override
+        public void failed(Throwable failure) {
+            completion.complete(CheckOutcomes.forFailure(failure));
         }
     }
 }

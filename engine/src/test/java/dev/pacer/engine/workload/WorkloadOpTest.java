@@ -81,7 +81,7 @@ class WorkloadOpTest {
         x.close();
     }
 
-    private WorkloadOp op(String yaml) {
+    private WorkloadOp op(String yaml) throws IOException {
         Workload w = WorkloadParser.parse("base: " + base + "\n" + yaml, "w.yaml", dir, Map.of());
         return new WorkloadOp(w, 1, Duration.ofSeconds(5), Duration.ofSeconds(10), 16);
     }
