@@ -13,9 +13,12 @@ final class CycleState {
     /** Whether each saved value is JSON text (quoted in a JSON body) rather than a number or boolean. */
     final boolean[] savedIsText;
 
+    private static final String[] NO_VALUES = {};
+    private static final boolean[] NO_FLAGS = {};
+
     CycleState(long cycle, int savedSlots) {
         this.cycle = cycle;
-        this.saved = new String[savedSlots];
-        this.savedIsText = new boolean[savedSlots];
+        this.saved = savedSlots == 0 ? NO_VALUES : new String[savedSlots]; // most ops save nothing: no arrays
+        this.savedIsText = savedSlots == 0 ? NO_FLAGS : new boolean[savedSlots];
     }
 }
