@@ -107,6 +107,19 @@ class WorkloadOpTest {
     }
 
     @Test
+    void aCycleInFlightWhenTheOpClosesCompletesAsCancelled() throws Exception {
+        WorkloadOp op = op(base, "ops: {a: {weight: 1, request: GET /never}}", Duration.ofSeconds(30));
+        java.util.concurrent.CompletableFuture<Outcome> done = new java.util.concurrent.CompletableFuture<>();
+        op.start(0, done::complete);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (requests.isEmpty() && System.nanoTime() < deadline) { // the request reached the server
+            Thread.sleep(5);
+        }
+        op.close();
+        assertEquals(Outcome.CANCELLED, done.get(10, TimeUnit.SECONDS));
+    }
+
+    @Test
     void manyCyclesInFlightAtOnceEachCompleteOnceOverSixteenConnections() throws Exception {
         try (WorkloadOp op = op("ops: {a: {weight: 1, request: \"GET /items/{cycle}\", check: {json: {/id: \"{cycle}\"}}}}")) {
             java.util.concurrent.ConcurrentLinkedQueue<Outcome> outcomes = new java.util.concurrent.ConcurrentLinkedQueue<>();
