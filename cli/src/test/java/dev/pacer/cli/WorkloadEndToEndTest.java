@@ -87,6 +87,8 @@ class WorkloadEndToEndTest {
         JsonNode summary = new ObjectMapper().readTree(dir.resolve("shop.json").toFile());
         assertEquals(20_000, summary.get("ops").asLong());
         assertEquals(20_000, summary.get("outcomes").get("ok").asLong(), "every check passed: " + summary.get("outcomes"));
+        assertTrue(r.stdout().lines().anyMatch(l -> l.matches("  browse +14000 +0 .*")), r.stdout());
+        assertTrue(r.stdout().lines().anyMatch(l -> l.matches("  checkout +1000 +0 .*")), r.stdout());
 
         Map<String, Long> byPath = new TreeMap<>();
         List<String> orders = new java.util.ArrayList<>();

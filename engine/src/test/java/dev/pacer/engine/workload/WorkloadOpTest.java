@@ -107,6 +107,22 @@ class WorkloadOpTest {
     }
 
     @Test
+    void theBreakdownCountsEachOpsCyclesAndErrors() throws Exception {
+        try (WorkloadOp op = op("""
+                ops:
+                  browse: {weight: 3, request: "GET /items/{cycle}", check: {json: {/id: "{cycle}"}}}
+                  fail: {weight: 1, request: "GET /status/500", check: {status: 200}}
+                """)) {
+            for (long c = 0; c < 16; c++) {
+                run(op, c);
+            }
+            String table = op.breakdown();
+            assertTrue(table.lines().anyMatch(l -> l.matches("  browse +12 +1 .*")), table); // cycle 13's body is wrong
+            assertTrue(table.lines().anyMatch(l -> l.matches("  fail +4 +4 .*")), table);
+        }
+    }
+
+    @Test
     void aCycleInFlightWhenTheOpClosesCompletesAsCancelled() throws Exception {
         WorkloadOp op = op(base, "ops: {a: {weight: 1, request: GET /never}}", Duration.ofSeconds(30));
         java.util.concurrent.CompletableFuture<Outcome> done = new java.util.concurrent.CompletableFuture<>();
