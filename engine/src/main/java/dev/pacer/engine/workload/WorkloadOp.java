@@ -83,11 +83,11 @@ final class WorkloadOp implements AsyncOp, OpBreakdown {
      */
     @Override
     public String breakdown() {
-        StringBuilder b = new StringBuilder(String.format("%n  %-20s %10s %8s %10s %10s %10s%n", "op", "cycles", "errors",
+        StringBuilder b = new StringBuilder(String.format("%n  %-20s %10s %8s %12s %10s %10s%n", "op", "cycles", "errors",
                 "service p50", "p99", "max"));
         for (int i = 0; i < cycles.length; i++) {
             Histogram h = service[i].getIntervalHistogram();
-            b.append(String.format("  %-20s %10d %8d %10s %10s %10s%n", workload.ops().get(i).name(), cycles[i].sum(),
+            b.append(String.format("  %-20s %10d %8d %12s %10s %10s%n", workload.ops().get(i).name(), cycles[i].sum(),
                     errors[i].sum(), Durations.format(h.getValueAtPercentile(50)),
                     Durations.format(h.getValueAtPercentile(99)), Durations.format(h.getMaxValue())));
         }
