@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
         subcommands = {
                 RunCommand.class,
                 OpsCommand.class,
+                ShowCommand.class,
                 ControlCommand.class,
                 ScenariosCommand.class,
                 ReportCommand.class,

@@ -9,6 +9,7 @@ import dev.pacer.engine.scenario.ScenarioException;
 import dev.pacer.engine.scenario.ScenarioParser;
 import dev.pacer.engine.scenario.Scenarios;
 import dev.pacer.engine.op.OpSpec;
+import dev.pacer.engine.workload.WorkloadParser;
 import dev.pacer.engine.hlog.HlogReader;
 import dev.pacer.engine.run.Shard;
 import dev.pacer.engine.text.Durations;
@@ -79,9 +80,17 @@ final class RunCommand implements Callable<Integer> {
                     "sleep:exp(2ms), cpu:50us, http (with --url ...), or any op on the class path (see: pacer ops)."})
     String op;
 
-    @CommandLine.Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO.yaml",
-            description = "Run a scenario file: timed phases of rates (see: pacer scenarios).")
+    @CommandLine.Parameters(index = "0", arity = "0..1", paramLabel = "FILE.yaml",
+            description = {"Run a scenario file (timed phases of rates, see: pacer scenarios), or a workload file",
+                    "(a mix of requests with generated data and checks, at --rate: see docs/workloads.md)."})
     Path scenarioFile;
+
+    @Option(names = "--var", paramLabel = "NAME=VALUE",
+            description = "A workload file's var, overriding the file's value (repeatable).")
+    List<String> vars = new ArrayList<>();
+
+    /** The positional file when it is a workload (it has top-level ops), else null. */
+    private Path workloadFile;
 
     @Option(names = "--scenario", paramLabel = "NAME",
             description = "Run a built-in scenario by name (see: pacer scenarios). Flags given here override the file's.")
@@ -336,10 +345,24 @@ final class RunCommand implements Callable<Integer> {
         if (seed != null && spacing != Arrivals.POISSON) {
             throw new SettingException("seed", seed.toString(), "seeds Poisson arrivals: give ${arrivals} poisson too");
         }
+        if (workloadFile != null) {
+            if (op != null) {
+                throw new IllegalArgumentException("give a workload file or --op, not both");
+            }
+            opText = "workload:" + workloadFile;
+        }
         options.putAll(opOptions());
         OpSpec spec = OpSpec.parse(opText == null ? "noop" : opText, options);
         HttpOptions.refuseUnlessHttp(spec);
         HttpOptions.checkBody(spec.option("body"));
+        if (!vars.isEmpty()) {
+            if (!spec.name().equals("workload")) {
+                throw new SettingException("var", vars.get(0), "sets a workload file's var: give a workload file");
+            }
+            Map<String, List<String>> withVars = new LinkedHashMap<>(spec.options());
+            withVars.put("var", List.copyOf(vars));
+            spec = new OpSpec(spec.name(), spec.argument(), withVars);
+        }
         test.op(spec).virtualThreads(virtual)
                 .duration(duration).cycles(cycles == null ? 0 : cycles).maxInFlight(maxInFlight == null ? 0 : maxInFlight);
         if (arrivals != null) {
@@ -459,6 +482,10 @@ final class RunCommand implements Callable<Integer> {
             throw new IllegalArgumentException("scenario file '" + scenarioFile + "' does not exist"
                     + (scenarioFile.toString().contains("/") || scenarioFile.toString().endsWith(".yaml") ? ""
                     : "; to run a built-in scenario, use --scenario " + scenarioFile));
+        }
+        if (WorkloadParser.isWorkload(scenarioFile)) {
+            workloadFile = scenarioFile;
+            return null;
         }
         return ScenarioParser.parse(scenarioFile);
     }

@@ -47,6 +47,19 @@ final class NginxServer implements AutoCloseable {
      */
     static NginxServer start(Path nginx, Path dir, List<String> wrapper, String host, int port, String listenOptions,
                              String serverDirectives) throws Exception {
+        return start(nginx, dir, wrapper, host, port, listenOptions, serverDirectives,
+                "location / { return 200 \"ok\\n\"; }", "'$msec $status $request_uri'");
+    }
+
+    /** Starts nginx with these {@code location}s (statuses and bodies of a test's own) and this access log format. */
+    static NginxServer startWithLocations(Path nginx, Path dir, List<String> wrapper, String host, int port,
+                                          String locations, String logFormat) throws Exception {
+        return start(nginx, dir, wrapper, host, port, "", "", locations, logFormat);
+    }
+
+    private static NginxServer start(Path nginx, Path dir, List<String> wrapper, String host, int port,
+                                     String listenOptions, String serverDirectives, String locations,
+                                     String logFormat) throws Exception {
         for (String t : List.of("body", "proxy", "fastcgi", "uwsgi", "scgi")) {
             Files.createDirectories(dir.resolve("tmp").resolve(t));
         }
@@ -58,7 +71,7 @@ final class NginxServer implements AutoCloseable {
                 error_log %1$s/error.log warn;
                 events { worker_connections 4096; }
                 http {
-                  log_format timed '$msec $status $request_uri';
+                  log_format timed %7$s;
                   access_log %1$s/access.log timed;
                   client_body_temp_path %1$s/tmp/body;
                   proxy_temp_path %1$s/tmp/proxy;
@@ -69,10 +82,10 @@ final class NginxServer implements AutoCloseable {
                   server {
                     listen %2$s:%3$d %4$s;
                     %5$s
-                    location / { return 200 "ok\\n"; }
+                    %6$s
                   }
                 }
-                """.formatted(dir, host, port, listenOptions, serverDirectives));
+                """.formatted(dir, host, port, listenOptions, serverDirectives, locations, logFormat));
         List<String> command = new ArrayList<>(wrapper);
         command.addAll(List.of(nginx.toString(), "-p", dir.toString(), "-c", dir.resolve("nginx.conf").toString()));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("nginx.out").toFile()).start();

@@ -179,6 +179,14 @@ public final class LoadTest {
         return this;
     }
 
+    /**
+     * A workload file's mix of requests (see docs/workloads.md): the same as {@code op(OpSpec.parse("workload:" +
+     * file))}; a bad file is refused with one {@code file:line:} line when the test starts.
+     */
+    public LoadTest workload(Path file) {
+        return op(OpSpec.parse("workload:" + file));
+    }
+
     /** Workers, 1 or more (default 1; up to 4 096 platform or 100 000 virtual threads). */
     public LoadTest threads(int threads) {
         this.threads = threads;
@@ -399,6 +407,16 @@ public final class LoadTest {
         return start().await();
     }
 
+    /** A workload op's spec with the test's shard count, which its mix needs (see docs/workloads.md). */
+    private static OpSpec withShards(OpSpec spec, Shard shard) {
+        if (!spec.name().equals("workload") || shard == null) {
+            return spec;
+        }
+        Map<String, List<String>> options = new java.util.LinkedHashMap<>(spec.options());
+        options.put("shards", List.of(Integer.toString(shard.count())));
+        return new OpSpec(spec.name(), spec.argument(), options);
+    }
+
     /**
      * Starts the test on a thread of its own and returns a handle to it. The op's warm-up and the
      * limiter's set-up happen before the schedule starts.
@@ -417,7 +435,7 @@ public final class LoadTest {
 
     private Running launch() throws Exception {
         RunOptions options = options();
-        Op theOp = op != null ? op : Ops.create(opSpec, clock);
+        Op theOp = op != null ? op : Ops.create(withShards(opSpec, shard), clock);
         boolean owned = op == null;
         LoadRun loadRun = new LoadRun(options, theOp, out, err);
         intervalListeners.forEach(loadRun::addIntervalListener);
