@@ -316,10 +316,12 @@ public final class HttpControlServer implements AutoCloseable {
     public void close() {
         if (feed != null) {
             feed.close();
-            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+            // the streams are real sockets written by real threads: their second is the system clock's
+            dev.pacer.engine.time.RunClock real = dev.pacer.engine.time.RunClock.system();
+            long end = real.nanoTime() + TimeUnit.SECONDS.toNanos(1);
             for (Thread t : streams) {
                 try {
-                    t.join(Duration.ofNanos(Math.max(1, end - System.nanoTime())));
+                    t.join(Duration.ofNanos(Math.max(1, end - real.nanoTime())));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     break;

@@ -1,5 +1,6 @@
 package dev.pacer.engine.workload;
 
+import dev.pacer.engine.time.RunClock;
 import dev.pacer.engine.op.AsyncOp;
 import dev.pacer.engine.op.Completion;
 import dev.pacer.engine.op.OpBreakdown;
@@ -32,6 +33,8 @@ final class WorkloadOp implements AsyncOp, OpBreakdown {
     private final Workload workload;
     private final Mix mix;
     private final RequestClient client;
+    /** The run's clock: a cycle's service time is read on it. */
+    private final RunClock clock;
     private final byte[] head;
     private final Fn[] bindings;
     private final boolean[][] needsBody;
@@ -40,12 +43,15 @@ final class WorkloadOp implements AsyncOp, OpBreakdown {
     private final LongAdder[] errors;
     private final Recorder[] service;
 
-    WorkloadOp(Workload workload, int shards, Duration connectTimeout, Duration timeout, int connections) throws IOException {
+    WorkloadOp(Workload workload, int shards, Duration connectTimeout, Duration timeout, int connections,
+               RunClock clock) throws IOException {
         this.workload = workload;
+        this.clock = clock;
         this.mix = Mix.of(workload.ops().stream().mapToLong(Workload.Op::weight).toArray(), shards);
         int port = workload.base().getPort() < 0 ? 80 : workload.base().getPort();
         int ioThreads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors() / 2));
-        this.client = RequestClient.open(workload.base().getHost(), port, connections, ioThreads, connectTimeout, timeout);
+        this.client = RequestClient.open(workload.base().getHost(), port, connections, ioThreads, connectTimeout, timeout,
+                clock);
         this.head = ("Host: " + workload.base().getRawAuthority() + "\r\nUser-Agent: pacer\r\n")
                 .getBytes(StandardCharsets.ISO_8859_1);
         this.bindings = workload.bindings().values().stream().map(Workload.Binding::fn).toArray(Fn[]::new);
@@ -74,7 +80,7 @@ final class WorkloadOp implements AsyncOp, OpBreakdown {
         if (o != null && o.isError()) {
             errors[index].increment();
         }
-        service[index].recordValue(Math.max(0, System.nanoTime() - startNanos));
+        service[index].recordValue(Math.max(0, clock.nanoTime() - startNanos));
     }
 
     /**
@@ -96,7 +102,7 @@ final class WorkloadOp implements AsyncOp, OpBreakdown {
 
     @Override
     public void start(long cycle, Completion completion) {
-        long startNanos = System.nanoTime();
+        long startNanos = clock.nanoTime();
         int index = mix.op(cycle);
         for (Fn f : bindings) {
             if (!f.has(cycle)) {

@@ -1,5 +1,6 @@
 package dev.pacer.engine.workload;
 
+import dev.pacer.engine.time.RunClock;
 import dev.pacer.engine.op.Op;
 import dev.pacer.engine.op.OpProvider;
 import dev.pacer.engine.op.OpSpec;
@@ -34,6 +35,11 @@ public final class WorkloadOpProvider implements OpProvider {
 
     @Override
     public Op create(OpSpec spec) throws Exception {
+        return create(spec, RunClock.system());
+    }
+
+    @Override
+    public Op create(OpSpec spec, RunClock clock) throws Exception {
         if (spec.argument().isEmpty()) {
             throw new SettingException("op", spec.toString(), "workload needs a file: workload:shop.yaml");
         }
@@ -56,7 +62,7 @@ public final class WorkloadOpProvider implements OpProvider {
                 throw new SettingException("connections", spec.option("connections"), "expected 1 to 100000");
             }
         }
-        return new WorkloadOp(w, shards, connect, request, connections);
+        return new WorkloadOp(w, shards, connect, request, connections, clock);
     }
 
     /** The {@code var} options as a map. */

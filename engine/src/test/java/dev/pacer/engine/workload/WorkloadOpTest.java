@@ -1,5 +1,6 @@
 package dev.pacer.engine.workload;
 
+import dev.pacer.engine.time.RunClock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -89,7 +90,7 @@ class WorkloadOpTest {
 
     private WorkloadOp op(String url, String yaml, Duration timeout) throws IOException {
         Workload w = WorkloadParser.parse("base: " + url + "\n" + yaml, "w.yaml", dir, Map.of());
-        return new WorkloadOp(w, 1, Duration.ofSeconds(5), timeout, 16);
+        return new WorkloadOp(w, 1, Duration.ofSeconds(5), timeout, 16, RunClock.system());
     }
 
     @Test
@@ -261,7 +262,7 @@ class WorkloadOpTest {
             Workload again = WorkloadParser.parse("base: " + base + "\n" + yaml, "w.yaml", dir, Map.of());
             assertEquals(one, Rendered.of(again.ops().get(0).steps().get(0), st, new Bytes(8)).target());
         }
-        try (WorkloadOp op = new WorkloadOp(w, 4, Duration.ofSeconds(5), Duration.ofSeconds(10), 4)) {
+        try (WorkloadOp op = new WorkloadOp(w, 4, Duration.ofSeconds(5), Duration.ofSeconds(10), 4, RunClock.system())) {
             for (long c = 0; c < 8; c++) {
                 assertEquals(Outcome.OK, run(op, c));
             }

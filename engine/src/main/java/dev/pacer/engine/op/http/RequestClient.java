@@ -85,9 +85,11 @@ public final class RequestClient implements AutoCloseable {
      * @throws UnknownHostException when the host does not resolve
      */
     public static RequestClient open(String host, int port, int connections, int ioThreads, Duration connectTimeout,
-                                     Duration requestTimeout) throws UnknownHostException {
+                                     Duration requestTimeout, dev.pacer.ratelimit.NanoClock clock)
+            throws UnknownHostException {
         InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(host), port);
-        return new RequestClient(new HttpTransport(ioThreads, connectTimeout), address, connections, requestTimeout.toNanos());
+        return new RequestClient(new HttpTransport(ioThreads, connectTimeout, clock), address, connections,
+                requestTimeout.toNanos());
     }
 
     /** How many requests may be in flight at once: the connections. */
