@@ -16,6 +16,7 @@ import dev.pacer.engine.result.IntervalReport;
 import dev.pacer.engine.result.Summary;
 import dev.pacer.engine.run.Activity;
 import dev.pacer.engine.run.ActivityConfig;
+import dev.pacer.engine.run.EngineWarmUp;
 import dev.pacer.engine.run.Reporter;
 import dev.pacer.engine.scenario.ScenarioRunner;
 import dev.pacer.engine.sink.IntervalCsv;
@@ -185,6 +186,10 @@ public final class LoadRun {
             }
             if (options.console() != null) {
                 new ConsoleControl(controller, options.console(), err).start();
+            }
+            EngineWarmUp.Result warm = EngineWarmUp.before(activity, options.engineWarmUp());
+            if (warm != null && options.announce()) {
+                err.println(warm.startLine());
             }
             Reporter.Measurement measured = reporter.run();
             histograms = measured.histograms();

@@ -81,6 +81,7 @@ public final class LoadTest {
     private java.time.Instant startAt;
     private Duration interval = RunOptions.DEFAULT_INTERVAL;
     private Duration grace = RunOptions.DEFAULT_GRACE;
+    private Duration engineWarmUp = Duration.ZERO;
     private Path hlog;
     private Path summaryJson;
     private Path csv;
@@ -246,6 +247,16 @@ public final class LoadTest {
         return this;
     }
 
+    /**
+     * Before the run's clock starts, runs the engine's per-op code (limiter, workers, recorders, reporter) off the
+     * record around a stand-in op for at most {@code bound}, so the first ops are not paced by code still being
+     * compiled (default: zero, none; the CLI's default is {@link dev.pacer.engine.run.EngineWarmUp#DEFAULT_BOUND}).
+     */
+    public LoadTest engineWarmUp(Duration bound) {
+        this.engineWarmUp = bound;
+        return this;
+    }
+
     /** How long ops in flight at the end may take before they are cancelled (default 10 s). */
     public LoadTest grace(Duration grace) {
         this.grace = grace;
@@ -404,7 +415,7 @@ public final class LoadTest {
                 .thresholds(thresholds).maxErrorRatio(maxErrorRatio).token(controlToken).control(control, controlToken)
                 .metrics(metrics).console(console)
                 .scenario(scenario).handleSignals(handleSignals).progress(progress).announce(announce)
-                .statusBlock(statusBlock).build();
+                .statusBlock(statusBlock).engineWarmUp(engineWarmUp).build();
     }
 
     /** A test that is running: change it, watch it, wait for it. Thread-safe. */

@@ -47,6 +47,7 @@ public final class RunOptions {
     private final Scenario scenario;
     private final boolean handleSignals;
     private final StatusBlock statusBlock;
+    private final Duration engineWarmUp;
 
     private RunOptions(Builder b) {
         this.activity = b.activity;
@@ -66,6 +67,7 @@ public final class RunOptions {
         this.scenario = b.scenario;
         this.handleSignals = b.handleSignals;
         this.statusBlock = b.statusBlock;
+        this.engineWarmUp = b.engineWarmUp;
     }
 
     /** Options for {@code activity}, every other setting at its default. */
@@ -165,6 +167,14 @@ public final class RunOptions {
         return handleSignals;
     }
 
+    /**
+     * The bound of the engine's warm-up before the run's clock starts ({@code EngineWarmUp}); zero (the default
+     * here, the CLI's is {@code EngineWarmUp.DEFAULT_BOUND}) for none.
+     */
+    public Duration engineWarmUp() {
+        return engineWarmUp;
+    }
+
     /** The live status block to update every interval (a terminal's view), or null. */
     public StatusBlock statusBlock() {
         return statusBlock;
@@ -189,6 +199,7 @@ public final class RunOptions {
         private Scenario scenario;
         private boolean handleSignals;
         private StatusBlock statusBlock;
+        private Duration engineWarmUp = Duration.ZERO;
 
         private Builder(ActivityConfig activity) {
             this.activity = Objects.requireNonNull(activity, "activity");
@@ -306,6 +317,15 @@ public final class RunOptions {
         /** Updates {@code block} every interval, for a terminal to draw. */
         public Builder statusBlock(StatusBlock block) {
             this.statusBlock = block;
+            return this;
+        }
+
+        /** Warms the engine for at most {@code bound} before the run's clock starts; zero for no warm-up. */
+        public Builder engineWarmUp(Duration bound) {
+            if (bound.isNegative()) {
+                throw new SettingException("engine-warm-up", Durations.format(bound), "must not be negative");
+            }
+            this.engineWarmUp = bound;
             return this;
         }
 
