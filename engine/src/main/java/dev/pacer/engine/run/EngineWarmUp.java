@@ -12,6 +12,9 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * The engine's warm-up: before a run's clock starts, the code it executes per op (the limiter's acquire, the
@@ -88,13 +91,25 @@ public final class EngineWarmUp {
         boolean timed = jit != null && jit.isCompilationTimeMonitoringSupported();
         long minRounds = Math.max(1, Math.min(MIN_LENGTH.toMillis(), bound.toMillis()) / STEP.toMillis());
         long maxRounds = Math.max(1, bound.toMillis() / STEP.toMillis());
+        ExecutorService completer = Executors.newSingleThreadExecutor(
+                r -> Thread.ofPlatform().name("pacer-engine-warm-up-completer").daemon(true).unstarted(r));
+        try {
+            return rounds(real, config, full, slow, jit, timed, minRounds, maxRounds, completer);
+        } finally {
+            completer.shutdownNow();
+        }
+    }
+
+    private static Result rounds(Activity real, ActivityConfig config, RateSpec full, RateSpec slow,
+                                 CompilationMXBean jit, boolean timed, long minRounds, long maxRounds,
+                                 Executor completer) {
         long ops = 0;
         long nanos = 0;
         long before = timed ? jit.getTotalCompilationTime() : 0;
         int quiet = 0; // rounds in a row in which the JIT compiled for under SETTLED_MILLIS
         for (long round = 1; round <= maxRounds && real.isRunning(); round++) {
             Activity warm = new Activity(privateConfig(config, round % 2 == 1 && slow != null ? slow : full),
-                    standIn(real.op, round));
+                    standIn(real.op, round, completer));
             real.addStopListener(() -> warm.stop(StopReason.SIGNAL, "warm-up")); // dropped with the real run
             if (!real.isRunning()) {
                 break;
@@ -131,14 +146,18 @@ public final class EngineWarmUp {
      * An op of the same kind as {@code op} (synchronous or asynchronous, with its in-flight bound) that does nothing;
      * one of three classes by {@code round}, so the worker's call of the op has seen three kinds of op when the real
      * one comes and is compiled as a call to any (two would be inlined, and the real op would make it deoptimise).
+     * Asynchronous ones complete at once on the worker, or (two rounds in three) on {@code completer}'s thread, as
+     * a real op completes on its event loop: the in-flight pool's hand-off between threads is compiled too (warmed
+     * with inline completions only, its poll, its slot's completion and its queue's offer were deoptimised at the
+     * http op's first completions).
      */
-    static Op standIn(Op op, long round) {
+    static Op standIn(Op op, long round, Executor completer) {
         if (op instanceof AsyncOp async) {
             int capacity = async.capacity();
             return switch ((int) (round % 3)) {
                 case 0 -> new AsyncStandIn(capacity);
-                case 1 -> new AsyncStandIn2(capacity);
-                default -> new AsyncStandIn3(capacity);
+                case 1 -> new AsyncStandIn2(capacity, completer);
+                default -> new AsyncStandIn3(capacity, completer);
             };
         }
         return switch ((int) (round % 3)) {
@@ -191,27 +210,33 @@ public final class EngineWarmUp {
         }
     }
 
-    /** The second class of {@link AsyncStandIn}. */
+    /** The second class of {@link AsyncStandIn}: completes on another thread. */
     static final class AsyncStandIn2 extends AsyncStandIn {
-        AsyncStandIn2(int capacity) {
+        private final Executor completer;
+
+        AsyncStandIn2(int capacity, Executor completer) {
             super(capacity);
+            this.completer = completer;
         }
 
         @Override
         public void start(long cycle, Completion completion) {
-            completion.complete(Outcome.OK);
+            completer.execute(() -> completion.complete(Outcome.OK));
         }
     }
 
-    /** The third class of {@link AsyncStandIn}. */
+    /** The third class of {@link AsyncStandIn}: completes on another thread. */
     static final class AsyncStandIn3 extends AsyncStandIn {
-        AsyncStandIn3(int capacity) {
+        private final Executor completer;
+
+        AsyncStandIn3(int capacity, Executor completer) {
             super(capacity);
+            this.completer = completer;
         }
 
         @Override
         public void start(long cycle, Completion completion) {
-            completion.complete(Outcome.OK);
+            completer.execute(() -> completion.complete(Outcome.OK));
         }
     }
 }

@@ -91,7 +91,7 @@ class EngineWarmUpTest {
         assertEquals(0, op.calls.get(), "the real op is never started");
         Set<Class<?>> kinds = new HashSet<>();
         for (int round = 0; round < 3; round++) {
-            AsyncOp standIn = assertInstanceOf(AsyncOp.class, EngineWarmUp.standIn(op, round));
+            AsyncOp standIn = assertInstanceOf(AsyncOp.class, EngineWarmUp.standIn(op, round, Runnable::run));
             assertEquals(7, standIn.capacity());
             kinds.add(standIn.getClass());
         }
