@@ -88,9 +88,8 @@ class NginxEndToEndTest {
         Path accessLog = dir.resolve("access.log");
         NginxServer server = NginxServer.start(nginx, dir, List.of(), "127.0.0.1", port);
         try {
-            // The op warms its client up against a private server (nginx never sees that); the JVM's own start-up
-            // (the engine's code compiled as the run begins: 20-50 ms late in the first 100 ms on a loaded machine)
-            // is what the scenario's warm-up phase absorbs, as docs/http.md advises users. {cycle} in the URL tells
+            // The engine and the op warm up off the record (nginx never sees that); the scenario's warm-up phase is
+            // counted apart, as a user leaves a server's own warm-up out of the figures. {cycle} in the URL tells
             // the phases apart in nginx's log.
             Files.writeString(dir.resolve("nginx.yaml"), """
                     op: http

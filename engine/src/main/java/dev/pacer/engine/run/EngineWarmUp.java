@@ -86,7 +86,7 @@ public final class EngineWarmUp {
         }
         ActivityConfig config = real.config();
         RateSpec full = config.rate() == null ? null : config.share(config.rate());
-        RateSpec slow = full == null ? null : full.withRate(full.opsPerSecond() / 10);
+        RateSpec slow = full == null ? null : tenth(full);
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         boolean timed = jit != null && jit.isCompilationTimeMonitoringSupported();
         long minRounds = Math.max(1, Math.min(MIN_LENGTH.toMillis(), bound.toMillis()) / STEP.toMillis());
@@ -125,6 +125,15 @@ public final class EngineWarmUp {
             before = now;
         }
         return new Result(ops, nanos / 1e9, false);
+    }
+
+    /** A tenth of {@code rate}, or null where that is below the least rate there is (then every round runs at it). */
+    static RateSpec tenth(RateSpec rate) {
+        try {
+            return rate.withRate(rate.opsPerSecond() / 10);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /**

@@ -125,6 +125,16 @@ class EngineWarmUpTest {
     }
 
     @Test
+    void aRateWhoseTenthIsBelowTheLeastRateIsWarmedAtItsRate() {
+        Counting op = new Counting();
+        Activity real = new Activity(config("1e-6", 1, 0), op);
+        EngineWarmUp.Result warm = EngineWarmUp.before(real, Duration.ofMillis(300));
+        assertNotNull(warm);
+        assertNull(EngineWarmUp.tenth(RateSpec.parse("1e-6")));
+        assertEquals(0, op.calls.get());
+    }
+
+    @Test
     void anUnpacedRunIsWarmedUnpaced() {
         Counting op = new Counting();
         Activity real = new Activity(config(null, 1, 0), op);
