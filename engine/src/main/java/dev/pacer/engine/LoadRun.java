@@ -187,6 +187,9 @@ public final class LoadRun {
             if (options.console() != null) {
                 new ConsoleControl(controller, options.console(), err).start();
             }
+            // the op first (the http op's warm-up leaves compilations queued), then the engine, which ends once the
+            // JIT has been quiet for two rounds: what both queued is compiled before the first op
+            activity.warmUpOp();
             EngineWarmUp.Result warm = EngineWarmUp.before(activity, options.engineWarmUp());
             if (warm != null && options.announce()) {
                 err.println(warm.startLine());
