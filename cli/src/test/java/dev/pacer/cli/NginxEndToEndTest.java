@@ -73,10 +73,12 @@ class NginxEndToEndTest {
         List<String> rows = Files.readAllLines(dir.resolve("first.csv"));
         List<String> header = List.of(rows.get(0).split(","));
         String[] first = rows.get(1).split(",", -1);
-        double seconds = Double.parseDouble(first[header.indexOf("end_s")]) - Double.parseDouble(first[header.indexOf("start_s")]);
+        double seconds = Double.parseDouble(first[header.indexOf("end_s")])
+                - Double.parseDouble(first[header.indexOf("start_s")]);
         double achieved = Long.parseLong(first[header.indexOf("ops")]) / seconds;
         String table = String.join("\n", rows.subList(0, Math.min(rows.size(), 6)));
-        assertTrue(Math.abs(achieved - 5000) <= 500, "the first interval achieved " + achieved + " req/s, 5000 ±10 %:\n" + table);
+        assertTrue(Math.abs(achieved - 5000) <= 500,
+                "the first interval achieved " + achieved + " req/s, 5000 ±10 %:\n" + table);
         long p99 = Long.parseLong(first[header.indexOf("response_p99_ns")]);
         assertTrue(p99 < 10_000_000L, "the first interval's response p99 " + p99 / 1e6 + " ms, under 10 ms:\n" + table);
     }

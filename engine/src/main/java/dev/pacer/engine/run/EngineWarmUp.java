@@ -31,8 +31,8 @@ import java.util.concurrent.Executors;
  * schedule starts untouched.
  *
  * <p>Bounded: it runs at least {@link #MIN_LENGTH} (when the bound allows), then stops as soon as the JIT has
- * settled (compiled for under {@link #SETTLED_MILLIS} ms in each of the last two rounds, a slow and a full one), and at the bound at the latest; a
- * stop of the real activity (Ctrl-C) ends it at once.
+ * settled (compiled for under {@link #SETTLED_MILLIS} ms in each of the last two rounds, a slow and a full one), and
+ * at the bound at the latest; a stop of the real activity (Ctrl-C) ends it at once.
  */
 public final class EngineWarmUp {
 

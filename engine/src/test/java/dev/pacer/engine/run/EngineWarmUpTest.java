@@ -111,7 +111,8 @@ class EngineWarmUpTest {
         assertEquals(1000, run.activity().limiterSnapshot().permitsGranted(),
                 "the real limiter granted the run's ops and nothing else");
         String lines = err.toString(StandardCharsets.UTF_8);
-        assertTrue(lines.matches("(?s).*pacer: engine warm-up \\S+ off the record \\([0-9,]+ stand-in ops\\).*"), lines);
+        assertTrue(lines.matches("(?s).*pacer: engine warm-up \\S+ off the record \\([0-9,]+ stand-in ops\\).*"),
+                lines);
     }
 
     @Test
