@@ -156,6 +156,12 @@ final class RunCommand implements Callable<Integer> {
                     "those still running are then counted as cancelled (default: ${DEFAULT-VALUE}). A second Ctrl-C ends it at once."})
     Duration grace;
 
+    @Option(names = "--engine-warm-up", paramLabel = "DURATION", defaultValue = "1500ms",
+            converter = Converters.NonNegativeDuration.class,
+            description = {"Before the clock starts, run the engine's per-op code off the record (a stand-in op, nothing",
+                    "sent) until the JIT has compiled it, at most this long (default: ${DEFAULT-VALUE}); 0 for none."})
+    Duration engineWarmUp;
+
     @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "1s", converter = Converters.PositiveDuration.class,
             description = "Reporting interval: progress lines and .hlog intervals (default: ${DEFAULT-VALUE}).")
     Duration interval;
@@ -219,7 +225,7 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Scenario scenario = scenario();
         LoadTest test = blamingTheFile(scenario, () -> loadTest(scenario));
-        test.interval(interval).grace(grace).hlog(hlog).summaryJson(summary).csv(csv).maxErrorRatio(maxErrorRatio)
+        test.interval(interval).engineWarmUp(engineWarmUp).grace(grace).hlog(hlog).summaryJson(summary).csv(csv).maxErrorRatio(maxErrorRatio)
                 .output(System.out, System.err).announce(!quiet).progress(!quiet && (progress || Terminal.stderrIsTerminal()))
                 .handleSignals(true);
         for (String t : thresholds) {

@@ -17,6 +17,7 @@ import dev.pacer.engine.result.IntervalReport;
 import dev.pacer.engine.result.Summary;
 import dev.pacer.engine.run.Activity;
 import dev.pacer.engine.run.ActivityConfig;
+import dev.pacer.engine.run.EngineWarmUp;
 import dev.pacer.engine.run.Reporter;
 import dev.pacer.engine.scenario.Phase;
 import dev.pacer.engine.scenario.ScenarioRunner;
@@ -208,6 +209,13 @@ public final class LoadRun {
             }
             if (options.console() != null) {
                 new ConsoleControl(controller, options.console(), err).start();
+            }
+            // the op first (the http op's warm-up leaves compilations queued), then the engine, which ends once the
+            // JIT has been quiet for two rounds: what both queued is compiled before the first op
+            activity.warmUpOp();
+            EngineWarmUp.Result warm = EngineWarmUp.before(activity, options.engineWarmUp());
+            if (warm != null && options.announce()) {
+                err.println(warm.startLine());
             }
             Reporter.Measurement measured;
             try {

@@ -84,6 +84,7 @@ public final class LoadTest {
     private java.time.Instant startAt;
     private Duration interval = RunOptions.DEFAULT_INTERVAL;
     private Duration grace = RunOptions.DEFAULT_GRACE;
+    private Duration engineWarmUp = Duration.ZERO;
     private Path hlog;
     private Path summaryJson;
     private Path csv;
@@ -263,6 +264,16 @@ public final class LoadTest {
             throw new SettingException("interval", "null", "must be given (a duration of at least 10ms)");
         }
         this.interval = interval;
+        return this;
+    }
+
+    /**
+     * Before the run's clock starts, runs the engine's per-op code (limiter, workers, recorders, reporter) off the
+     * record around a stand-in op for at most {@code bound}, so the first ops are not paced by code still being
+     * compiled (default: zero, none; the CLI's default is {@link dev.pacer.engine.run.EngineWarmUp#DEFAULT_BOUND}).
+     */
+    public LoadTest engineWarmUp(Duration bound) {
+        this.engineWarmUp = bound;
         return this;
     }
 
@@ -479,7 +490,7 @@ public final class LoadTest {
                 .thresholds(thresholds).maxErrorRatio(maxErrorRatio).token(controlToken).control(control, controlToken)
                 .metrics(metrics).console(console)
                 .scenario(scenario).handleSignals(handleSignals).progress(progress).announce(announce)
-                .statusBlock(statusBlock).clock(clock).build();
+                .statusBlock(statusBlock).clock(clock).engineWarmUp(engineWarmUp).build();
     }
 
     /** A test that is running: change it, watch it, wait for it. Thread-safe. */

@@ -49,6 +49,7 @@ public final class RunOptions {
     private final boolean handleSignals;
     private final StatusBlock statusBlock;
     private final RunClock clock;
+    private final Duration engineWarmUp;
 
     private RunOptions(Builder b) {
         this.clock = b.clock;
@@ -69,6 +70,7 @@ public final class RunOptions {
         this.scenario = b.scenario;
         this.handleSignals = b.handleSignals;
         this.statusBlock = b.statusBlock;
+        this.engineWarmUp = b.engineWarmUp;
     }
 
     /** Options for {@code activity}, every other setting at its default. */
@@ -168,6 +170,14 @@ public final class RunOptions {
         return handleSignals;
     }
 
+    /**
+     * The bound of the engine's warm-up before the run's clock starts ({@code EngineWarmUp}); zero (the default
+     * here, the CLI's is {@code EngineWarmUp.DEFAULT_BOUND}) for none.
+     */
+    public Duration engineWarmUp() {
+        return engineWarmUp;
+    }
+
     /** The live status block to update every interval (a terminal's view), or null. */
     public StatusBlock statusBlock() {
         return statusBlock;
@@ -198,6 +208,7 @@ public final class RunOptions {
         private Scenario scenario;
         private boolean handleSignals;
         private StatusBlock statusBlock;
+        private Duration engineWarmUp = Duration.ZERO;
 
         private Builder(ActivityConfig activity) {
             this.activity = Objects.requireNonNull(activity, "activity");
@@ -327,6 +338,15 @@ public final class RunOptions {
         /** The clock the run reads and waits on (default {@link RunClock#system()}, the one real runs use). */
         public Builder clock(RunClock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** Warms the engine for at most {@code bound} before the run's clock starts; zero for no warm-up. */
+        public Builder engineWarmUp(Duration bound) {
+            if (bound.isNegative()) {
+                throw new SettingException("engine-warm-up", Durations.format(bound), "must not be negative");
+            }
+            this.engineWarmUp = bound;
             return this;
         }
 

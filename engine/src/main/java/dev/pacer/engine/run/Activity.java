@@ -110,6 +110,11 @@ public final class Activity {
     private int threadSetting;
     private long startNanos;
     private boolean started;
+    /**
+     * Set (CAS) by the first {@link #warmUpOp()}, which alone then warms the op, outside the lock so that a stop
+     * is not held up by it; a later call returns at once.
+     */
+    private final java.util.concurrent.atomic.AtomicBoolean opWarmed = new java.util.concurrent.atomic.AtomicBoolean();
 
     public Activity(ActivityConfig config, Op op, RunClock clock) {
         this.config = Objects.requireNonNull(config, "config");
@@ -126,11 +131,7 @@ public final class Activity {
      * @throws IllegalStateException when started twice, or naming the op's warm-up failure
      */
     public long start() {
-        try {
-            op.warmUp();
-        } catch (Exception e) {
-            throw new IllegalStateException("the op's warm-up failed: " + e.getMessage(), e);
-        }
+        warmUpOp();
         // A test that starts at an instant (shards starting together) waits for it here, outside the lock, so a
         // stop (Ctrl-C, SIGTERM, a control) ends the wait; one started late counts from that instant all the same,
         // so its first ops are late and catch up like any late caller.
@@ -170,6 +171,23 @@ public final class Activity {
             go.countDown();
             startedLatch.countDown();
             return startNanos;
+        }
+    }
+
+    /**
+     * Warms the op up ({@link Op#warmUp()}) unless that was done already; {@link #start()} calls it, and so may a
+     * caller that runs something between the op's warm-up and the start (the engine's warm-up).
+     *
+     * @throws IllegalStateException naming the op's warm-up failure
+     */
+    public void warmUpOp() {
+        if (!opWarmed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            op.warmUp();
+        } catch (Exception e) {
+            throw new IllegalStateException("the op's warm-up failed: " + e.getMessage(), e);
         }
     }
 

@@ -67,6 +67,30 @@ final class H1Connection implements Runnable {
         });
     }
 
+    /**
+     * Opens this (idle, never used) connection ahead of its first request, on its event loop; completes when it is
+     * open or failed to open (then its first request connects again).
+     */
+    java.util.concurrent.CompletableFuture<Void> open() {
+        java.util.concurrent.CompletableFuture<Void> opened = new java.util.concurrent.CompletableFuture<>();
+        loop.execute(() -> {
+            if (channel != null) {
+                opened.complete(null);
+                return;
+            }
+            ChannelFuture f = bootstrap.connect(pool.address);
+            Channel ch = f.channel();
+            channel = ch;
+            f.addListener(done -> {
+                if (!done.isSuccess() && ch == channel) {
+                    channel = null;
+                }
+                opened.complete(null);
+            });
+        });
+        return opened;
+    }
+
     /** Hands this (idle) connection a request; called by its owner, on any thread. */
     void dispatch(long cycle, Completion completion) {
         this.nextCycle = cycle;

@@ -9,10 +9,13 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
@@ -228,15 +231,41 @@ final class HttpWarmUp {
         }
     }
 
-    /** Answers every HTTP/1.1 request with 200 "ok". */
+    /**
+     * Answers every HTTP/1.1 request with 200, in turn in three shapes real servers use: nginx's (Title-Case names,
+     * Server, Date, Content-Type, Content-Length, Connection), bare lower-case names, and a chunked body. The parser
+     * meets the branches of each before the run: warmed on one shape only, its compiled code was thrown away at
+     * the first response of a server that answered in another (seen with nginx: the header parsing deoptimised).
+     */
     private static final class OkHandler extends SimpleChannelInboundHandler<HttpObject> {
+        private int answered;
+
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
-            if (msg instanceof LastHttpContent) {
-                FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
-                        Unpooled.wrappedBuffer(new byte[] {'o', 'k'}));
-                r.headers().set(HttpHeaderNames.CONTENT_LENGTH, 2);
-                ctx.writeAndFlush(r);
+            if (!(msg instanceof LastHttpContent)) {
+                return;
+            }
+            switch (answered++ % 3) {
+                case 0 -> {
+                    FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                            Unpooled.wrappedBuffer(new byte[] {'o', 'k', '\n'}));
+                    r.headers().set("Server", "nginx").set("Date", "Thu, 01 Jan 1970 00:00:00 GMT")
+                            .set("Content-Type", "text/plain").set("Content-Length", 3).set("Connection", "keep-alive");
+                    ctx.writeAndFlush(r);
+                }
+                case 1 -> {
+                    FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                            Unpooled.wrappedBuffer(new byte[] {'o', 'k'}));
+                    r.headers().set(HttpHeaderNames.CONTENT_LENGTH, 2);
+                    ctx.writeAndFlush(r);
+                }
+                default -> {
+                    HttpResponse r = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+                    r.headers().set("Content-Type", "text/plain").set("Transfer-Encoding", "chunked");
+                    ctx.write(r);
+                    ctx.write(new DefaultHttpContent(Unpooled.wrappedBuffer(new byte[] {'o', 'k'})));
+                    ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+                }
             }
         }
     }
