@@ -108,8 +108,9 @@ public final class EngineWarmUp {
         long before = timed ? jit.getTotalCompilationTime() : 0;
         int quiet = 0; // rounds in a row in which the JIT compiled for under SETTLED_MILLIS
         for (long round = 1; round <= maxRounds && real.isRunning(); round++) {
+            // the JIT compiles in real time: the warm-up runs on the system clock whatever the run's clock
             Activity warm = new Activity(privateConfig(config, round % 2 == 1 && slow != null ? slow : full),
-                    standIn(real.op, round, completer));
+                    standIn(real.op, round, completer), dev.pacer.engine.time.RunClock.system());
             real.addStopListener(() -> warm.stop(StopReason.SIGNAL, "warm-up")); // dropped with the real run
             if (!real.isRunning()) {
                 break;
