@@ -107,16 +107,22 @@ final class PostgresOp implements AsyncOp {
         for (SqlWorkload.Op op : workload.ops()) {
             for (SqlWorkload.Step s : op.steps()) {
                 try (PreparedStatement ps = c.prepareStatement(s.sql())) {
-                    for (int i = 0; i < s.params().size(); i++) { // the types the run binds; text the server infers
-                        SqlWorkload.Slot slot = s.params().get(i);
-                        Fn.Kind kind = slot.binding() >= 0 ? bindings[slot.binding()].kind() : slot.isCycle() ? Fn.Kind.LONG : null;
-                        if (kind == Fn.Kind.LONG) {
-                            ps.setLong(i + 1, 0);
-                        } else if (kind == Fn.Kind.DOUBLE) {
-                            ps.setDouble(i + 1, 0);
-                        } else {
-                            ps.setNull(i + 1, Types.OTHER);
+                    try {
+                        for (int i = 0; i < s.params().size(); i++) { // the types the run binds; text the server infers
+                            SqlWorkload.Slot slot = s.params().get(i);
+                            Fn.Kind kind = slot.binding() >= 0 ? bindings[slot.binding()].kind()
+                                    : slot.isCycle() ? Fn.Kind.LONG : null;
+                            if (kind == Fn.Kind.LONG) {
+                                ps.setLong(i + 1, 0);
+                            } else if (kind == Fn.Kind.DOUBLE) {
+                                ps.setDouble(i + 1, 0);
+                            } else {
+                                ps.setNull(i + 1, Types.OTHER);
+                            }
                         }
+                    } catch (SQLException e) { // pgjdbc found fewer parameters than the text has {name}s
+                        throw new WorkloadException(workload.source(), s.line(), "the statement has fewer parameters "
+                                + "than {name}s: a {name} inside a quoted string? ('text ' || {name})");
                     }
                     ParameterMetaData pm = ps.getParameterMetaData(); // a round trip: the server parses it
                     if (pm.getParameterCount() != s.params().size()) {

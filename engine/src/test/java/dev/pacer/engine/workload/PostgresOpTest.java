@@ -130,6 +130,7 @@ class PostgresOpTest {
                 {"{sql: 'SELECT * FROM nosuch WHERE id = {id}'}", "relation \"nosuch\" does not exist"},
                 {"{sql: 'SELECT nosuch FROM bi WHERE id = {id}'}", "column \"nosuch\" does not exist"},
                 {"{sql: 'SELEKT id FROM bi WHERE id = {id}'}", "syntax error"},
+                {"{sql: \"SELECT id FROM bi WHERE name = 'x{id}'\"}", "a {name} inside a quoted string?"},
                 {"{sql: 'SELECT id FROM bi WHERE id = {word}'}", "{word} is text but parameter $1 is int4"},
                 {"{sql: 'SELECT id FROM bi WHERE id = {id}', save: {x: nosuch}}", "returns no column 'nosuch'"}}) {
             Path f = file("bindings: {id: 'uniform(1, 9)', word: 'alnum(3, 5)'}\nops:\n  one: " + c[0] + "\n");
