@@ -27,10 +27,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * A SQL workload as an op, over PostgreSQL's JDBC driver (pgjdbc) on virtual threads: one connection per in-flight
- * slot. {@link #capacity()} is the connection count, so the run never starts more cycles than there are
+ * A SQL workload as an op, over PostgreSQL's JDBC driver (pgjdbc): one connection per in-flight slot, the cycles run
+ * on a platform thread per connection (or a virtual thread each). {@link #capacity()} is the connection count, so the run never starts more cycles than there are
  * connections; a cycle that finds none free waits for an in-flight slot before it starts, and that wait is its wait
- * time (coordinated omission stays corrected). Each cycle runs the op the mix gives it on a virtual thread: its
+ * time (coordinated omission stays corrected). Each cycle runs the op the mix gives it on one of those threads: its
  * statements in order as server-side prepared statements ({@code prepareThreshold=1}), each {@code {name}} bound
  * typed (a whole-number binding as bigint, a decimal as double precision, text and saved values as text the server
  * types), in a transaction when the op says so (rolled back at the first failure).
@@ -57,7 +57,8 @@ final class PostgresOp implements AsyncOp {
     private final int connections;
     /** Connections not used by a cycle; a cycle takes one, uses it alone and puts it back. */
     private final ArrayBlockingQueue<Conn> idle;
-    private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    /** Runs the cycles: a virtual thread each, or a platform thread per connection ({@code platformThreads}). */
+    private final ExecutorService threads;
 
     /**
      * Connects, checks every statement on the server (it must prepare; its parameters must take the bound values;
@@ -66,8 +67,11 @@ final class PostgresOp implements AsyncOp {
      * @throws IllegalArgumentException one line: a bad URL, a refused login, a statement that cannot prepare
      */
     PostgresOp(SqlWorkload workload, String url, int shards, int connections, Duration connectTimeout,
-               Duration timeout) throws SQLException {
+               Duration timeout, boolean platformThreads) throws SQLException {
         this.workload = workload;
+        this.threads = platformThreads
+                ? Executors.newFixedThreadPool(connections, Thread.ofPlatform().daemon().name("pacer-pg-", 0).factory())
+                : Executors.newVirtualThreadPerTaskExecutor();
         this.mix = Mix.of(workload.ops().stream().mapToLong(SqlWorkload.Op::weight).toArray(), shards);
         this.bindings = workload.bindings().stream().map(Workload.Binding::fn).toArray(Fn[]::new);
         this.connections = connections;

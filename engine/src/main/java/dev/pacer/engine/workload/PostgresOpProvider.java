@@ -20,7 +20,8 @@ import java.util.Properties;
  * ({@code postgresql://user:password@host:port/db}; the file's {@code url} otherwise), {@code connections} (the
  * most cycles in flight, 8), {@code scale} (the built-ins'; found from {@code pgbench_branches} by default),
  * {@code shards} (set by the run), {@code var} (the file's vars), {@code connect-timeout} (5s),
- * {@code request-timeout} (30s).
+ * {@code request-timeout} (30s), {@code threads} ({@code platform}: a thread per connection, the default, measured
+ * 5-20 % more transactions per second than {@code virtual}, a virtual thread per cycle; see docs/postgres.md).
  */
 public final class PostgresOpProvider implements OpProvider {
 
@@ -96,7 +97,11 @@ public final class PostgresOpProvider implements OpProvider {
                 throw new SettingException("connections", spec.option("connections"), "expected 1 to 10000");
             }
         }
-        return new PostgresOp(w, url, shards, connections, connect, request);
+        String threads = or(spec.option("threads"), "platform");
+        if (!threads.equals("virtual") && !threads.equals("platform")) {
+            throw new SettingException("threads", threads, "expected virtual or platform");
+        }
+        return new PostgresOp(w, url, shards, connections, connect, request, threads.equals("platform"));
     }
 
     private static String or(String v, String fallback) {

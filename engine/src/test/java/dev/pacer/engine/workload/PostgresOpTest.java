@@ -70,6 +70,16 @@ class PostgresOpTest {
         assertEquals(0, balance, "each transaction moved the same delta in accounts and tellers");
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"platform", "virtual"})
+    void eachThreadKindRunsSimpleUpdateExactly(String threads) throws Exception {
+        long before = pg.queryLong("SELECT count(*) FROM pgbench_history");
+        Summary s = LoadTest.rate(500).op(postgres("simple-update", "threads", threads, "connections", "4"))
+                .cycles(500).run().summary();
+        assertEquals(500L, s.outcomes().get("ok"), s.outcomes().toString());
+        assertEquals(500, pg.queryLong("SELECT count(*) FROM pgbench_history") - before);
+    }
+
     @Test
     void aFailingStepRollsItsTransactionBackAndIsTypedBySqlstate() throws Exception {
         pg.sql("DROP TABLE IF EXISTS rb", "CREATE TABLE rb (id bigint PRIMARY KEY, note text)",
