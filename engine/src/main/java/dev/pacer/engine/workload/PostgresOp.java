@@ -55,6 +55,7 @@ final class PostgresOp implements AsyncOp {
     private final String jdbcUrl;
     private final Properties props;
     private final int connections;
+    private final long warmUpCycles;
     /** Connections not used by a cycle; a cycle takes one, uses it alone and puts it back. */
     private final ArrayBlockingQueue<Conn> idle;
     /** Runs the cycles: a virtual thread each, or a platform thread per connection ({@code platformThreads}). */
@@ -67,8 +68,9 @@ final class PostgresOp implements AsyncOp {
      * @throws IllegalArgumentException one line: a bad URL, a refused login, a statement that cannot prepare
      */
     PostgresOp(SqlWorkload workload, String url, int shards, int connections, Duration connectTimeout,
-               Duration timeout, boolean platformThreads) throws SQLException {
+               Duration timeout, boolean platformThreads, long warmUpCycles) throws SQLException {
         this.workload = workload;
+        this.warmUpCycles = warmUpCycles;
         this.threads = platformThreads
                 ? Executors.newFixedThreadPool(connections, Thread.ofPlatform().daemon().name("pacer-pg-", 0).factory())
                 : Executors.newVirtualThreadPerTaskExecutor();
@@ -193,7 +195,7 @@ final class PostgresOp implements AsyncOp {
             }
             Outcome o;
             try {
-                o = c.run(workload.ops().get(index), index, cycle);
+                o = c.run(workload.ops().get(index), index, cycle, false);
             } catch (RuntimeException e) {
                 idle.add(c);
                 completion.fail(e);
@@ -203,6 +205,45 @@ final class PostgresOp implements AsyncOp {
             completion.complete(o);
         });
     }
+
+    /**
+     * Runs up to {@link #warmUpCycles} cycles (for at most {@link #WARM_UP_TIME}) over every connection, each in a
+     * transaction that is rolled back, so that the first measured cycles pay neither for the JIT nor for preparing
+     * the statements: the server commits nothing (its {@code xact_rollback} moves, {@code xact_commit} does not,
+     * and no row stays), but it does the work. {@code warm-up=0} turns it off.
+     */
+    @Override
+    public void warmUp() throws Exception {
+        if (warmUpCycles <= 0) {
+            return;
+        }
+        List<Conn> all = new ArrayList<>();
+        idle.drainTo(all);
+        long deadline = System.nanoTime() + WARM_UP_TIME.toNanos();
+        List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+        for (int k = 0; k < all.size(); k++) {
+            Conn c = all.get(k);
+            int first = k;
+            done.add(threads.submit(() -> {
+                for (long cycle = first; cycle < warmUpCycles && System.nanoTime() < deadline; cycle += all.size()) {
+                    int index = mix.op(cycle);
+                    Outcome o = c.run(workload.ops().get(index), index, cycle, true);
+                    if (o == REFUSED || o == RESET || o == TIMEOUT) {
+                        return;
+                    }
+                }
+            }));
+        }
+        try {
+            for (java.util.concurrent.Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            idle.addAll(all);
+        }
+    }
+
+    static final Duration WARM_UP_TIME = Duration.ofSeconds(3);
 
     @Override
     public int capacity() {
@@ -236,8 +277,8 @@ final class PostgresOp implements AsyncOp {
             }
         }
 
-        /** Runs one cycle of an op; its outcome (null: ok). */
-        Outcome run(SqlWorkload.Op op, int index, long cycle) {
+        /** Runs one cycle of an op; its outcome (null: ok). {@code warm}: in a transaction rolled back at the end. */
+        Outcome run(SqlWorkload.Op op, int index, long cycle, boolean warm) {
             if (connection == null) {
                 try {
                     attach(DriverManager.getConnection(jdbcUrl, props));
@@ -247,21 +288,24 @@ final class PostgresOp implements AsyncOp {
             }
             Object[] saved = op.savedNames().isEmpty() ? null : new Object[op.savedNames().size()];
             int step = 0;
+            boolean transaction = op.transaction() || warm;
             try {
-                if (op.transaction() == autoCommit) {
-                    connection.setAutoCommit(!op.transaction());
-                    autoCommit = !op.transaction();
+                if (transaction == autoCommit) {
+                    connection.setAutoCommit(!transaction);
+                    autoCommit = !transaction;
                 }
                 for (; step < op.steps().size(); step++) {
                     Outcome o = step(op.steps().get(step), statement(index, step, op), cycle, saved);
                     if (o != null) {
-                        if (op.transaction()) {
+                        if (transaction) {
                             connection.rollback();
                         }
                         return o;
                     }
                 }
-                if (op.transaction()) {
+                if (warm) {
+                    connection.rollback();
+                } else if (transaction) {
                     connection.commit();
                 }
                 return null;
@@ -269,7 +313,7 @@ final class PostgresOp implements AsyncOp {
                 Outcome o = outcomeOf(e, false);
                 if (o == REFUSED || o == RESET || o == TIMEOUT) {
                     drop();
-                } else if (op.transaction()) {
+                } else if (transaction) {
                     try {
                         connection.rollback();
                     } catch (SQLException again) {

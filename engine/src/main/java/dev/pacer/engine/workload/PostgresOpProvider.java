@@ -21,7 +21,8 @@ import java.util.Properties;
  * most cycles in flight, 8), {@code scale} (the built-ins'; found from {@code pgbench_branches} by default),
  * {@code shards} (set by the run), {@code var} (the file's vars), {@code connect-timeout} (5s),
  * {@code request-timeout} (30s), {@code threads} ({@code platform}: a thread per connection, the default, measured
- * 5-20 % more transactions per second than {@code virtual}, a virtual thread per cycle; see docs/postgres.md).
+ * 5-20 % more transactions per second than {@code virtual}, a virtual thread per cycle; see docs/postgres.md),
+ * {@code warm-up} (cycles run in rolled-back transactions before the schedule starts, at most 3 s: 20 000; 0: none).
  */
 public final class PostgresOpProvider implements OpProvider {
 
@@ -101,7 +102,18 @@ public final class PostgresOpProvider implements OpProvider {
         if (!threads.equals("virtual") && !threads.equals("platform")) {
             throw new SettingException("threads", threads, "expected virtual or platform");
         }
-        return new PostgresOp(w, url, shards, connections, connect, request, threads.equals("platform"));
+        long warmUp = 20_000;
+        if (spec.option("warm-up") != null) {
+            try {
+                warmUp = Long.parseLong(spec.option("warm-up").strip());
+            } catch (NumberFormatException e) {
+                warmUp = -1;
+            }
+            if (warmUp < 0) {
+                throw new SettingException("warm-up", spec.option("warm-up"), "expected a number of cycles, 0 or more");
+            }
+        }
+        return new PostgresOp(w, url, shards, connections, connect, request, threads.equals("platform"), warmUp);
     }
 
     private static String or(String v, String fallback) {
