@@ -87,6 +87,8 @@ class WorkloadEndToEndTest {
         JsonNode summary = new ObjectMapper().readTree(dir.resolve("shop.json").toFile());
         assertEquals(20_000, summary.get("ops").asLong());
         assertEquals(20_000, summary.get("outcomes").get("ok").asLong(), "every check passed: " + summary.get("outcomes"));
+        assertTrue(r.stdout().lines().anyMatch(l -> l.matches("  browse +14000 +0 .*")), r.stdout());
+        assertTrue(r.stdout().lines().anyMatch(l -> l.matches("  checkout +1000 +0 .*")), r.stdout());
 
         Map<String, Long> byPath = new TreeMap<>();
         List<String> orders = new java.util.ArrayList<>();
@@ -106,6 +108,62 @@ class WorkloadEndToEndTest {
         java.util.Collections.sort(orders);
         java.util.Collections.sort(pays);
         assertEquals(orders, pays, "each pay step used the order id its cycle's first step saved");
+    }
+
+    @Test
+    void fourShardProcessesTogetherSendTheMixExactlyAsOneProcessDoes() throws Exception {
+        Path nginx = NginxServer.binary();
+        Assumptions.assumeTrue(nginx != null || "1".equals(System.getenv("PACER_REQUIRE_NGINX")), "nginx is not installed");
+        List<String> one = requests(nginx, dir.resolve("one"), List.of(List.of()));
+        List<List<String>> shards = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            shards.add(List.of("--shard", i + "/4"));
+        }
+        List<String> four = requests(nginx, dir.resolve("four"), shards);
+        assertEquals(2_100, one.size(), "2 000 cycles, the 100 checkouts two requests each");
+        // the op of a cycle depends on the shard count (each shard's mix is exact in its own windows), its data
+        // never does: the requests by op are the same counts, exactly
+        Map<String, Long> kinds = Map.of("GET /items/N", 1_400L, "POST /users/N/cart", 500L, "POST /users/N/orders", 100L,
+                "POST /orders/o-N/pay", 100L);
+        assertEquals(kinds, byKind(one));
+        assertEquals(kinds, byKind(four), "four processes, each exact in its own windows of 20 cycles");
+    }
+
+    private static Map<String, Long> byKind(List<String> requests) {
+        Map<String, Long> out = new TreeMap<>();
+        requests.forEach(r -> out.merge(r.replaceAll("[0-9]+", "N"), 1L, Long::sum));
+        return out;
+    }
+
+    /** The sorted "method path" lines nginx logged for 2 000 cycles run by these processes at once. */
+    private static List<String> requests(Path nginx, Path dir, List<List<String>> processes) throws Exception {
+        Files.createDirectories(dir);
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        // the orders' ids come from the user, so a pay step's path is a function of its cycle too
+        Files.writeString(dir.resolve("shop.yaml"), SHOP.formatted(port).replace("check: {status: [200, 201], body: added}",
+                "check: {status: 201}"));
+        NginxServer server = NginxServer.start(nginx, dir, List.of(), "127.0.0.1", port, LOCATIONS, "'$request_method $uri'");
+        try {
+            List<PacerProcess> running = new java.util.ArrayList<>();
+            for (List<String> extra : processes) {
+                List<String> args = new java.util.ArrayList<>(List.of("run", "shop.yaml", "--rate", "1k", "--cycles", "2000",
+                        "-q"));
+                args.addAll(extra);
+                running.add(PacerProcess.start(dir, args.toArray(String[]::new)));
+            }
+            for (PacerProcess p : running) {
+                PacerProcess.Result r = p.await(120);
+                assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
+            }
+        } finally {
+            server.close();
+        }
+        List<String> lines = new java.util.ArrayList<>(Files.readAllLines(dir.resolve("access.log")));
+        java.util.Collections.sort(lines);
+        return lines;
     }
 
     @Test

@@ -78,9 +78,13 @@ public final class LoadRun {
      * @param out     where the summary is printed
      * @param err     where start lines, progress lines and console answers are printed
      */
+    /** The op's own figures printed under the summary, or null. */
+    private final dev.pacer.engine.op.OpBreakdown breakdown;
+
     public LoadRun(RunOptions options, Op op, PrintStream out, PrintStream err) {
         this.options = Objects.requireNonNull(options, "options");
         this.activity = new Activity(options.activity(), op);
+        this.breakdown = op instanceof dev.pacer.engine.op.OpBreakdown b ? b : null;
         this.reporter = new Reporter(activity, options.interval(), options.grace());
         this.out = out;
         this.err = err;
@@ -190,6 +194,9 @@ public final class LoadRun {
             histograms = measured.histograms();
             Summary summary = summarize(measured);
             out.print(SummaryText.format(summary));
+            if (breakdown != null) { // a workload's per-op table
+                out.print(breakdown.breakdown());
+            }
             out.flush();
             if (options.summaryJson() != null) {
                 SummaryJson.write(summary, options.summaryJson());

@@ -36,6 +36,9 @@ final class CheckOutcomes {
 
     /** The outcome of a failed exchange. */
     static Outcome forFailure(Throwable e) {
+        if (e instanceof java.util.concurrent.CancellationException) {
+            return Outcome.CANCELLED;
+        }
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof HttpTimeoutException || t instanceof io.netty.channel.ConnectTimeoutException) {
                 return TIMEOUT;

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pacer.engine.op.Outcome;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -101,9 +100,5 @@ final class StepCheck {
     /** A value node's text (a string's content, a number's digits), a container's JSON. */
     private static String text(JsonNode n) {
         return n.isValueNode() ? n.asText() : n.toString();
-    }
-
-    static List<String> names() {
-        return List.of("check-status", "check-body", "check-json", "extract-missing");
     }
 }

@@ -2,6 +2,11 @@ package dev.pacer.engine.workload;
 
 import dev.pacer.engine.op.AsyncOp;
 import dev.pacer.engine.op.Completion;
+import dev.pacer.engine.op.OpBreakdown;
+import dev.pacer.engine.text.Durations;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 import dev.pacer.engine.op.Outcome;
 import dev.pacer.engine.op.http.RequestClient;
 import io.netty.buffer.ByteBuf;
@@ -19,7 +24,7 @@ import java.util.Optional;
  * per request) and sent over the http op's event loops ({@link RequestClient}: HTTP/1.1 keep-alive connections).
  * Thread-safe: a cycle's state is its own and passes from step to step through the client's event loop.
  */
-final class WorkloadOp implements AsyncOp {
+final class WorkloadOp implements AsyncOp, OpBreakdown {
 
     /** Per thread: the request being written and a body's scratch space. */
     private static final ThreadLocal<Bytes[]> SCRATCH = ThreadLocal.withInitial(() -> new Bytes[] {new Bytes(512), new Bytes(256)});
@@ -30,6 +35,10 @@ final class WorkloadOp implements AsyncOp {
     private final byte[] head;
     private final Fn[] bindings;
     private final boolean[][] needsBody;
+    /** Per op: cycles completed, errors, service times (start to completion, ns); written on any thread. */
+    private final LongAdder[] cycles;
+    private final LongAdder[] errors;
+    private final Recorder[] service;
 
     WorkloadOp(Workload workload, int shards, Duration connectTimeout, Duration timeout, int connections) throws IOException {
         this.workload = workload;
@@ -48,28 +57,57 @@ final class WorkloadOp implements AsyncOp {
                     }
                     return n;
                 }).toArray(boolean[][]::new);
+        int ops = workload.ops().size();
+        this.cycles = new LongAdder[ops];
+        this.errors = new LongAdder[ops];
+        this.service = new Recorder[ops];
+        for (int i = 0; i < ops; i++) {
+            cycles[i] = new LongAdder();
+            errors[i] = new LongAdder();
+            service[i] = new Recorder(3);
+        }
     }
 
-    /** The op index a cycle runs. */
-    int opOf(long cycle) {
-        return mix.op(cycle);
+    /** Counts a completed cycle of op {@code index}. */
+    private void record(int index, long startNanos, Outcome o) {
+        cycles[index].increment();
+        if (o != null && o.isError()) {
+            errors[index].increment();
+        }
+        service[index].recordValue(Math.max(0, System.nanoTime() - startNanos));
     }
 
-    Workload workload() {
-        return workload;
+    /**
+     * Each op's cycles, errors and service times (from the cycle's first step sent to its last response), in the
+     * file's order. Read once, after the run.
+     */
+    @Override
+    public String breakdown() {
+        StringBuilder b = new StringBuilder(String.format("%n  %-20s %10s %8s %12s %10s %10s%n", "op", "cycles", "errors",
+                "service p50", "p99", "max"));
+        for (int i = 0; i < cycles.length; i++) {
+            Histogram h = service[i].getIntervalHistogram();
+            b.append(String.format("  %-20s %10d %8d %12s %10s %10s%n", workload.ops().get(i).name(), cycles[i].sum(),
+                    errors[i].sum(), Durations.format(h.getValueAtPercentile(50)),
+                    Durations.format(h.getValueAtPercentile(99)), Durations.format(h.getMaxValue())));
+        }
+        return b.toString();
     }
 
     @Override
     public void start(long cycle, Completion completion) {
+        long startNanos = System.nanoTime();
+        int index = mix.op(cycle);
         for (Fn f : bindings) {
             if (!f.has(cycle)) {
+                record(index, startNanos, CheckOutcomes.DATA_EXHAUSTED);
                 completion.complete(CheckOutcomes.DATA_EXHAUSTED);
                 return;
             }
         }
-        int index = mix.op(cycle);
         Workload.Op op = workload.ops().get(index);
-        new CycleRun(op, needsBody[index], new CycleState(cycle, op.savedNames().size()), completion).send();
+        new CycleRun(index, startNanos, op, needsBody[index], new CycleState(cycle, op.savedNames().size()), completion)
+                .send();
     }
 
     /**
@@ -79,7 +117,6 @@ final class WorkloadOp implements AsyncOp {
     @Override
     public void warmUp() {
         Bytes[] scratch = SCRATCH.get();
-        long sink = 0;
         for (long c = 0; c < WARM_UP_CYCLES; c++) {
             Workload.Op op = workload.ops().get(mix.op(c));
             CycleState st = new CycleState(c, op.savedNames().size());
@@ -87,14 +124,10 @@ final class WorkloadOp implements AsyncOp {
             for (int i = 0; i < op.steps().size(); i++) {
                 Workload.Step step = op.steps().get(i);
                 Rendered.writeHttp1(step, st, head, scratch[0], scratch[1]);
-                sink += scratch[0].length;
                 if (needsBody[mix.op(c)][i]) {
                     StepCheck.judge(step, st, 200, "{\"id\": 1}".getBytes(StandardCharsets.UTF_8), n -> Optional.of("0"));
                 }
             }
-        }
-        if (sink == 42) {
-            System.out.print(""); // keeps the loop's work observable
         }
     }
 
@@ -112,6 +145,8 @@ final class WorkloadOp implements AsyncOp {
 
     /** One cycle in flight: its steps in order, then one completion. */
     private final class CycleRun implements RequestClient.Exchange {
+        private final int index;
+        private final long startNanos;
         private final Workload.Op op;
         private final boolean[] needsBody;
         private final CycleState st;
@@ -120,7 +155,9 @@ final class WorkloadOp implements AsyncOp {
         private int step;
         private Outcome warned;
 
-        CycleRun(Workload.Op op, boolean[] needsBody, CycleState st, Completion completion) {
+        CycleRun(int index, long startNanos, Workload.Op op, boolean[] needsBody, CycleState st, Completion completion) {
+            this.index = index;
+            this.startNanos = startNanos;
             this.op = op;
             this.needsBody = needsBody;
             this.st = st;
@@ -132,7 +169,7 @@ final class WorkloadOp implements AsyncOp {
             try {
                 Rendered.writeHttp1(op.steps().get(step), st, head, scratch[0], scratch[1]);
             } catch (RuntimeException e) {
-                completion.fail(e);
+                done(Outcome.forThrowable(e));
                 return;
             }
             client.send(scratch[0].array, scratch[0].length, this);
@@ -145,11 +182,11 @@ final class WorkloadOp implements AsyncOp {
                 byte[] bytes = needsBody[step] ? ByteBufUtil.getBytes(body) : null;
                 o = StepCheck.judge(op.steps().get(step), st, status, bytes, name -> Optional.ofNullable(headers.get(name)));
             } catch (RuntimeException e) {
-                completion.fail(e);
+                done(Outcome.forThrowable(e));
                 return;
             }
             if (o != null && o.isError()) {
-                completion.complete(o);
+                done(o);
                 return;
             }
             if (o != null && warned == null) {
@@ -158,13 +195,19 @@ final class WorkloadOp implements AsyncOp {
             if (++step < op.steps().size()) {
                 send();
             } else {
-                completion.complete(warned);
+                done(warned);
             }
+        }
+
+        /** The cycle's one outcome: counted for its op, then handed to the run. */
+        private void done(Outcome o) {
+            record(index, startNanos, o);
+            completion.complete(o);
         }
 
         @Override
         public void failed(Throwable failure) {
-            completion.complete(CheckOutcomes.forFailure(failure));
+            done(CheckOutcomes.forFailure(failure));
         }
     }
 }

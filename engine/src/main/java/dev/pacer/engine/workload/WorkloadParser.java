@@ -296,6 +296,10 @@ public final class WorkloadParser {
             throw new WorkloadException(source, line(rn), "request '" + request
                     + "' must be a method and a path, e.g. GET /items/{item}");
         }
+        if (method.equals("HEAD") || method.equals("CONNECT")) {
+            throw new WorkloadException(source, line(rn), "request '" + request + "': " + method
+                    + " is not supported in workloads (use the http op: --op http --method " + method + ")");
+        }
         if (!target.startsWith("/") || target.contains(" ")) {
             throw new WorkloadException(source, line(rn), "request '" + request
                     + "': the path must start with / and have no spaces (the host is in 'base')");

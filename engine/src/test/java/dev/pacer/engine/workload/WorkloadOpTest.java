@@ -70,6 +70,8 @@ class WorkloadOpTest {
             body = in.length > 0 && new String(in, StandardCharsets.UTF_8).contains("\"ref\":7") ? "{}"
                     : "{\"orderId\": \"o-" + n + "\"}";
             x.getResponseHeaders().add("Location", "/orders/o-" + n);
+        } else if (path.equals("/never")) {
+            return; // no response: the client's request timeout ends it
         } else if (path.startsWith("/status/")) {
             status = Integer.parseInt(path.substring("/status/".length()));
         }
@@ -82,8 +84,73 @@ class WorkloadOpTest {
     }
 
     private WorkloadOp op(String yaml) throws IOException {
-        Workload w = WorkloadParser.parse("base: " + base + "\n" + yaml, "w.yaml", dir, Map.of());
-        return new WorkloadOp(w, 1, Duration.ofSeconds(5), Duration.ofSeconds(10), 16);
+        return op(base, yaml, Duration.ofSeconds(10));
+    }
+
+    private WorkloadOp op(String url, String yaml, Duration timeout) throws IOException {
+        Workload w = WorkloadParser.parse("base: " + url + "\n" + yaml, "w.yaml", dir, Map.of());
+        return new WorkloadOp(w, 1, Duration.ofSeconds(5), timeout, 16);
+    }
+
+    @Test
+    void noResponseIsATimeoutAndNoServerIsRefused() throws Exception {
+        try (WorkloadOp op = op(base, "ops: {a: {weight: 1, request: GET /never}}", Duration.ofMillis(300))) {
+            assertEquals(CheckOutcomes.TIMEOUT, run(op, 0));
+        }
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closed = s.getLocalPort();
+        }
+        try (WorkloadOp op = op("http://127.0.0.1:" + closed, "ops: {a: {weight: 1, request: GET /}}", Duration.ofSeconds(5))) {
+            assertEquals(CheckOutcomes.REFUSED, run(op, 0));
+        }
+    }
+
+    @Test
+    void theBreakdownCountsEachOpsCyclesAndErrors() throws Exception {
+        try (WorkloadOp op = op("""
+                ops:
+                  browse: {weight: 3, request: "GET /items/{cycle}", check: {json: {/id: "{cycle}"}}}
+                  fail: {weight: 1, request: "GET /status/500", check: {status: 200}}
+                """)) {
+            for (long c = 0; c < 16; c++) {
+                run(op, c);
+            }
+            String table = op.breakdown();
+            assertTrue(table.lines().anyMatch(l -> l.matches("  browse +12 +1 .*")), table); // cycle 13's body is wrong
+            assertTrue(table.lines().anyMatch(l -> l.matches("  fail +4 +4 .*")), table);
+        }
+    }
+
+    @Test
+    void aCycleInFlightWhenTheOpClosesCompletesAsCancelled() throws Exception {
+        WorkloadOp op = op(base, "ops: {a: {weight: 1, request: GET /never}}", Duration.ofSeconds(30));
+        java.util.concurrent.CompletableFuture<Outcome> done = new java.util.concurrent.CompletableFuture<>();
+        op.start(0, done::complete);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (requests.isEmpty() && System.nanoTime() < deadline) { // the request reached the server
+            Thread.sleep(5);
+        }
+        op.close();
+        assertEquals(Outcome.CANCELLED, done.get(10, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void manyCyclesInFlightAtOnceEachCompleteOnceOverSixteenConnections() throws Exception {
+        try (WorkloadOp op = op("ops: {a: {weight: 1, request: \"GET /items/{cycle}\", check: {json: {/id: \"{cycle}\"}}}}")) {
+            java.util.concurrent.ConcurrentLinkedQueue<Outcome> outcomes = new java.util.concurrent.ConcurrentLinkedQueue<>();
+            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(500);
+            for (long c = 1000; c < 1500; c++) {
+                op.start(c, o -> {
+                    outcomes.add(o == null ? Outcome.OK : o);
+                    done.countDown();
+                });
+            }
+            assertTrue(done.await(30, TimeUnit.SECONDS));
+            assertEquals(500, outcomes.size());
+            assertTrue(outcomes.stream().allMatch(o -> o == Outcome.OK), outcomes.toString());
+            assertEquals(500, requests.size());
+        }
     }
 
     private static Outcome run(WorkloadOp op, long cycle) throws Exception {

@@ -126,6 +126,7 @@ class WorkloadParserTest {
             base: http://h:1\\nops:\\n  a: {weight: 1}¦3¦needs a 'request'
             base: http://h:1\\nops:\\n  a: {weight: 1, request: /x}¦3¦method and a path
             base: http://h:1\\nops:\\n  a: {weight: 1, request: GET x}¦3¦must start with /
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: HEAD /}¦3¦HEAD is not supported
             base: http://h:1\\nops:\\n  a: {weight: 1, request: 'GET /{nope}'}¦3¦{nope} is neither a binding
             base: http://h:1\\nbindings:\\n  x: frobnicate(1)\\nops: {a: {weight: 1, request: GET /}}¦3¦unknown function 'frobnicate'
             base: http://h:1\\nbindings:\\n  x: uniform(1)\\nops: {a: {weight: 1, request: GET /}}¦3¦takes 2 arguments

@@ -46,7 +46,10 @@ public final class RequestClient implements AutoCloseable {
         /** The response; {@code body} is valid only during the call. */
         void response(int status, HttpHeaders headers, ByteBuf body);
 
-        /** The request failed: refused, reset, timed out ({@link HttpTimeoutException}), closed. */
+        /**
+         * The request failed: refused, reset, timed out ({@link HttpTimeoutException}), or cancelled by
+         * {@link #close()} ({@link java.util.concurrent.CancellationException}).
+         */
         void failed(Throwable failure);
     }
 
@@ -130,7 +133,7 @@ public final class RequestClient implements AutoCloseable {
         c.dispatch(next.request, next.exchange);
     }
 
-    /** Closes the connections; queued requests fail as closed. */
+    /** Closes the connections; requests queued or in flight fail with a {@code CancellationException}. */
     @Override
     public void close() {
         java.util.List<Pending> dropped;
@@ -141,10 +144,13 @@ public final class RequestClient implements AutoCloseable {
         }
         for (Pending p : dropped) {
             p.request.release();
-            p.exchange.failed(new ClosedChannelException());
+            p.exchange.failed(new java.util.concurrent.CancellationException("the client closed"));
         }
         for (Connection c : all) {
-            c.loop.execute(c::abandon);
+            c.loop.execute(() -> {
+                c.abandon();
+                c.fail(new java.util.concurrent.CancellationException("the client closed"));
+            });
         }
         transport.close();
     }
