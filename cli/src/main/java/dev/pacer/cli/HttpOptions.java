@@ -81,7 +81,10 @@ final class HttpOptions {
     /** Refuses these options (given as flags or in a scenario file) for an op other than http, the one that reads them. */
     static void refuseUnlessHttp(OpSpec op) {
         if (!op.name().equals("http")) {
-            op.options().entrySet().stream().findFirst().ifPresent(given -> {
+            // the postgres op reads these four too
+            java.util.Set<String> taken = op.name().equals("postgres")
+                    ? java.util.Set.of("url", "connections", "connect-timeout", "request-timeout") : java.util.Set.of();
+            op.options().entrySet().stream().filter(e -> !taken.contains(e.getKey())).findFirst().ifPresent(given -> {
                 throw new SettingException(given.getKey(), given.getValue().get(0), "only the http op takes it: add ${op} http");
             });
         }

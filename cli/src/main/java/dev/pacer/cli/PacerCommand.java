@@ -32,6 +32,7 @@ import picocli.CommandLine.Command;
                 ShowCommand.class,
                 ControlCommand.class,
                 ScenariosCommand.class,
+                PgInitCommand.class,
                 ReportCommand.class,
                 CompareLimitersCommand.class,
                 CompletionCommand.class,

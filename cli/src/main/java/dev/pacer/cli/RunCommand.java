@@ -9,6 +9,7 @@ import dev.pacer.engine.scenario.ScenarioException;
 import dev.pacer.engine.scenario.ScenarioParser;
 import dev.pacer.engine.scenario.Scenarios;
 import dev.pacer.engine.op.OpSpec;
+import dev.pacer.engine.workload.SqlWorkloadParser;
 import dev.pacer.engine.workload.WorkloadParser;
 import dev.pacer.engine.hlog.HlogReader;
 import dev.pacer.engine.run.Shard;
@@ -88,6 +89,12 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--var", paramLabel = "NAME=VALUE",
             description = "A workload file's var, overriding the file's value (repeatable).")
     List<String> vars = new ArrayList<>();
+
+    @Option(names = "--workload", paramLabel = "NAME|FILE",
+            description = {"A SQL workload against PostgreSQL (with --url postgresql://user:password@host:port/db):",
+                    "tpcb-like, simple-update or select-only (pgbench's scripts, on its tables: pacer pg-init), or a",
+                    "file with 'driver: postgres'; -c sets the connections (default 8). See docs/postgres.md."})
+    String sqlWorkload;
 
     /** The positional file when it is a workload (it has top-level ops), else null. */
     private Path workloadFile;
@@ -355,14 +362,20 @@ final class RunCommand implements Callable<Integer> {
             if (op != null) {
                 throw new IllegalArgumentException("give a workload file or --op, not both");
             }
-            opText = "workload:" + workloadFile;
+            opText = (SqlWorkloadParser.isSql(workloadFile) ? "postgres:" : "workload:") + workloadFile;
+        }
+        if (sqlWorkload != null) {
+            if (op != null || workloadFile != null) {
+                throw new IllegalArgumentException("give --workload or --op (or a workload file), not both");
+            }
+            opText = "postgres:" + sqlWorkload;
         }
         options.putAll(opOptions());
         OpSpec spec = OpSpec.parse(opText == null ? "noop" : opText, options);
         HttpOptions.refuseUnlessHttp(spec);
         HttpOptions.checkBody(spec.option("body"));
         if (!vars.isEmpty()) {
-            if (!spec.name().equals("workload")) {
+            if (!spec.name().equals("workload") && !spec.name().equals("postgres")) {
                 throw new SettingException("var", vars.get(0), "sets a workload file's var: give a workload file");
             }
             Map<String, List<String>> withVars = new LinkedHashMap<>(spec.options());

@@ -185,7 +185,7 @@ public final class LoadTest {
      * file))}; a bad file is refused with one {@code file:line:} line when the test starts.
      */
     public LoadTest workload(Path file) {
-        return op(OpSpec.parse("workload:" + file));
+        return op(OpSpec.parse((dev.pacer.engine.workload.SqlWorkloadParser.isSql(file) ? "postgres:" : "workload:") + file));
     }
 
     /** Workers, 1 or more (default 1; up to 4 096 platform or 100 000 virtual threads). */
@@ -420,7 +420,7 @@ public final class LoadTest {
 
     /** A workload op's spec with the test's shard count, which its mix needs (see docs/workloads.md). */
     private static OpSpec withShards(OpSpec spec, Shard shard) {
-        if (!spec.name().equals("workload") || shard == null) {
+        if (!spec.name().equals("workload") && !spec.name().equals("postgres") || shard == null) {
             return spec;
         }
         Map<String, List<String>> options = new java.util.LinkedHashMap<>(spec.options());

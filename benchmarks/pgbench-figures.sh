@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# pacer's postgres driver side by side with pgbench (issue #27), on a private PostgreSQL cluster made here (initdb
+# in a temp folder as the postgres user when run as root, a loopback port, fsync off so the disk is not what is
+# measured, pgbench -i -s SCALE), removed at the end. Same script, same connections, same rate:
+#   pgbench -c CONN -j 2 [-S] -R RATE -T DURATION -l        (Poisson arrivals, one transaction per client in flight)
+#   pacer run --workload NAME -c CONN --rate RATE --arrivals poisson --duration DURATION
+# For select-only and tpcb-like: each tool's capacity (unpaced, CONN connections), then each at 50 %, 90 % and
+# 100 % of pgbench's capacity. Per row: the server's commits (pg_stat_database.xact_commit, moved during the run)
+# per second, the client's own count per second, the p99 of wait (pacer) / schedule lag (pgbench, from its -l log)
+# and of response (pacer: from the scheduled start) / latency (pgbench's logged time, which with -R counts from the
+# scheduled start too), and the client's CPU (user + system) per transaction.
+# Needs PostgreSQL's server binaries (.ci/postgres.sh), pgbench, psql, python3. Run on a quiet machine:
+#   benchmarks/pgbench-figures.sh     # SCALE=10 CONN=8 DURATION=15 PORT=55433 SCRIPTS="select-only tpcb-like"
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
+[ -x "$BIN/initdb" ] || { echo "pgbench-figures: needs PostgreSQL's server (.ci/postgres.sh)" >&2; exit 1; }
+for tool in pgbench psql python3; do
+  command -v "$tool" >/dev/null || { echo "pgbench-figures: needs $tool" >&2; exit 1; }
+done
+SCALE="${SCALE:-10}"
+CONN="${CONN:-8}"
+DURATION="${DURATION:-15}"
+PORT="${PORT:-55433}"
+SCRIPTS="${SCRIPTS:-select-only tpcb-like}"
+dir="$(mktemp -d /tmp/pgbench-figures.XXXXXX)"
+chmod 755 "$dir"
+as_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+[ "$(id -u)" -ne 0 ] || chown postgres "$dir"
+cleanup() {
+  as_pg "$BIN/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+as_pg "$BIN/initdb" -D "$dir/data" -U pacer --auth=trust -E UTF8 --no-sync >/dev/null
+as_pg "$BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -o \
+  "-p $PORT -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=256MB -c max_connections=100" start >/dev/null
+export PGHOST=127.0.0.1 PGPORT="$PORT" PGUSER=pacer PGDATABASE=postgres
+URL="postgresql://pacer@127.0.0.1:$PORT/postgres"
+pgbench -i -q -s "$SCALE" >/dev/null 2>&1
+mkdir -p "$dir/out"
+
+commits() {
+  sleep 1 # a backend's counters reach pg_stat_database when it ends (or within a second)
+  psql -Atqc "SELECT xact_commit FROM pg_stat_database WHERE datname = 'postgres'"
+}
+# cpu FILE CMD...: runs CMD, writes its (and its children's) user + system CPU seconds to FILE
+cpu() {
+  local f="$1"; shift
+  python3 - "$f" "$@" <<'PY'
+import resource, subprocess, sys
+p = subprocess.run(sys.argv[2:], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(sys.argv[1], "w").write("%f\n" % (r.ru_utime + r.ru_stime))
+sys.stdout.write(p.stdout)
+sys.exit(p.returncode)
+PY
+}
+pgbench_flags() { [ "$1" = select-only ] && echo "-S" || true; }
+
+# row LABEL TOOL TARGET CLIENT_OPS COMMITS WAIT_P99_MS RESP_P99_MS CPU_S
+row() {
+  python3 - "$@" <<'PY'
+import sys
+label, tool, target, ops, commits, wait, resp, cpu = sys.argv[1:9]
+d = float(sys.argv[9])
+ops, commits, cpu = float(ops), float(commits), float(cpu)
+print("%-22s %-8s %9s %10.0f %10.0f %11s %11s %9.3f" % (label, tool, target, ops / d, commits / d, wait, resp,
+      1000 * cpu / max(ops, 1)))
+PY
+}
+
+run_pgbench() { # SCRIPT RATE|"" TAG -> prints a row
+  local s="$1" rate="$2" tag="$3" c0 c1 out
+  c0="$(commits)"
+  out="$(cpu "$dir/cpu" pgbench $(pgbench_flags "$s") -c "$CONN" -j 2 -T "$DURATION" ${rate:+-R "$rate"} -l \
+    --log-prefix="$dir/out/$tag" -n 2>&1)"
+  c1="$(commits)"
+  python3 - "$dir/out" "$tag" "$dir/stats" <<'PY'
+import glob, sys
+lat, lag = [], []
+for f in glob.glob(sys.argv[1] + "/" + sys.argv[2] + ".*"):
+    for line in open(f):
+        p = line.split()
+        if len(p) >= 6 and p[2] != "skipped":
+            lat.append(int(p[2]))
+            if len(p) >= 7:
+                lag.append(int(p[6]))
+def p99(v):
+    v.sort()
+    return "%.2f" % (v[min(len(v) - 1, int(len(v) * 0.99))] / 1000) if v else "-"
+open(sys.argv[3], "w").write("%d %s %s\n" % (len(lat), p99(lag), p99(lat)))
+PY
+  read -r n lagp99 latp99 < "$dir/stats"
+  row "$s ${tag#*_}" pgbench "${rate:-max}" "$n" "$((c1 - c0))" "$lagp99" "$latp99" "$(cat "$dir/cpu")" "$DURATION"
+  echo "$out" | sed -n 's/^tps = \([0-9.]*\).*/\1/p' | head -n 1 > "$dir/tps"
+}
+
+run_pacer() { # SCRIPT RATE|"" TAG -> prints a row
+  local s="$1" rate="$2" tag="$3" c0 c1
+  c0="$(commits)"
+  cpu "$dir/cpu" ./pacer run --workload "$s" --url "$URL" -c "$CONN" --duration "${DURATION}s" \
+    ${rate:+--rate "$rate" --arrivals poisson} --summary "$dir/out/$tag.json" -q >"$dir/out/$tag.txt" 2>&1 \
+    || { cat "$dir/out/$tag.txt" >&2; exit 1; }
+  c1="$(commits)"
+  python3 - "$dir/out/$tag.json" "$dir/stats" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = d["outcomes"].get("ok", 0)
+ms = lambda m: "%.2f" % (d[m]["percentiles"]["99"] / 1e6)
+open(sys.argv[2], "w").write("%d %s %s\n" % (ok, ms("wait"), ms("response")))
+PY
+  read -r n waitp99 respp99 < "$dir/stats"
+  row "$s ${tag#*_}" pacer "${rate:-max}" "$n" "$((c1 - c0))" "$waitp99" "$respp99" "$(cat "$dir/cpu")" "$DURATION"
+}
+
+./pacer --version >/dev/null # builds the jar first, outside any measurement
+echo "pgbench-figures: $(date -u +%FT%TZ), $(nproc) cores, PostgreSQL $("$BIN/postgres" --version | awk '{print $3}'),"\
+" scale $SCALE, $CONN connections, ${DURATION} s per row; server commits from pg_stat_database"
+printf '%-22s %-8s %9s %10s %10s %11s %11s %9s\n' "script load" tool "target/s" "client/s" "server/s" \
+  "wait p99ms" "resp p99ms" "cpu ms/tx"
+for s in $SCRIPTS; do
+  run_pgbench "$s" "" "${s}_capacity"
+  cap="$(cat "$dir/tps")"
+  run_pacer "$s" "" "${s}_capacity"
+  for pct in 50 90 100; do
+    rate="$(python3 -c "print(max(1, round($cap * $pct / 100)))")"
+    run_pgbench "$s" "$rate" "${s}_${pct}%"
+    run_pacer "$s" "$rate" "${s}_${pct}%"
+  done
+done
+echo "wait p99: pacer's wait / pgbench's schedule lag; resp p99: pacer's response / pgbench's latency (both from the"
+echo "scheduled start). client/s: the tool's own count of transactions; server/s: commits the server counted."

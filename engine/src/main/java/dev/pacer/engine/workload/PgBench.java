@@ -1,0 +1,111 @@
+package dev.pacer.engine.workload;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * pgbench's built-in scripts as SQL workloads ({@code tpcb-like}, {@code simple-update}, {@code select-only}: the
+ * same statements and the same {@code random(lo, hi)} ranges at a scale), and its tables ({@link #init}, the
+ * equivalent of {@code pgbench -i -I dtGvp}: server-side generated rows, then primary keys).
+ */
+public final class PgBench {
+
+    /** The built-in workloads' names. */
+    public static final List<String> BUILTINS = List.of("tpcb-like", "simple-update", "select-only");
+
+    private PgBench() {
+    }
+
+    /** The workload text of a built-in at a scale (pgbench's script, statement for statement). */
+    static String script(String name, long scale) {
+        String bindings = """
+                bindings:
+                  aid: uniform(1, %d)
+                  bid: uniform(1, %d)
+                  tid: uniform(1, %d)
+                  delta: uniform(-5000, 5000)
+                """.formatted(100_000 * scale, scale, 10 * scale);
+        String head = "name: " + name + "\ndriver: postgres\n" + bindings + "ops:\n";
+        return head + switch (name) {
+            case "tpcb-like" -> """
+                      tpcb-like:
+                        transaction:
+                          - sql: UPDATE pgbench_accounts SET abalance = abalance + {delta} WHERE aid = {aid}
+                          - sql: SELECT abalance FROM pgbench_accounts WHERE aid = {aid}
+                          - sql: UPDATE pgbench_tellers SET tbalance = tbalance + {delta} WHERE tid = {tid}
+                          - sql: UPDATE pgbench_branches SET bbalance = bbalance + {delta} WHERE bid = {bid}
+                          - sql: INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES ({tid}, {bid}, {aid}, {delta}, CURRENT_TIMESTAMP)
+                    """;
+            case "simple-update" -> """
+                      simple-update:
+                        transaction:
+                          - sql: UPDATE pgbench_accounts SET abalance = abalance + {delta} WHERE aid = {aid}
+                          - sql: SELECT abalance FROM pgbench_accounts WHERE aid = {aid}
+                          - sql: INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES ({tid}, {bid}, {aid}, {delta}, CURRENT_TIMESTAMP)
+                    """;
+            case "select-only" -> """
+                      select-only:
+                        sql: SELECT abalance FROM pgbench_accounts WHERE aid = {aid}
+                    """;
+            default -> throw new IllegalArgumentException("no built-in workload '" + name + "' (built in: "
+                    + String.join(", ", BUILTINS) + ")");
+        };
+    }
+
+    /** The scale of the pgbench tables at a URL (pgbench_branches' row count), as pgbench finds it. */
+    static long scale(Connection c) {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM pgbench_branches")) {
+            rs.next();
+            long n = rs.getLong(1);
+            if (n < 1) {
+                throw new IllegalArgumentException("postgres: pgbench_branches is empty: pacer pg-init --scale N --url ... first");
+            }
+            return n;
+        } catch (SQLException e) {
+            throw new IllegalArgumentException("postgres: no pgbench tables (" + e.getMessage().lines().findFirst().orElse("")
+                    + "): pacer pg-init --scale N --url ... (or pgbench -i -s N) first");
+        }
+    }
+
+    /**
+     * Creates pgbench's four tables at a scale and fills them, replacing any there (as {@code pgbench -i -s scale}
+     * does: 1 branch, 10 tellers and 100 000 accounts per unit of scale, balances 0, an empty history), then adds
+     * their primary keys and analyzes them.
+     *
+     * @throws IllegalArgumentException one line: a bad URL, a refused login, a server error
+     */
+    public static void init(String url, long scale) {
+        if (scale < 1 || scale > 100_000) {
+            throw new IllegalArgumentException("scale " + scale + " is out of range: expected 1 to 100000");
+        }
+        Properties props = new Properties();
+        String jdbc = PostgresOp.jdbcUrl(url, props);
+        try (Connection c = DriverManager.getConnection(jdbc, props); Statement s = c.createStatement()) {
+            for (String q : List.of(
+                    "DROP TABLE IF EXISTS pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers",
+                    "CREATE TABLE pgbench_history (tid int, bid int, aid int, delta int, mtime timestamp, filler char(22))",
+                    "CREATE TABLE pgbench_tellers (tid int not null, bid int, tbalance int, filler char(84)) WITH (fillfactor=100)",
+                    "CREATE TABLE pgbench_accounts (aid int not null, bid int, abalance int, filler char(84)) WITH (fillfactor=100)",
+                    "CREATE TABLE pgbench_branches (bid int not null, bbalance int, filler char(88)) WITH (fillfactor=100)",
+                    "INSERT INTO pgbench_branches (bid, bbalance) SELECT bid, 0 FROM generate_series(1, " + scale + ") bid",
+                    "INSERT INTO pgbench_tellers (tid, bid, tbalance) SELECT tid, (tid - 1) / 10 + 1, 0 FROM generate_series(1, "
+                            + 10 * scale + ") tid",
+                    "INSERT INTO pgbench_accounts (aid, bid, abalance, filler) SELECT aid, (aid - 1) / 100000 + 1, 0, '' FROM "
+                            + "generate_series(1, " + 100_000 * scale + ") aid",
+                    "ALTER TABLE pgbench_branches ADD PRIMARY KEY (bid)",
+                    "ALTER TABLE pgbench_tellers ADD PRIMARY KEY (tid)",
+                    "ALTER TABLE pgbench_accounts ADD PRIMARY KEY (aid)",
+                    "VACUUM ANALYZE pgbench_branches, pgbench_tellers, pgbench_accounts, pgbench_history")) {
+                s.execute(q);
+            }
+        } catch (SQLException e) {
+            throw new IllegalArgumentException("postgres: pg-init at " + PostgresOp.redacted(url) + ": "
+                    + (e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("")));
+        }
+    }
+}

@@ -1,0 +1,296 @@
+package dev.pacer.engine.workload;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+
+/**
+ * Reads a SQL workload file ({@code driver: postgres}) and compiles it; every problem is one
+ * {@code file:line: what is wrong} ({@link WorkloadException}). Bindings use the HTTP workloads' grammar
+ * ({@link BindingParser}); a statement's {@code {name}} becomes a {@code ?} bound to the value, typed (never spliced
+ * into the text). The server-side checks (tables, columns, types) are the op's, when it connects.
+ */
+public final class SqlWorkloadParser {
+
+    private static final Set<String> TOP_KEYS = Set.of("name", "description", "driver", "url", "seed", "vars",
+            "bindings", "ops");
+    private static final Set<String> OP_KEYS = Set.of("weight", "sql", "check", "save", "steps", "transaction");
+    private static final Set<String> STEP_KEYS = Set.of("sql", "check", "save");
+    private static final Pattern VAR = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_-]*)}");
+    private static final Pattern IDENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]*");
+    private static final Pattern PARAM = Pattern.compile("\\{\\{|\\{([A-Za-z_][A-Za-z0-9_-]*)}");
+
+    private final String source;
+    private final Path dir;
+
+    private SqlWorkloadParser(String source, Path dir) {
+        this.source = source;
+        this.dir = dir;
+    }
+
+    /** True when the file is a SQL workload: a top-level {@code driver: postgres} line. */
+    public static boolean isSql(Path file) {
+        try {
+            return Files.readString(file).lines().anyMatch(l -> l.matches("driver:\\s*(postgres|postgresql)\\s*(#.*)?"));
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Reads and compiles a SQL workload file. */
+    static SqlWorkload parse(Path file, Map<String, String> vars) throws IOException {
+        String text = Files.readString(file);
+        return parse(text, file.toString(), file.toAbsolutePath().getParent(), vars);
+    }
+
+    /** Compiles SQL workload text; {@code ${name}} vars are put in first (overridden by {@code vars}). */
+    static SqlWorkload parse(String text, String source, Path dir, Map<String, String> vars) {
+        return new SqlWorkloadParser(source, dir).read(text, vars == null ? Map.of() : vars);
+    }
+
+    private SqlWorkload read(String text, Map<String, String> overrides) {
+        Node root = compose(text);
+        if (root == null) {
+            throw new WorkloadException(source, 1, "the file is empty; a SQL workload needs 'ops'");
+        }
+        Map<String, NodeTuple> top = mapping(root, "a workload", TOP_KEYS);
+        Map<String, String> vars = new HashMap<>();
+        if (top.containsKey("vars")) {
+            for (NodeTuple t : mapping(top.get("vars").getValueNode(), "vars", null).values()) {
+                vars.put(scalar(t.getKeyNode(), "a var's name"), scalar(t.getValueNode(), "a var"));
+            }
+        }
+        for (String o : overrides.keySet()) {
+            if (!vars.containsKey(o)) {
+                throw new WorkloadException(source, line(root), "no var named '" + o + "' to set (vars: "
+                        + String.join(", ", new TreeSet<>(vars.keySet())) + ")");
+            }
+        }
+        vars.putAll(overrides);
+        if (!vars.isEmpty() || text.contains("${")) { // put the vars in and read the text again
+            StringBuilder out = new StringBuilder();
+            String[] lines = text.split("\n", -1);
+            for (int i = 0; i < lines.length; i++) {
+                Matcher m = VAR.matcher(lines[i]);
+                StringBuilder line = new StringBuilder();
+                while (m.find()) {
+                    String v = vars.get(m.group(1));
+                    if (v == null) {
+                        throw new WorkloadException(source, i + 1, "no var named '" + m.group(1) + "'");
+                    }
+                    m.appendReplacement(line, Matcher.quoteReplacement(v));
+                }
+                m.appendTail(line);
+                out.append(line).append(i + 1 < lines.length ? "\n" : "");
+            }
+            root = compose(out.toString());
+            top = mapping(root, "a workload", TOP_KEYS);
+        }
+        String name = top.containsKey("name") ? scalar(top.get("name").getValueNode(), "name")
+                : Path.of(source).getFileName().toString().replaceFirst("\\.ya?ml$", "");
+        String url = top.containsKey("url") ? scalar(top.get("url").getValueNode(), "url") : null;
+        long seed = 0;
+        if (top.containsKey("seed")) {
+            Node s = top.get("seed").getValueNode();
+            try {
+                seed = Long.parseLong(scalar(s, "seed"));
+            } catch (NumberFormatException e) {
+                throw new WorkloadException(source, line(s), "seed '" + scalar(s, "seed") + "' is not a whole number");
+            }
+        }
+        List<Workload.Binding> bindings = new ArrayList<>();
+        Map<String, Integer> bindingIndex = new HashMap<>();
+        if (top.containsKey("bindings")) {
+            BindingParser bp = new BindingParser(dir == null ? Path.of(".") : dir, new HashMap<>());
+            for (NodeTuple t : mapping(top.get("bindings").getValueNode(), "bindings", null).values()) {
+                String b = scalar(t.getKeyNode(), "a binding's name");
+                if (!IDENT.matcher(b).matches() || b.equals("cycle")) {
+                    throw new WorkloadException(source, line(t.getKeyNode()), "binding name '" + b
+                            + "' is not a name (letters, digits, _ and -; not 'cycle')");
+                }
+                String fnText = scalar(t.getValueNode(), "binding '" + b + "'");
+                try {
+                    bindingIndex.put(b, bindings.size());
+                    bindings.add(new Workload.Binding(b, fnText, bp.compile(fnText, CycleRandom.salt(seed, b))));
+                } catch (IllegalArgumentException e) {
+                    throw new WorkloadException(source, line(t.getValueNode()), "binding '" + b + "': " + e.getMessage());
+                }
+            }
+        }
+        if (!top.containsKey("ops")) {
+            throw new WorkloadException(source, line(root), "a SQL workload needs 'ops', e.g. ops: {one: {weight: 1, sql: SELECT 1}}");
+        }
+        List<SqlWorkload.Op> ops = new ArrayList<>();
+        Map<String, NodeTuple> opNodes = mapping(top.get("ops").getValueNode(), "ops", null);
+        if (opNodes.isEmpty() || opNodes.size() > 64) {
+            throw new WorkloadException(source, line(top.get("ops").getValueNode()), "ops: 1 to 64 ops");
+        }
+        for (NodeTuple t : opNodes.values()) {
+            ops.add(op(scalar(t.getKeyNode(), "an op's name"), t.getValueNode(), bindingIndex));
+        }
+        return new SqlWorkload(name, source, url, List.copyOf(bindings), List.copyOf(ops));
+    }
+
+    private SqlWorkload.Op op(String name, Node node, Map<String, Integer> bindings) {
+        Map<String, NodeTuple> m = mapping(node, "op '" + name + "'", OP_KEYS);
+        long weight = 1;
+        if (m.containsKey("weight")) {
+            Node w = m.get("weight").getValueNode();
+            try {
+                weight = Long.parseLong(scalar(w, "weight"));
+            } catch (NumberFormatException e) {
+                weight = 0;
+            }
+            if (weight < 1) {
+                throw new WorkloadException(source, line(w), "op '" + name + "': weight '" + scalar(w, "weight")
+                        + "' is not a whole number >= 1");
+            }
+        }
+        int forms = (m.containsKey("sql") ? 1 : 0) + (m.containsKey("steps") ? 1 : 0) + (m.containsKey("transaction") ? 1 : 0);
+        if (forms != 1) {
+            throw new WorkloadException(source, line(node), "op '" + name + "' needs one of 'sql', 'steps' or 'transaction'");
+        }
+        List<String> saved = new ArrayList<>();
+        List<SqlWorkload.Step> steps = new ArrayList<>();
+        boolean transaction = m.containsKey("transaction");
+        if (m.containsKey("sql")) {
+            steps.add(step(node, m, bindings, saved));
+        } else {
+            Node list = (transaction ? m.get("transaction") : m.get("steps")).getValueNode();
+            if (!(list instanceof SequenceNode seq) || seq.getValue().isEmpty()) {
+                throw new WorkloadException(source, line(list), "op '" + name + "': expected a list of steps (- sql: ...)");
+            }
+            for (Node s : seq.getValue()) {
+                steps.add(step(s, mapping(s, "a step", STEP_KEYS), bindings, saved));
+            }
+        }
+        return new SqlWorkload.Op(name, weight, transaction, List.copyOf(steps), List.copyOf(saved));
+    }
+
+    private SqlWorkload.Step step(Node node, Map<String, NodeTuple> m, Map<String, Integer> bindings, List<String> saved) {
+        if (!m.containsKey("sql")) {
+            throw new WorkloadException(source, line(node), "a step needs 'sql'");
+        }
+        Node sqlNode = m.get("sql").getValueNode();
+        String text = scalar(sqlNode, "sql").strip();
+        if (text.endsWith(";")) {
+            text = text.substring(0, text.length() - 1);
+        }
+        StringBuilder sql = new StringBuilder();
+        List<SqlWorkload.Slot> params = new ArrayList<>();
+        Matcher pm = PARAM.matcher(text);
+        while (pm.find()) {
+            if (pm.group(1) == null) {
+                pm.appendReplacement(sql, "{");
+                continue;
+            }
+            String p = pm.group(1);
+            SqlWorkload.Slot slot;
+            if (bindings.containsKey(p)) {
+                slot = new SqlWorkload.Slot(p, bindings.get(p), -1);
+            } else if (saved.contains(p)) {
+                slot = new SqlWorkload.Slot(p, -1, saved.indexOf(p));
+            } else if (p.equals("cycle")) {
+                slot = new SqlWorkload.Slot(p, -1, -1);
+            } else {
+                throw new WorkloadException(source, line(sqlNode), "{" + p + "} is not a binding, a value saved by an"
+                        + " earlier step or {cycle}");
+            }
+            params.add(slot);
+            pm.appendReplacement(sql, "?");
+        }
+        pm.appendTail(sql);
+        if (sql.toString().isBlank()) {
+            throw new WorkloadException(source, line(sqlNode), "the statement is empty");
+        }
+        long rows = -1;
+        if (m.containsKey("check")) {
+            Map<String, NodeTuple> check = mapping(m.get("check").getValueNode(), "check", Set.of("rows"));
+            if (check.containsKey("rows")) {
+                Node r = check.get("rows").getValueNode();
+                try {
+                    rows = Long.parseLong(scalar(r, "rows"));
+                } catch (NumberFormatException e) {
+                    rows = -1;
+                }
+                if (rows < 0) {
+                    throw new WorkloadException(source, line(r), "rows '" + scalar(r, "rows") + "' is not a whole number >= 0");
+                }
+            }
+        }
+        List<SqlWorkload.Save> saves = new ArrayList<>();
+        if (m.containsKey("save")) {
+            for (NodeTuple t : mapping(m.get("save").getValueNode(), "save", null).values()) {
+                String n = scalar(t.getKeyNode(), "a saved name");
+                if (!IDENT.matcher(n).matches() || bindings.containsKey(n) || saved.contains(n) || n.equals("cycle")) {
+                    throw new WorkloadException(source, line(t.getKeyNode()), "save name '" + n
+                            + "' is not a new name (a binding, an earlier save or 'cycle')");
+                }
+                saves.add(new SqlWorkload.Save(n, scalar(t.getValueNode(), "a column"), saved.size()));
+                saved.add(n);
+            }
+        }
+        return new SqlWorkload.Step(sql.toString(), List.copyOf(params), rows, List.copyOf(saves), line(sqlNode));
+    }
+
+    private Node compose(String text) {
+        try {
+            LoaderOptions limits = new LoaderOptions();
+            limits.setCodePointLimit(4 << 20);
+            return new Yaml(limits).compose(new StringReader(text));
+        } catch (MarkedYAMLException e) {
+            int line = e.getProblemMark() != null ? e.getProblemMark().getLine() + 1 : 1;
+            throw new WorkloadException(source, line, "not valid YAML: " + e.getProblem());
+        } catch (YAMLException e) {
+            throw new WorkloadException(source, 1, "not valid YAML: " + e.getMessage());
+        }
+    }
+
+    private Map<String, NodeTuple> mapping(Node node, String what, Set<String> keys) {
+        if (!(node instanceof MappingNode mn)) {
+            throw new WorkloadException(source, line(node), what + ": expected a mapping (key: value)");
+        }
+        Map<String, NodeTuple> out = new LinkedHashMap<>();
+        for (NodeTuple t : mn.getValue()) {
+            String k = scalar(t.getKeyNode(), "a key");
+            if (keys != null && !keys.contains(k)) {
+                throw new WorkloadException(source, line(t.getKeyNode()), what + ": unknown key '" + k + "' (known: "
+                        + String.join(", ", new TreeSet<>(keys)) + ")");
+            }
+            if (out.put(k, t) != null) {
+                throw new WorkloadException(source, line(t.getKeyNode()), what + ": '" + k + "' given twice");
+            }
+        }
+        return out;
+    }
+
+    private String scalar(Node node, String what) {
+        if (!(node instanceof ScalarNode s)) {
+            throw new WorkloadException(source, line(node), what + ": expected a single value");
+        }
+        return s.getValue();
+    }
+
+    private static int line(Node node) {
+        return node == null || node.getStartMark() == null ? 1 : node.getStartMark().getLine() + 1;
+    }
+}
