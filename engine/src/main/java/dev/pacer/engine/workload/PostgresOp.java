@@ -1,5 +1,6 @@
 package dev.pacer.engine.workload;
 
+import dev.pacer.engine.time.RunClock;
 import dev.pacer.engine.op.AsyncOp;
 import dev.pacer.engine.op.Completion;
 import dev.pacer.engine.op.Outcome;
@@ -219,13 +220,15 @@ final class PostgresOp implements AsyncOp {
         }
         List<Conn> all = new ArrayList<>();
         idle.drainTo(all);
-        long deadline = System.nanoTime() + WARM_UP_TIME.toNanos();
+        // the warm-up is for the JIT and the server's plans: real time, whatever the run's clock
+        RunClock real = RunClock.system();
+        long deadline = real.nanoTime() + WARM_UP_TIME.toNanos();
         List<java.util.concurrent.Future<?>> done = new ArrayList<>();
         for (int k = 0; k < all.size(); k++) {
             Conn c = all.get(k);
             int first = k;
             done.add(threads.submit(() -> {
-                for (long cycle = first; cycle < warmUpCycles && System.nanoTime() < deadline; cycle += all.size()) {
+                for (long cycle = first; cycle < warmUpCycles && real.nanoTime() < deadline; cycle += all.size()) {
                     int index = mix.op(cycle);
                     Outcome o = c.run(workload.ops().get(index), index, cycle, true);
                     if (o == REFUSED || o == RESET || o == TIMEOUT) {
