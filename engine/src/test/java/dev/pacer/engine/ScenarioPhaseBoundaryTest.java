@@ -39,9 +39,10 @@ class ScenarioPhaseBoundaryTest {
         // a tick and the phase's boundary at 0.6 s are one cut: no sliver of an interval after it
         assertEquals(List.of(0.3, 0.6, 0.9, 1.2), timed.stream().map(IntervalReport::elapsedSec).toList());
         assertEquals(List.of("warm", "warm", "measure", "measure"), timed.stream().map(IntervalReport::phase).toList());
-        // 1 000/s then 2 000/s, each slot in the interval it was scheduled in; the slot at 0.6 s was granted before
-        // the change, and the schedule goes on from it one old slice later (0.601 s), then every 0.5 ms
-        assertEquals(List.of(300L, 300L, 599L, 600L), timed.stream().map(i -> i.stats().ops()).toList());
+        // 1 000/s then 2 000/s, each slot in the interval it was scheduled in; the slot at 0.601 s that the old
+        // slice had given a waiting worker is taken back by the rate increase, so the new phase is 0.5 ms apart
+        // from its first slot: exactly its rate times its length
+        assertEquals(List.of(300L, 300L, 600L, 600L), timed.stream().map(i -> i.stats().ops()).toList());
         Change measure = r.summary().changes().stream().filter(c -> c.kind() == ChangeKind.PHASE && c.value().equals("measure"))
                 .findFirst().orElseThrow();
         assertEquals(0.6, measure.elapsedSec(), 1e-9, "the phase's marker is the bound of its first interval");

@@ -113,7 +113,9 @@ public abstract sealed class WorkerMetrics permits SingleWriterMetrics, SharedMe
     private void recordInActive(long waitNanos, long serviceNanos, Outcome outcome) {
         Phase p = active;
         p.wait.recordValue(waitNanos);
-        p.service.recordValue(serviceNanos);
+        if (outcome != Outcome.NOT_SENT) { // never started: it has a wait and a response, no service time
+            p.service.recordValue(serviceNanos);
+        }
         p.response.recordValue(waitNanos + serviceNanos);
         p.count(outcome);
     }
