@@ -72,11 +72,17 @@ abstract class LimiterAllocated extends LimiterPad0 {
 
     /** Atomically adds {@code delta} to the schedule pointer; returns the value before (the slot claimed). */
     final long getAndAddAllocated(long delta) {
+        if (LimiterCounters.ON) {
+            LimiterCounters.ADDS.increment();
+        }
         return (long) ALLOCATED.getAndAdd(this, delta);
     }
 
     /** Atomically sets the schedule pointer to {@code update} if it is {@code expect}. */
     final boolean casAllocated(long expect, long update) {
+        if (LimiterCounters.ON) {
+            LimiterCounters.ADDS.increment();
+        }
         return ALLOCATED.compareAndSet(this, expect, update);
     }
 }

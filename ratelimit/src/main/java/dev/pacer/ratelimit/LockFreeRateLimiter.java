@@ -308,6 +308,9 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     /** The caller owns slot {@code sch} but may be early: read the clock and decide. */
     private long settle(long sch, long cost, long permits, LimiterSettings s, Grant grant, boolean interruptible)
             throws InterruptedException {
+        if (LimiterCounters.ON) {
+            LimiterCounters.SLOW.increment();
+        }
         long now = readClock(s);
         if (sch > now) {
             long target = s.mode == StrictnessMode.BURST
@@ -377,6 +380,9 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
         long now = ScheduleUnits.fromNanos(clock.nanoTime() - origin);
         long prevSeen = lvSeen();
         if (now > prevSeen) {
+            if (LimiterCounters.ON) {
+                LimiterCounters.PUBLISHES.increment();
+            }
             if (s.fastPath) {
                 long a = lvAllocated();
                 long consumed = a - lvSeenAllocated();
