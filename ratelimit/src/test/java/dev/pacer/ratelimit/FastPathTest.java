@@ -244,6 +244,7 @@ class FastPathTest {
         // A reader that read the clock under the old settings stores its horizon after the switch
         // (reconfigure had reset it): every slot behind the clock looks late-and-known.
         l.horizon = ScheduleUnits.fromNanos(100_000_000);
+        g.state.clockUnits = ScheduleUnits.fromNanos(100_000_000);
         long previous = Long.MIN_VALUE / 2;
         for (int i = 0; i < 50; i++) {
             l.acquire(g);
