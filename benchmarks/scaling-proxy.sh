@@ -3,7 +3,10 @@
 # and slow passes, with 0 .. 10 µs of injected time per op, at 1, 2, 4 and 16 threads. By hand, never in CI:
 #   benchmarks/scaling-proxy.sh                  # builds benchmarks.jar, 500 ms per row
 #   benchmarks/scaling-proxy.sh 1000 1,16        # 1 s per row, 1 and 16 threads
-#   JAR=/tmp/old/benchmarks.jar benchmarks/scaling-proxy.sh   # another build (e.g. main's limiter) to compare
+#   JAR=/tmp/old/benchmarks.jar benchmarks/scaling-proxy.sh   # another build, to compare
+# The limiter before issue #30 with these counters is commit 994abd2:
+#   git archive 994abd2 | tar -x -C /tmp/old && (cd /tmp/old && mvn -q -DskipTests -pl benchmarks -am package)
+# Columns per acquire: adds and CASes on `allocated`, stores to the clock line, slow passes (target: <= 0.05 each).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 . "$here/bin/jdk.sh"
