@@ -254,7 +254,9 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
      * shared write. In COMPENSATING mode it is a reading that counts: the gap is closed by its fraction.
      */
     private long refreshClock(GrantState st, LimiterSettings s) {
-        long now = nowUnits();
+        // a reading the caller handed over since the last refresh serves as one (sawClock compensated for it)
+        boolean handedOver = st.hintUnits > st.refreshedUnits;
+        long now = handedOver ? st.hintUnits : nowUnits();
         int k = st.refreshEvery;
         if (st.refreshedUnits != Long.MIN_VALUE) {
             long took = now - st.refreshedUnits;
@@ -270,7 +272,7 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
         if (now > st.clockUnits) {
             st.clockUnits = now;
         }
-        if (s.compensation > 0) {
+        if (s.compensation > 0 && !handedOver) {
             compensate(now, s);
         }
         return now;
