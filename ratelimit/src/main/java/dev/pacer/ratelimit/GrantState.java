@@ -47,6 +47,10 @@ final class GrantState {
     int refreshEvery = 1;
     /** Acquires left before the next refresh; the one that takes it below 0 refreshes. */
     int refreshLeft;
+    /** Slices the next run claim takes: doubled per consecutive claim while far behind, back to the first after. */
+    int runLen = FIRST_RUN;
+    /** The first run's length. */
+    static final int FIRST_RUN = 2;
     /**
      * A clock reading the caller handed over ({@link Grant#sawClock}), in units; {@link Long#MIN_VALUE} if none
      * (0 is a reading: the origin's, which for a process started after its test's instant lies in the past).

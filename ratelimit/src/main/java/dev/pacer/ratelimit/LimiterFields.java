@@ -29,8 +29,11 @@ import java.lang.invoke.VarHandle;
  *   <tr><td>{@code allocated}</td><td>a caller claiming a slot or a run of 64:
  *       {@link LimiterAllocated#getAndAddAllocated} (a thread far behind: once per 64 acquires); strict
  *       grants and compensation: {@link LimiterAllocated#caeAllocated}, a loser retrying from the witness;
- *       tryAcquire: {@link LimiterAllocated#casAllocated}; reconfigure/resume: {@code getAndAdd(shift)}</td>
- *       <td>only grows; each value returned by an add or a winning CAS starts slots owned by exactly one
+ *       tryAcquire: {@link LimiterAllocated#casAllocated}; reconfigure/resume: {@code getAndAdd(shift)}; a
+ *       grant giving back the unused tail of its run: {@link LimiterAllocated#casAllocated} from the run's
+ *       end to its next slot, only while that end is still the value (nothing claimed since)</td>
+ *       <td>grows, but for such a give-back, which only frees slots no one else holds; slots below it are
+ *       claimed, each value returned by an add or a winning CAS starts slots owned by exactly one
  *       caller</td></tr>
  *   <tr><td>{@code horizon}</td><td>a caller that read the clock on a slow path, in a fast-path mode:
  *       {@link LimiterClockView#casHorizon} from the value it read, only if that is at least the staleness

@@ -71,15 +71,18 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <h3>Runs of slices</h3>
  * A caller whose last slot was far behind its grant's clock ({@code ≥ 4 × 64} slices) claims its next
- * {@value LimiterSettings#MAX_RUN} slices as a run, with one add, and hands them out from its
- * {@link Grant}, each with its exact scheduled time. The run's length does not depend on the caller's
- * pace (a thread with slow ops is exact through its grant's clock, not through short runs), so a thread
- * far behind makes one add per 64 acquires at any pace. Each slot of a run goes on the grant's clock
+ * slices as a run, with one add, and hands them out from its {@link Grant}, each with its exact
+ * scheduled time. Runs double from 2 to {@value LimiterSettings#MAX_RUN} slices over consecutive claims
+ * while the caller stays far behind, and start from 2 again once it is not: the length follows the
+ * backlog, never the caller's pace (a thread with slow ops is exact through its grant's clock, not
+ * through short runs), so a thread far behind makes one add per 64 acquires at any pace, and a thread
+ * that falls behind once, by a stall, holds few slices when its grant closes. Each slot of a run goes on the grant's clock
  * like any other: one that the clock has not passed (other threads' runs moved the schedule on since
  * the claim) is settled on a fresh reading and waits for its time. Runs are only claimed in the
  * fast-path modes (not strict, burst, paused or Poisson) and only used under the settings they were
- * claimed with; slices left unused when settings change or the grant closes are given away as idle
- * time, so {@code allocated = permits × slice + idle + reserved} holds at all times.
+ * claimed with; slices left unused when settings change or the grant closes are given back to the
+ * schedule if they are still its end (one CAS), else given away as idle time, so
+ * {@code allocated = permits × slice + idle + reserved} holds at all times.
  *
  * <h2>Shared fields</h2>
  * The schedule pointer ({@code allocated}), the published clock ({@code horizon}) and {@code settings},
@@ -293,9 +296,10 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     }
 
     /**
-     * A new slot, or a run of {@link LimiterSettings#MAX_RUN} slots when the caller's last slot was far
-     * behind ({@code runLag}) its clock: one atomic add either way. The run's length does not depend on
-     * the caller's pace; each of its slots goes only once the grant's clock has passed it.
+     * A new slot, or a run of slots when the caller's last slot was far behind ({@code runLag}) its clock:
+     * one atomic add either way. Runs double from 2 to {@link LimiterSettings#MAX_RUN} over consecutive
+     * claims while the caller stays far behind and start from 2 again once it is not; the caller's pace
+     * plays no part. Each slot of a run goes only once the grant's clock has passed it.
      */
     private long claim(Grant grant, GrantState st, LimiterSettings s) {
         checkOwner(grant);
@@ -307,13 +311,16 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
             if (s.compensation > 0) {
                 refreshClock(st, s); // a late caller reads the clock: close that fraction of the gap first
             }
-            long runCost = LimiterSettings.MAX_RUN * cost;
+            int run = st.runLen;
+            st.runLen = Math.min(LimiterSettings.MAX_RUN, run << 1);
+            long runCost = run * cost;
             long sch = getAndAddAllocated(runCost);
             st.runNext = sch + cost;
             st.runEnd = sch + runCost;
             st.runSettings = s;
             return sch;
         }
+        st.runLen = GrantState.FIRST_RUN; // no longer far behind: the next backlog starts from a short run
         return getAndAddAllocated(cost);
     }
 
@@ -514,11 +521,14 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
         return r;
     }
 
-    /** Gives a grant's unused run of slices away as idle time (also when the registry folds a grant in). */
+    /** Returns a grant's unused run of slices: to the schedule if it is its end, else as idle time (also on folds). */
     void abandonRun(GrantState st) {
         long unused = st.reservedUnits();
+        long from = st.runNext;
         st.runNext = st.runEnd;
-        if (unused > 0) {
+        // the run's tail is still the schedule's end (nothing claimed since): give it back to the schedule,
+        // so AVERAGE mode forfeits nothing; otherwise it is a hole, given away as idle time
+        if (unused > 0 && !casAllocated(st.runEnd, from)) {
             idle.getAndAdd(unused);
         }
     }

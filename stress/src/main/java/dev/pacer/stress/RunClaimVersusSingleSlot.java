@@ -10,14 +10,14 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.JJJ_Result;
 
 /**
- * A caller far behind claims a run of 64 slices with one add while a fresh caller claims a single slot:
+ * A caller far behind claims a run (its first: 2 slices) with one add while a fresh caller claims a single slot:
  * the run and the slot are disjoint, in either order, and no slot between them is skipped (the run right
  * after slot 0 and the single slot after it, or the other way round); the schedule handed to permits is
  * the three slices used.
  */
 @JCStressTest
-@Description("run claim (64 slices) racing a single-slot claim: disjoint slots, none skipped")
-@Outcome(id = "1000000, 65000000, 3000000", expect = Expect.ACCEPTABLE, desc = "the run first, the slot after it")
+@Description("run claim (2 slices) racing a single-slot claim: disjoint slots, none skipped")
+@Outcome(id = "1000000, 3000000, 3000000", expect = Expect.ACCEPTABLE, desc = "the run first, the slot after it")
 @Outcome(id = "2000000, 1000000, 3000000", expect = Expect.ACCEPTABLE, desc = "the slot first, the run after it")
 @Outcome(expect = Expect.FORBIDDEN, desc = "slots overlap or one was skipped, or time was lost")
 @State

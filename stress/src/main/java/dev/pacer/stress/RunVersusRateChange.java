@@ -11,7 +11,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.JJJ_Result;
 
 /**
- * A caller holding a run of 64 slices at 1000 ops/s acquires while the rate is doubled. If it had read the
+ * A caller holding a run of slices at 1000 ops/s acquires while the rate is doubled. If it had read the
  * new settings before it acquired, it must not use the old run's next slot (2 ms); whichever slice it
  * used, once its grant is closed every unused slice has reached idle exactly once: the schedule handed to
  * permits is 1 + 1 ms and then 1 ms (old slice) or 0.5 ms (new).
@@ -31,7 +31,7 @@ public class RunVersusRateChange extends SyntheticLimiterState {
     public RunVersusRateChange() {
         super("1000", SyntheticLimiter.TEN_SECONDS);
         l.limiter.acquire(l.first); // slot 0, 10 s behind
-        l.limiter.acquire(l.first); // claims the run [1 ms, 65 ms) and uses 1 ms
+        l.limiter.acquire(l.first); // claims the run [1 ms, 3 ms) and uses 1 ms
     }
 
     @Actor
