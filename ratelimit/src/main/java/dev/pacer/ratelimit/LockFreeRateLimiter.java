@@ -51,8 +51,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       retries on the gap the winner left, its witness). Clock reads that count: its own reads (on the
  *       slow path, when it claims a run, and each refresh of its grant's clock, which in this mode
  *       happens at least every {@value #MAX_REFRESH_COMPENSATING} acquires), and a reading it handed
- *       over with {@link Grant#sawClock} (once per reading); passes on the cached clock do not. A gap of one slice or less is left alone.
- *       The fraction is applied exactly, not rounded to a power of two.</li>
+ *       over with {@link Grant#sawClock} (once per reading); passes on the cached clock do not. A gap of
+ *       one slice or less is left alone. The fraction is applied exactly, not rounded to a power of two.</li>
  *   <li>{@link StrictnessMode#STRICT} (1): grants are made by CAS as {@code g = max(allocated, now)}
  *       (a loser retries from the witness the CAS returned),
  *       {@code allocated = g + cost}, so no two grants are scheduled closer than one slice; a late
@@ -76,9 +76,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * while the caller stays far behind, and start from 2 again once it is not: the length follows the
  * backlog, never the caller's pace (a thread with slow ops is exact through its grant's clock, not
  * through short runs), so a thread far behind makes one add per 64 acquires at any pace, and a thread
- * that falls behind once, by a stall, holds few slices when its grant closes. Each slot of a run goes on the grant's clock
- * like any other: one that the clock has not passed (other threads' runs moved the schedule on since
- * the claim) is settled on a fresh reading and waits for its time. Runs are only claimed in the
+ * that falls behind once, by a stall, holds few slices when its grant closes. Each slot of a run goes on
+ * the grant's clock like any other: one that the clock has not passed (other threads' runs moved the
+ * schedule on since the claim) is settled on a fresh reading and waits for its time. Runs are only claimed in the
  * fast-path modes (not strict, burst, paused or Poisson) and only used under the settings they were
  * claimed with; slices left unused when settings change or the grant closes are given back to the
  * schedule if they are still its end (one CAS), else given away as idle time, so

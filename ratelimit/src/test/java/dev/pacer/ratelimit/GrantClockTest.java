@@ -68,7 +68,8 @@ class GrantClockTest {
         assertTrue(adds <= ops / 20, adds + " adds to the schedule pointer in " + ops + " acquires (runs halved?)");
         assertTrue(publishes <= ops / 20, publishes + " stores to the clock line in " + ops + " acquires");
         g.close();
-        assertEquals(l.allocatedUnits(), (ops + 1) * l.sliceUnits() + l.idleUnits(), "allocated = permits x slice + idle");
+        assertEquals(l.allocatedUnits(), (ops + 1) * l.sliceUnits() + l.idleUnits(),
+                "allocated = permits x slice + idle");
     }
 
     @ParameterizedTest(name = "{0} ns per op")
