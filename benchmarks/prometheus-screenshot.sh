@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's Prometheus picture: pacer paces sleep:1ms at 2 000 ops/s with --metrics for a minute, a private
+# docs/metrics.md's Prometheus picture: pacer paces sleep:1ms at 2 000 ops/s with --metrics for a minute, a private
 # Prometheus (Debian's package, native histograms on) scrapes it every second, and headless Chromium takes a
 # screenshot of Prometheus's graph page for the response p99 and the op rate. Writes docs/prometheus.png.
 #   benchmarks/prometheus-screenshot.sh        # needs prometheus and chromium (.ci/prometheus.sh, .ci/chromium.sh)

@@ -108,15 +108,27 @@ final class ControlCommand implements Callable<Integer> {
                 say(err, "pacer control: " + where + ": " + PacerCommand.oneLine(String.valueOf(e.getMessage())));
                 return PacerCommand.EXIT_FAILED;
             }
-            JsonNode body = Json.MAPPER.readTree(response.body());
+            JsonNode body = json(response.body());
             if (response.statusCode() == 200) {
+                // a run answers a status with its state, a change with what changed; anything else is not a run
+                JsonNode change = body == null ? null : body.get("change");
+                boolean asARun = action instanceof ControlAction.Status ? body != null && body.isObject()
+                        && body.has("running") : change != null && change.isTextual();
+                if (!asARun) {
+                    say(err, "pacer control: " + where + " answered 200 but not as a pacer run does ("
+                            + (action instanceof ControlAction.Status ? "no 'running'" : "no 'change'") + " in "
+                            + shown(response.body()) + "); is 'pacer run --control' listening there?");
+                    return PacerCommand.EXIT_FAILED;
+                }
                 say(out, action instanceof ControlAction.Status
                         ? prefix + Json.PRETTY.writeValueAsString(body)
-                        : prefix + "ok: " + body.get("change").asText());
+                        : prefix + "ok: " + change.asText());
                 return PacerCommand.EXIT_OK;
             }
+            JsonNode error = body == null ? null : body.get("error");
             say(err, "pacer control: " + prefix + response.statusCode() + " "
-                    + (body.has("error") ? body.get("error").asText() : response.body()));
+                    + (error != null && error.isTextual() ? PacerCommand.oneLine(error.asText())
+                    : shown(response.body())));
             return response.statusCode() == 400 ? PacerCommand.EXIT_USAGE : PacerCommand.EXIT_FAILED;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -126,6 +138,23 @@ final class ControlCommand implements Callable<Integer> {
             say(err, "pacer control: " + where + ": " + PacerCommand.oneLine(String.valueOf(e.getMessage())));
             return PacerCommand.EXIT_FAILED;
         }
+    }
+
+    /** The body as JSON, or null when it is not JSON (an empty body, an HTML page). */
+    private static JsonNode json(String body) {
+        try {
+            JsonNode n = Json.MAPPER.readTree(body);
+            return n == null || n.isMissingNode() ? null : n;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** A body as one short line: empty said so, the rest cut at 200 characters. */
+    private static String shown(String body) {
+        String line = body.strip().replaceAll("\\s+", " ");
+        return line.isEmpty() ? "an empty body"
+                : "'" + (line.length() > 200 ? line.substring(0, 200) + "..." : line) + "'";
     }
 
     private static void say(PrintWriter w, String line) {

@@ -2,6 +2,8 @@ package dev.pacer.cli;
 
 import dev.pacer.engine.op.OpSpec;
 import dev.pacer.engine.text.SettingException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -82,6 +84,30 @@ final class HttpOptions {
             op.options().entrySet().stream().findFirst().ifPresent(given -> {
                 throw new SettingException(given.getKey(), given.getValue().get(0), "only the http op takes it: add ${op} http");
             });
+        }
+    }
+
+    /**
+     * Refuses a body the op could not read as one line naming it: {@code @} without a file, {@code @FOLDER}, a file
+     * that is not there or cannot be read (how much a file may hold is the op's to say). Null (no body) and text
+     * bodies pass.
+     */
+    static void checkBody(String body) {
+        if (body == null || !body.startsWith("@")) {
+            return;
+        }
+        if (body.length() == 1) {
+            throw new SettingException("body", body, "give a file after the @, e.g. @payload.json");
+        }
+        Path file = Path.of(body.substring(1));
+        if (Files.isDirectory(file)) {
+            throw new SettingException("body", body, file + " is a folder; give a file");
+        }
+        if (!Files.exists(file)) {
+            throw new SettingException("body", body, "no file " + file);
+        }
+        if (!Files.isReadable(file)) {
+            throw new SettingException("body", body, "cannot read " + file);
         }
     }
 

@@ -33,6 +33,8 @@ final class LiveConsole implements AutoCloseable {
 
     private static final String PROMPT = "pacer> ";
     private static final String REDRAW = "pacer-redraw";
+    /** The longest command line run: the longest command is far shorter, and an answer may quote what was typed. */
+    static final int MAX_COMMAND = 200;
 
     private final Terminal terminal;
     private final LineReaderImpl reader;
@@ -85,7 +87,9 @@ final class LiveConsole implements AutoCloseable {
                 break; // Ctrl-D or the terminal went away: no more commands, the run goes on
             }
             if (!finished && !line.isBlank()) {
-                printAbove(running.execute(line));
+                printAbove(line.length() > MAX_COMMAND ? "error: a command is one short line (rate 8000, threads 32,"
+                        + " help, ...); this one has " + line.length() + " characters, not run"
+                        : running.execute(line));
             }
         }
         Thread.interrupted(); // the wake-up, if readLine returned before it came
@@ -104,7 +108,9 @@ final class LiveConsole implements AutoCloseable {
 
     /** The status block's lines, fitted to the terminal, then the command line's prompt. */
     private String prompt() {
-        int width = Math.max(40, terminal.getWidth() - 1);
+        // the terminal's width, however narrow (a block drawn wider would wrap, and each redraw pile up below
+        // the last); a terminal that does not say its width gets 80 columns
+        int width = terminal.getWidth() <= 1 ? 79 : terminal.getWidth() - 1;
         List<String> lines = block.render(width);
         StringBuilder b = new StringBuilder();
         for (String l : lines) {

@@ -9,6 +9,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -29,6 +30,34 @@ final class OutputFiles {
      * @throws IllegalArgumentException one line naming the flag and the file
      */
     static void check(Map<String, Path> byFlag) {
+        check(byFlag, Map.of());
+    }
+
+    /**
+     * As {@link #check(Map)}, and no output is one of the files the command reads: writing it would destroy what
+     * is read (a log, a scenario, a body). Files are compared by identity, so another path, a symbolic link or a
+     * hard link to an input is refused too.
+     *
+     * @param inputs each file read, and what it is in words ({@code a log this report reads}, {@code the --body file})
+     * @throws IllegalArgumentException one line naming the flag, the file and the input it is
+     */
+    static void check(Map<String, Path> byFlag, Map<Path, String> inputs) {
+        Map<Object, Map.Entry<Path, String>> read = new LinkedHashMap<>();
+        inputs.forEach((file, what) -> {
+            Object identity = file == null ? null : identity(file);
+            if (identity != null) {
+                read.putIfAbsent(identity, Map.entry(file, what));
+            }
+        });
+        byFlag.forEach((flag, file) -> {
+            Object identity = file == null ? null : identity(file);
+            Map.Entry<Path, String> input = identity == null ? null : read.get(identity);
+            if (input != null) {
+                throw new IllegalArgumentException("invalid " + flag + " '" + file + "': is " + input.getValue()
+                        + (input.getKey().equals(file) ? "" : " (" + input.getKey() + ")")
+                        + ", which writing would destroy; give another file");
+            }
+        });
         Map<Path, String> seen = new LinkedHashMap<>();
         byFlag.forEach((flag, file) -> {
             if (file == null) {
@@ -70,6 +99,22 @@ final class OutputFiles {
             return real;
         } catch (IOException e) {
             throw new IllegalArgumentException(bad + "cannot make a file there (" + why(e) + ")");
+        }
+    }
+
+    /**
+     * What tells a regular file from another (its file key: device and inode; else its real path), or null when
+     * {@code file} is not a regular file that exists: a device or a pipe is read and written without harm.
+     */
+    private static Object identity(Path file) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
+            if (!a.isRegularFile()) {
+                return null;
+            }
+            return a.fileKey() != null ? a.fileKey() : file.toRealPath();
+        } catch (IOException e) {
+            return null; // not there (yet): nothing to destroy
         }
     }
 

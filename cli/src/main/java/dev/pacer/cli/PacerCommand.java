@@ -14,8 +14,8 @@ import picocli.CommandLine.Command;
  * {@code pacer}: paced load tests from the command line.
  *
  * <p>Exit codes: 0 success; 1 the run failed (error ratio over {@code --max-error-ratio}, a
- * threshold failed) or an unexpected error; 2 bad usage (one line naming the bad value); 130 and 143
- * stopped by SIGINT or SIGTERM (the JVM's 128 + signal), after the summary and logs were written.
+ * threshold failed) or an unexpected error; 2 bad usage (one line naming the bad value); 130, 143 and 129
+ * stopped by SIGINT, SIGTERM or SIGHUP (the JVM's 128 + signal), after the summary and logs were written.
  *
  * <p>Bad input reaches this class as an {@link IllegalArgumentException}: the engine's
  * {@link SettingException} (a setting, named here by its flag through {@link Flags}), its
@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
         subcommands = {
                 RunCommand.class,
                 OpsCommand.class,
+                ShowCommand.class,
                 ControlCommand.class,
                 ScenariosCommand.class,
                 ReportCommand.class,
@@ -40,7 +41,7 @@ import picocli.CommandLine.Command;
                 "0:success",
                 "1:the run failed (errors over --max-error-ratio, a --threshold failed) or an internal error",
                 "2:bad usage: one line names the bad value",
-                "130:stopped by Ctrl-C (SIGINT), 143: by SIGTERM; what was measured is written first"})
+                "130:stopped by Ctrl-C (SIGINT), 143: by SIGTERM, 129: by SIGHUP; what was measured is written first"})
 public final class PacerCommand implements Callable<Integer> {
 
     static final int EXIT_OK = 0;
@@ -102,11 +103,12 @@ public final class PacerCommand implements Callable<Integer> {
         return cl;
     }
 
-    /** The exit status of a run stopped by a signal ({@code SIGINT}, {@code SIGTERM}): 128 + its number. */
+    /** The exit status of a run stopped by a signal (SIGINT, SIGTERM, SIGHUP): 128 + its number. */
     static int exitStatusOfSignal(String signal) {
         return switch (signal) {
             case "SIGINT" -> 130;
             case "SIGTERM" -> 143;
+            case "SIGHUP" -> 129;
             default -> EXIT_FAILED;
         };
     }

@@ -38,7 +38,10 @@ import picocli.CommandLine.Parameters;
                 "  pacer report run.hlog --csv | --json",
                 "  pacer report run.hlog --csv --intervals      a CSV row per interval: ops, errors, p50/p90/p99/max per tag", ""},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:read whole (and every --threshold passed)", "1:some lines unreadable (named; the rest is reported), or a --threshold failed", "2:bad usage or nothing readable"})
+        exitCodeList = {"0:read whole (and every --threshold passed)",
+                "1:some lines unreadable (named; the rest is reported), a --threshold failed, or the --plot page"
+                        + " could not be written",
+                "2:bad usage or nothing readable"})
 final class ReportCommand implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -93,7 +96,15 @@ final class ReportCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--vs compares one log (or several with --merge) with " + vs);
         }
         if (plot != null) {
-            OutputFiles.check(java.util.Map.of("--plot", plot)); // before reading: a page that cannot be written is said at once
+            // before reading: a page that cannot be written is said at once, and a page over a log would destroy it
+            java.util.Map<Path, String> read = new java.util.LinkedHashMap<>();
+            for (Path log : logs) {
+                read.putIfAbsent(log, "a log this report reads");
+            }
+            if (vs != null) {
+                read.putIfAbsent(vs, "the --vs log");
+            }
+            OutputFiles.check(java.util.Map.of("--plot", plot), read);
         }
         Double fromSec = from == null ? null : Durations.parse(from, "from").toNanos() / 1e9;
         Double toSec = to == null ? null : Durations.parse(to, "to").toNanos() / 1e9;
@@ -121,6 +132,7 @@ final class ReportCommand implements Callable<Integer> {
         List<List<Path>> views = merge ? List.of(logs) : logs.stream().map(List::of).toList();
         int unreadable = 0;
         int failedGates = 0;
+        int unwritten = 0;
         for (List<Path> view : views) {
             Report report = Report.of(view, fromSec, toSec);
             for (String warning : report.warnings()) {
@@ -137,9 +149,8 @@ final class ReportCommand implements Callable<Integer> {
                     out.println();
                 }
             }
-            if (plot != null) {
-                ReportHtml.write(report, plot);
-                err.println("pacer report: wrote " + plot);
+            if (plot != null && !writePlot(() -> ReportHtml.write(report, plot), err)) {
+                unwritten++;
             }
             if (!gates.isEmpty()) {
                 RunFigures figures = report.figures();
@@ -157,7 +168,7 @@ final class ReportCommand implements Callable<Integer> {
         }
         out.flush();
         err.flush();
-        return unreadable > 0 || failedGates > 0 ? PacerCommand.EXIT_FAILED : PacerCommand.EXIT_OK;
+        return unreadable > 0 || failedGates > 0 || unwritten > 0 ? PacerCommand.EXIT_FAILED : PacerCommand.EXIT_OK;
     }
 
     /** {@code --vs}: A (the logs) against B, in text and, with --plot, on one page. */
@@ -173,16 +184,30 @@ final class ReportCommand implements Callable<Integer> {
         out.print(ReportText.format(b));
         out.println();
         out.print(ReportText.differences(a, b));
-        if (plot != null) {
-            ReportHtml.write(List.of(a, b), null, plot);
-            err.println("pacer report: wrote " + plot);
-        }
+        boolean written = plot == null || writePlot(() -> ReportHtml.write(List.of(a, b), null, plot), err);
         if (unreadable > 0) {
             err.println("pacer report: " + unreadable + " unreadable line" + (unreadable > 1 ? "s" : "")
                     + " skipped; everything readable is reported above");
         }
         out.flush();
         err.flush();
-        return unreadable > 0 ? PacerCommand.EXIT_FAILED : PacerCommand.EXIT_OK;
+        return unreadable > 0 || !written ? PacerCommand.EXIT_FAILED : PacerCommand.EXIT_OK;
+    }
+
+    /** A page write. */
+    private interface PageWrite {
+        void write() throws java.io.IOException;
+    }
+
+    /** Writes the page; false, and one line saying why, when it could not be (nothing half-written is left). */
+    private boolean writePlot(PageWrite write, PrintWriter err) {
+        try {
+            write.write();
+            err.println("pacer report: wrote " + plot);
+            return true;
+        } catch (java.io.IOException e) {
+            err.println("pacer report: could not write " + plot + ": " + OutputFiles.why(e));
+            return false;
+        }
     }
 }

@@ -9,8 +9,10 @@ import dev.pacer.engine.scenario.ScenarioException;
 import dev.pacer.engine.scenario.ScenarioParser;
 import dev.pacer.engine.scenario.Scenarios;
 import dev.pacer.engine.op.OpSpec;
+import dev.pacer.engine.workload.WorkloadParser;
 import dev.pacer.engine.hlog.HlogReader;
 import dev.pacer.engine.run.Shard;
+import dev.pacer.engine.text.Durations;
 import dev.pacer.engine.text.SettingException;
 import dev.pacer.report.Report;
 import dev.pacer.report.ReportHtml;
@@ -78,9 +80,17 @@ final class RunCommand implements Callable<Integer> {
                     "sleep:exp(2ms), cpu:50us, http (with --url ...), or any op on the class path (see: pacer ops)."})
     String op;
 
-    @CommandLine.Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO.yaml",
-            description = "Run a scenario file: timed phases of rates (see: pacer scenarios).")
+    @CommandLine.Parameters(index = "0", arity = "0..1", paramLabel = "FILE.yaml",
+            description = {"Run a scenario file (timed phases of rates, see: pacer scenarios), or a workload file",
+                    "(a mix of requests with generated data and checks, at --rate: see docs/workloads.md)."})
     Path scenarioFile;
+
+    @Option(names = "--var", paramLabel = "NAME=VALUE",
+            description = "A workload file's var, overriding the file's value (repeatable).")
+    List<String> vars = new ArrayList<>();
+
+    /** The positional file when it is a workload (it has top-level ops), else null. */
+    private Path workloadFile;
 
     @Option(names = "--scenario", paramLabel = "NAME",
             description = "Run a built-in scenario by name (see: pacer scenarios). Flags given here override the file's.")
@@ -137,13 +147,20 @@ final class RunCommand implements Callable<Integer> {
     String bytesRate;
 
     @Option(names = "--seed", paramLabel = "N",
-            description = "Seed of the Poisson arrivals' generators: the same seed gives the same gaps (default: random).")
+            description = "Seed of the Poisson arrivals' generators: the same seed gives the same gaps; each --shard"
+                    + " mixes its index in (default: random).")
     Long seed;
 
     @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "10s", converter = Converters.NonNegativeDuration.class,
             description = {"How long ops in flight when the run ends (its duration, Ctrl-C, stop) may take to finish;",
                     "those still running are then counted as cancelled (default: ${DEFAULT-VALUE}). A second Ctrl-C ends it at once."})
     Duration grace;
+
+    @Option(names = "--engine-warm-up", paramLabel = "DURATION", defaultValue = "1500ms",
+            converter = Converters.NonNegativeDuration.class,
+            description = {"Before the clock starts, run the engine's per-op code off the record (a stand-in op, nothing",
+                    "sent) until the JIT has compiled it, at most this long (default: ${DEFAULT-VALUE}); 0 for none."})
+    Duration engineWarmUp;
 
     @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "1s", converter = Converters.PositiveDuration.class,
             description = "Reporting interval: progress lines and .hlog intervals (default: ${DEFAULT-VALUE}).")
@@ -175,6 +192,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--control", paramLabel = "[HOST:]PORT",
             description = {"Open the HTTP control endpoint: GET /status; POST /rate /strictness /threads /pause /resume /stop.",
+                    "GET / is a live web console of the run (charts and controls, docs/console.md).",
                     "Binds 127.0.0.1 unless HOST says otherwise; a non-loopback HOST requires a token."})
     String control;
 
@@ -194,6 +212,9 @@ final class RunCommand implements Callable<Integer> {
     @CommandLine.Mixin
     HttpOptions http = new HttpOptions();
 
+    /** Set by the run's finish listener when the --plot page could not be written; read after the run returned. */
+    private volatile boolean plotFailed;
+
     @Option(names = {"-q", "--quiet"}, description = "No progress lines.")
     boolean quiet;
 
@@ -204,7 +225,7 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Scenario scenario = scenario();
         LoadTest test = blamingTheFile(scenario, () -> loadTest(scenario));
-        test.interval(interval).grace(grace).hlog(hlog).summaryJson(summary).csv(csv).maxErrorRatio(maxErrorRatio)
+        test.interval(interval).engineWarmUp(engineWarmUp).grace(grace).hlog(hlog).summaryJson(summary).csv(csv).maxErrorRatio(maxErrorRatio)
                 .output(System.out, System.err).announce(!quiet).progress(!quiet && (progress || Terminal.stderrIsTerminal()))
                 .handleSignals(true);
         for (String t : thresholds) {
@@ -215,7 +236,15 @@ final class RunCommand implements Callable<Integer> {
         outputs.put("--summary", summary);
         outputs.put("--plot", plot);
         outputs.put("--csv", csv);
-        OutputFiles.check(outputs);
+        Map<Path, String> inputs = new LinkedHashMap<>();
+        if (scenarioFile != null) {
+            inputs.put(scenarioFile, "the scenario file");
+        }
+        Path bodyFile = bodyFile(scenario);
+        if (bodyFile != null) {
+            inputs.putIfAbsent(bodyFile, "the file --body sends");
+        }
+        OutputFiles.check(outputs, inputs);
         if (controlToken != null && control == null && metrics == null) {
             throw new IllegalArgumentException("--control-token protects the control and metrics endpoints: give --control or --metrics too");
         }
@@ -243,7 +272,7 @@ final class RunCommand implements Callable<Integer> {
             if (result.stopReason() == StopReason.SIGNAL) {
                 return PacerCommand.exitStatusOfSignal(result.stoppedBy());
             }
-            return result.passed() ? PacerCommand.EXIT_OK : PacerCommand.EXIT_FAILED;
+            return result.passed() && !plotFailed ? PacerCommand.EXIT_OK : PacerCommand.EXIT_FAILED;
         } finally {
             if (tempLog != null) {
                 Files.deleteIfExists(tempLog);
@@ -322,9 +351,24 @@ final class RunCommand implements Callable<Integer> {
         if (seed != null && spacing != Arrivals.POISSON) {
             throw new SettingException("seed", seed.toString(), "seeds Poisson arrivals: give ${arrivals} poisson too");
         }
+        if (workloadFile != null) {
+            if (op != null) {
+                throw new IllegalArgumentException("give a workload file or --op, not both");
+            }
+            opText = "workload:" + workloadFile;
+        }
         options.putAll(opOptions());
         OpSpec spec = OpSpec.parse(opText == null ? "noop" : opText, options);
         HttpOptions.refuseUnlessHttp(spec);
+        HttpOptions.checkBody(spec.option("body"));
+        if (!vars.isEmpty()) {
+            if (!spec.name().equals("workload")) {
+                throw new SettingException("var", vars.get(0), "sets a workload file's var: give a workload file");
+            }
+            Map<String, List<String>> withVars = new LinkedHashMap<>(spec.options());
+            withVars.put("var", List.copyOf(vars));
+            spec = new OpSpec(spec.name(), spec.argument(), withVars);
+        }
         test.op(spec).virtualThreads(virtual)
                 .duration(duration).cycles(cycles == null ? 0 : cycles).maxInFlight(maxInFlight == null ? 0 : maxInFlight);
         if (arrivals != null) {
@@ -383,9 +427,21 @@ final class RunCommand implements Callable<Integer> {
             if (tempLog != null) {
                 Files.deleteIfExists(tempLog);
             }
-        } catch (IOException | RuntimeException e) {
-            System.err.println("pacer: could not write " + plot + ": " + PacerCommand.oneLine(e.getMessage()));
+        } catch (IOException e) {
+            plotFailed = true;
+            System.err.println("pacer: could not write " + plot + ": " + OutputFiles.why(e));
+        } catch (RuntimeException e) {
+            plotFailed = true;
+            System.err.println("pacer: could not write " + plot + ": "
+                    + PacerCommand.oneLine(String.valueOf(e.getMessage())));
         }
+    }
+
+    /** The file the http op's body is read from ({@code --body @FILE}, or the scenario's), or null. */
+    private Path bodyFile(Scenario scenario) {
+        List<String> inFile = scenario == null ? null : scenario.opOptions().get("body");
+        String body = http.body != null ? http.body : inFile == null || inFile.isEmpty() ? null : inFile.get(0);
+        return body == null || !body.startsWith("@") || body.length() == 1 ? null : Path.of(body.substring(1));
     }
 
     /** The scenario named by file or --scenario, parsed and validated, or null. */
@@ -396,6 +452,21 @@ final class RunCommand implements Callable<Integer> {
         if (search != null) {
             if (scenarioName != null || scenarioFile != null) {
                 throw new IllegalArgumentException("--search runs a search of its own; put it in the scenario as a 'search:' phase instead");
+            }
+            if (shard != null) {
+                throw new IllegalArgumentException("--search cannot run as a shard (--shard " + shard + "): each shard"
+                        + " would judge its share of every probe alone; run the search in one process");
+            }
+            Duration least = interval.multipliedBy(5).dividedBy(4);
+            if (hold != null && hold.compareTo(least) < 0) {
+                throw new SettingException("hold", Durations.format(hold), "a probe is judged on the reporting"
+                        + " intervals after its first fifth: give at least 1.25 x ${interval} ("
+                        + Durations.format(least) + ")");
+            }
+            if (hold == null && Duration.ofSeconds(10).compareTo(least) < 0) {
+                throw new SettingException("interval", Durations.format(interval), "is too long for"
+                        + " a search's probes of 10s (${hold}): a probe is judged on the reporting intervals after its"
+                        + " first fifth; give a longer ${hold}");
             }
             return Scenarios.search(search, searchFrom == null ? 100 : searchFrom.opsPerSecond(),
                     searchTo == null ? 1e6 : searchTo.opsPerSecond(), hold == null ? Duration.ofSeconds(10) : hold,
@@ -417,6 +488,10 @@ final class RunCommand implements Callable<Integer> {
             throw new IllegalArgumentException("scenario file '" + scenarioFile + "' does not exist"
                     + (scenarioFile.toString().contains("/") || scenarioFile.toString().endsWith(".yaml") ? ""
                     : "; to run a built-in scenario, use --scenario " + scenarioFile));
+        }
+        if (WorkloadParser.isWorkload(scenarioFile)) {
+            workloadFile = scenarioFile;
+            return null;
         }
         return ScenarioParser.parse(scenarioFile);
     }

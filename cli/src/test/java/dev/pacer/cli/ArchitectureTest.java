@@ -44,11 +44,12 @@ class ArchitectureTest {
      * below it: the comparison runs (they drive whole tests); the entry point ({@code LoadRun}, {@code LoadTest}, {@code RunOptions}); what drives or
      * reads a run from outside (control, metrics export, scenarios); the sinks (progress line, summary
      * text and JSON); the run core (activity, workers, reporter); the log format; the gates; the result
-     * records; the metrics; the ops; the events; the text helpers.
+     * records; the metrics; the workload op (files, bindings, checks); the ops; the events; the text helpers and the
+     * run's clock.
      */
     static final String[][] ENGINE_TIERS = {
             {"compare"}, {"entry"}, {"control", "export", "scenario"}, {"sink"}, {"run"}, {"hlog"}, {"gate"}, {"result"},
-            {"metrics"}, {"op"}, {"event"}, {"text"}};
+            {"metrics"}, {"workload"}, {"op"}, {"event"}, {"text", "time"}};
 
     @ArchTest
     static final ArchRule engineLayersPointDown = engineLayers();

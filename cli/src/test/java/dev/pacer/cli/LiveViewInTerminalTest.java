@@ -16,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * while it redraws, one acknowledgement each, Ctrl-C. Reads the screen as a person would see it.
  * Skips loudly without tmux unless {@code PACER_REQUIRE_TMUX=1} (CI installs it).
  */
+@Timeout(300)
 class LiveViewInTerminalTest {
 
     static final int WIDTH = 100;
@@ -51,10 +53,15 @@ class LiveViewInTerminalTest {
 
     /** Starts {@code pacer run ARGS} in a new 100-column session; its exit status lands in {@code exit.txt}. */
     void start(String args) throws Exception {
+        start(args, WIDTH);
+    }
+
+    /** Starts {@code pacer run ARGS} in a new session {@code width} columns wide. */
+    void start(String args, int width) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String command = "cd '" + dir + "' && '" + java + "' -Xmx256m -cp '" + System.getProperty("java.class.path") + "' "
                 + PacerCommand.class.getName() + " run " + args + "; echo $? > exit.txt; sleep 60";
-        assertEquals(0, tmux("new-session", "-d", "-s", session, "-x", Integer.toString(WIDTH), "-y", "40", command));
+        assertEquals(0, tmux("new-session", "-d", "-s", session, "-x", Integer.toString(width), "-y", "40", command));
     }
 
     /** The screen, wrapped lines joined (so a line wider than the terminal shows as one long line). */
@@ -155,5 +162,45 @@ class LiveViewInTerminalTest {
         String s = screen();
         assertTrue(s.contains("stopped by SIGINT"), s);
         assertTrue(Files.readString(dir.resolve("live.json")).contains("\"stoppedBy\" : \"SIGINT\""));
+    }
+
+    @Test
+    void aTerminalNarrowerThanFortyOneColumnsGetsABlockThatFitsAndIsRedrawnInPlace() throws Exception {
+        int narrow = 30;
+        start("--rate 500 --duration 6s --interval 500ms", narrow);
+        String s = awaitScreen(x -> x.contains("pacer> ") && x.contains("wait p50"), "the status block");
+        String first = elapsed(s);
+        s = awaitScreen(x -> !elapsed(x).isEmpty() && !elapsed(x).equals(first) && x.contains("pacer> "), "a redraw");
+        List<String> lines = List.of(s.split("\n"));
+        int prompt = lines.size() - 1;
+        while (prompt > 0 && !lines.get(prompt).startsWith("pacer> ")) {
+            prompt--;
+        }
+        int top = prompt; // the block: the lines above the prompt, up to the run's output (start lines: 'pacer: ...')
+        while (top > 0 && !lines.get(top - 1).isBlank() && !lines.get(top - 1).startsWith("pacer: ")) {
+            top--;
+        }
+        assertTrue(prompt - top >= 2, "the block's lines above the prompt:\n" + s);
+        for (String line : lines.subList(top, prompt + 1)) {
+            assertTrue(line.length() <= narrow, "within " + narrow + " columns: " + line.length() + ": " + line);
+        }
+        assertEquals(1, count(s, "pacer> "), "redrawn in place, not piled up:\n" + s);
+        assertEquals(0, awaitExit());
+    }
+
+    @Test
+    void aLongPasteIsAnsweredInOneLineWithoutEchoingIt() throws Exception {
+        start("--rate 500 --duration 20s");
+        awaitScreen(x -> x.contains("pacer> ") && x.contains("wait p50"), "the status block");
+        type("x".repeat(10_000), true);
+        String s = awaitScreen(x -> x.contains("error: "), "the answer");
+        for (String line : s.split("\n")) {
+            assertFalse(line.startsWith("error") && line.contains("xxxxxxxxxx"), "the paste is not echoed back: "
+                    + line.length() + " characters");
+        }
+        assertTrue(s.contains("error: a command is one short line (rate 8000, threads 32, help, ...); this one has 10000"
+                + " characters, not run"), s);
+        type("stop", true);
+        assertEquals(0, awaitExit());
     }
 }

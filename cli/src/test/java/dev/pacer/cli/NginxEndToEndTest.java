@@ -11,8 +11,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,8 +29,8 @@ class NginxEndToEndTest {
     @TempDir
     Path dir;
 
-    @Test
-    void pacedAt5000PerSecondAfterAWarmUpNginxSeesEveryRequestAndEverySecondAtRate() throws Exception {
+    /** nginx's binary; skips loudly when it is not installed, or fails where CI requires it. */
+    static Path nginxOrSkip() {
         Path nginx = NginxServer.binary();
         if (nginx == null) {
             if ("1".equals(System.getenv("PACER_REQUIRE_NGINX"))) {
@@ -37,16 +39,59 @@ class NginxEndToEndTest {
             System.err.println("!!! SKIPPING the nginx end-to-end test: nginx is not installed (apt-get install nginx, or .ci/nginx.sh)");
             Assumptions.abort("nginx is not installed");
         }
-        int port;
+        return nginx;
+    }
+
+    static int freePort() throws java.io.IOException {
         try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
+            return s.getLocalPort();
         }
+    }
+
+    /**
+     * The README's command, with no warm-up phase: the engine's and the op's warm-ups (off the record, nginx never
+     * sees them) have compiled what the run executes, so its first 100 ms are on target and on time. Before the
+     * engine's warm-up the first 100 ms at 5000/s achieved 945-1930 req/s with response p99 81-109 ms here.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void theFirst100MsAt5000PerSecondWithNoWarmUpPhaseAreOnTargetAndOnTime() throws Exception {
+        Path nginx = nginxOrSkip();
+        int port = freePort();
+        NginxServer server = NginxServer.start(nginx, dir, List.of(), "127.0.0.1", port);
+        PacerProcess.Result r;
+        try {
+            r = PacerProcess.run(dir, 120, "run", "--rate", "5000", "--duration", "2s", "--op", "http",
+                    "--url", "http://127.0.0.1:" + port + "/", "--interval", "100ms", "--csv", "first.csv",
+                    "--summary", "first.json", "-q");
+        } finally {
+            server.close();
+        }
+        assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
+        long ops = JSON.readTree(dir.resolve("first.json").toFile()).get("ops").asLong();
+        assertEquals(Files.readAllLines(dir.resolve("access.log")).size(), ops, "nginx saw every op, and only those");
+        List<String> rows = Files.readAllLines(dir.resolve("first.csv"));
+        List<String> header = List.of(rows.get(0).split(","));
+        String[] first = rows.get(1).split(",", -1);
+        double seconds = Double.parseDouble(first[header.indexOf("end_s")])
+                - Double.parseDouble(first[header.indexOf("start_s")]);
+        double achieved = Long.parseLong(first[header.indexOf("ops")]) / seconds;
+        String table = String.join("\n", rows.subList(0, Math.min(rows.size(), 6)));
+        assertTrue(Math.abs(achieved - 5000) <= 500,
+                "the first interval achieved " + achieved + " req/s, 5000 ±10 %:\n" + table);
+        long p99 = Long.parseLong(first[header.indexOf("response_p99_ns")]);
+        assertTrue(p99 < 10_000_000L, "the first interval's response p99 " + p99 / 1e6 + " ms, under 10 ms:\n" + table);
+    }
+
+    @Test
+    void pacedAt5000PerSecondAfterAWarmUpNginxSeesEveryRequestAndEverySecondAtRate() throws Exception {
+        Path nginx = nginxOrSkip();
+        int port = freePort();
         Path accessLog = dir.resolve("access.log");
         NginxServer server = NginxServer.start(nginx, dir, List.of(), "127.0.0.1", port);
         try {
-            // The op warms its client up against a private server (nginx never sees that); the JVM's own start-up
-            // (the engine's code compiled as the run begins: 20-50 ms late in the first 100 ms on a loaded machine)
-            // is what the scenario's warm-up phase absorbs, as the README advises users. {cycle} in the URL tells
+            // The engine and the op warm up off the record (nginx never sees that); the scenario's warm-up phase is
+            // counted apart, as a user leaves a server's own warm-up out of the figures. {cycle} in the URL tells
             // the phases apart in nginx's log.
             Files.writeString(dir.resolve("nginx.yaml"), """
                     op: http

@@ -37,6 +37,29 @@ final class NginxServer implements AutoCloseable {
      * none), and waits until it accepts a connection from here.
      */
     static NginxServer start(Path nginx, Path dir, List<String> wrapper, String host, int port) throws Exception {
+        return start(nginx, dir, wrapper, host, port, "", "");
+    }
+
+    /**
+     * As {@link #start(Path, Path, List, String, int)}, with options for the {@code listen} line ({@code http2}:
+     * h2c with prior knowledge) and directives for the server block (e.g. {@code keepalive_requests 100;}: after
+     * that many requests nginx ends a connection, with {@code Connection: close} or a GOAWAY).
+     */
+    static NginxServer start(Path nginx, Path dir, List<String> wrapper, String host, int port, String listenOptions,
+                             String serverDirectives) throws Exception {
+        return start(nginx, dir, wrapper, host, port, listenOptions, serverDirectives,
+                "location / { return 200 \"ok\\n\"; }", "'$msec $status $request_uri'");
+    }
+
+    /** Starts nginx with these {@code location}s (statuses and bodies of a test's own) and this access log format. */
+    static NginxServer startWithLocations(Path nginx, Path dir, List<String> wrapper, String host, int port,
+                                          String locations, String logFormat) throws Exception {
+        return start(nginx, dir, wrapper, host, port, "", "", locations, logFormat);
+    }
+
+    private static NginxServer start(Path nginx, Path dir, List<String> wrapper, String host, int port,
+                                     String listenOptions, String serverDirectives, String locations,
+                                     String logFormat) throws Exception {
         for (String t : List.of("body", "proxy", "fastcgi", "uwsgi", "scgi")) {
             Files.createDirectories(dir.resolve("tmp").resolve(t));
         }
@@ -48,7 +71,7 @@ final class NginxServer implements AutoCloseable {
                 error_log %1$s/error.log warn;
                 events { worker_connections 4096; }
                 http {
-                  log_format timed '$msec $status $request_uri';
+                  log_format timed %7$s;
                   access_log %1$s/access.log timed;
                   client_body_temp_path %1$s/tmp/body;
                   proxy_temp_path %1$s/tmp/proxy;
@@ -57,11 +80,12 @@ final class NginxServer implements AutoCloseable {
                   scgi_temp_path %1$s/tmp/scgi;
                   keepalive_requests 1000000;
                   server {
-                    listen %2$s:%3$d;
-                    location / { return 200 "ok\\n"; }
+                    listen %2$s:%3$d %4$s;
+                    %5$s
+                    %6$s
                   }
                 }
-                """.formatted(dir, host, port));
+                """.formatted(dir, host, port, listenOptions, serverDirectives, locations, logFormat));
         List<String> command = new ArrayList<>(wrapper);
         command.addAll(List.of(nginx.toString(), "-p", dir.toString(), "-c", dir.resolve("nginx.conf").toString()));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("nginx.out").toFile()).start();

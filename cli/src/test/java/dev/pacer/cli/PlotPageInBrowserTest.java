@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code data-drawn}), its largest value in view ({@code data-ymax}) and what its tooltip said when
  * the page hovered over its middle ({@code data-hover}). Skips loudly without Chromium, unless
  * {@code PACER_REQUIRE_CHROMIUM=1} (CI sets it after {@code .ci/chromium.sh} installed it): then it
- * fails. With {@code -Dpacer.screenshots=DIR} the screenshots are also copied there (the README's come
+ * fails. With {@code -Dpacer.screenshots=DIR} the screenshots are also copied there (docs/reports.md's come
  * from {@code -Dpacer.screenshots=docs}).
  */
 class PlotPageInBrowserTest {

@@ -43,6 +43,6 @@ class ScenarioLimiterEndToEndTest {
     @Test
     void aKneeSearchWithADesignWithoutStrictnessIsRefused() throws Exception {
         oneLine(PacerProcess.run(dir, 30, "run", "--limiter", "leaky", "--search", "response.p99<1s", "--from", "100",
-                "--to", "1000", "--hold", "500ms"), "pacer: invalid --limiter 'leaky': cannot run a knee search");
+                "--to", "1000", "--hold", "2s"), "pacer: invalid --limiter 'leaky': cannot run a knee search");
     }
 }

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * instant, one {@code pacer control} with four targets retunes the whole test, and {@code pacer report --merge}
  * gives one view and one verdict of it.
  */
+@org.junit.jupiter.api.Timeout(300)
 class ShardEndToEndTest {
 
     static final ObjectMapper JSON = new ObjectMapper();
@@ -111,6 +112,42 @@ class ShardEndToEndTest {
         judge.set(judge.size() - 1, "achieved>=1.5*target");
         PacerProcess.Result fail = PacerProcess.run(dir, 60, judge.toArray(String[]::new));
         assertEquals(1, fail.exitCode(), "a failed gate over the merged shards exits 1: " + fail.stdout());
+    }
+
+    @Test
+    void threeShardsAgainstARefusedPortMergeToEveryErrorAndTheTestsTarget() throws Exception {
+        // each shard's interval notes are alike (all refused, the same share): a set of equal records kept one
+        int refused = ControlEndToEndTest.freePort(); // nothing listens there
+        int n = 3;
+        List<PacerProcess> shards = new ArrayList<>();
+        List<String> logs = new ArrayList<>();
+        Instant startAt = Instant.now().plusSeconds(10);
+        for (int i = 0; i < n; i++) {
+            logs.add("refused-" + i + ".hlog");
+            shards.add(PacerProcess.start(dir, "run", "--op", "http", "--url", "http://127.0.0.1:" + refused + "/",
+                    "--rate", "300", "--shard", i + "/" + n, "--start-at", startAt.toString(), "--duration", "4s",
+                    "--max-error-ratio", "1", "--hlog", logs.get(i), "--summary", "refused-" + i + ".json", "-q", "--no-console"));
+        }
+        long errors = 0;
+        for (int i = 0; i < n; i++) {
+            PacerProcess.Result r = shards.get(i).await(90);
+            assertEquals(0, r.exitCode(), "shard " + i + ": " + r.stderr());
+            JsonNode s = JSON.readTree(dir.resolve("refused-" + i + ".json").toFile());
+            assertEquals(s.get("ops").asLong(), s.get("errors").asLong(), "every request refused: " + s);
+            errors += s.get("errors").asLong();
+        }
+        assertTrue(errors > 0, "requests were refused: " + errors);
+        JsonNode all = report(logs, null, null);
+        assertEquals(errors, all.get("errors").get("total").asLong(), "every shard's errors, equal notes or not: " + all.get("errors"));
+        List<String> judge = new ArrayList<>(List.of("report"));
+        judge.addAll(logs);
+        judge.addAll(List.of("--merge", "--threshold", "errors<50%", "--threshold", "target>=297", "--threshold",
+                "target<=303"));
+        PacerProcess.Result gate = PacerProcess.run(dir, 60, judge.toArray(String[]::new));
+        assertEquals(1, gate.exitCode(), gate.stdout() + gate.stderr());
+        assertTrue(gate.stdout().contains("FAIL  errors<50%  (actual 100.0000%)"), "judged on every error: " + gate.stdout());
+        assertTrue(gate.stdout().contains("PASS  target>=297") && gate.stdout().contains("PASS  target<=303"),
+                "the test's target, the three shares added: " + gate.stdout());
     }
 
     JsonNode report(List<String> logs, String from, String to) throws Exception {

@@ -3,6 +3,7 @@ package dev.pacer.engine;
 import dev.pacer.engine.control.ConsoleControl;
 import dev.pacer.engine.control.ControlEndpoint;
 import dev.pacer.engine.control.HttpControlServer;
+import dev.pacer.engine.control.LiveFeed;
 import dev.pacer.engine.control.RunController;
 import dev.pacer.engine.control.RunStatus;
 import dev.pacer.engine.event.StopReason;
@@ -16,8 +17,13 @@ import dev.pacer.engine.result.IntervalReport;
 import dev.pacer.engine.result.Summary;
 import dev.pacer.engine.run.Activity;
 import dev.pacer.engine.run.ActivityConfig;
+import dev.pacer.engine.run.EngineWarmUp;
 import dev.pacer.engine.run.Reporter;
+import dev.pacer.engine.scenario.Phase;
 import dev.pacer.engine.scenario.ScenarioRunner;
+import dev.pacer.engine.text.Json;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pacer.engine.sink.IntervalCsv;
 import dev.pacer.engine.sink.ProgressLine;
 import dev.pacer.engine.sink.StatusBlock;
@@ -61,6 +67,8 @@ public final class LoadRun {
     private final PrintStream out;
     private final PrintStream err;
     private final List<Consumer<Summary>> finishListeners = new CopyOnWriteArrayList<>();
+    /** Set by the builder's thread before {@link #run()} starts (a happens-before through the thread's start). */
+    private AutoCloseable closeBeforeWriting;
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean running;
     private volatile InetSocketAddress controlAddress;
@@ -78,9 +86,13 @@ public final class LoadRun {
      * @param out     where the summary is printed
      * @param err     where start lines, progress lines and console answers are printed
      */
+    /** The op's own figures printed under the summary, or null. */
+    private final dev.pacer.engine.op.OpBreakdown breakdown;
+
     public LoadRun(RunOptions options, Op op, PrintStream out, PrintStream err) {
         this.options = Objects.requireNonNull(options, "options");
-        this.activity = new Activity(options.activity(), op);
+        this.activity = new Activity(options.activity(), op, options.clock());
+        this.breakdown = op instanceof dev.pacer.engine.op.OpBreakdown b ? b : null;
         this.reporter = new Reporter(activity, options.interval(), options.grace());
         this.out = out;
         this.err = err;
@@ -115,6 +127,14 @@ public final class LoadRun {
         finishListeners.add(listener);
     }
 
+    /**
+     * What to close once the measurement has ended and before the summary and the finish listeners write their
+     * files (the op, when the run owns it); a failure to close is said in one line. Set before {@link #run()}.
+     */
+    public void closeBeforeWriting(AutoCloseable resource) {
+        this.closeBeforeWriting = resource;
+    }
+
     /** Stops the run from any thread; the summary is still written. The first reason wins. */
     public void requestStop(StopReason reason, String source) {
         activity.stop(reason, source);
@@ -147,11 +167,12 @@ public final class LoadRun {
     @SuppressWarnings("try") // the signal handlers are held for the run's length, not used in the block
     public Summary run() throws IOException {
         running = true;
+        LiveFeed feed = options.control() == null ? null : new LiveFeed();
         try (SignalStop signals = options.handleSignals() ? new SignalStop(activity) : null;
              HlogWriter hlog = options.hlog() == null ? null : new HlogWriter(options.hlog(), StartLines.settings(options.activity()), this::outputFailed);
              IntervalCsv csv = options.csv() == null ? null : new IntervalCsv(options.csv(), this::outputFailed);
              HttpControlServer server = options.control() == null ? null
-                     : HttpControlServer.start(options.control(), options.controlToken(), controller);
+                     : HttpControlServer.start(options.control(), options.controlToken(), controller, feed);
              MetricsEndpoint metrics = options.metrics() == null ? null : startMetrics()) {
             if (hlog != null) {
                 reporter.addStartListener((startNanos, startEpochMs) -> {
@@ -177,6 +198,9 @@ public final class LoadRun {
             if (server != null) {
                 controlAddress = server.address();
             }
+            if (feed != null) {
+                feedConsolePage(feed);
+            }
             if (metrics != null) {
                 metricsAddress = new InetSocketAddress(options.metrics().host(), metrics.port());
             }
@@ -186,20 +210,115 @@ public final class LoadRun {
             if (options.console() != null) {
                 new ConsoleControl(controller, options.console(), err).start();
             }
-            Reporter.Measurement measured = reporter.run();
+            // the op first (the http op's warm-up leaves compilations queued), then the engine, which ends once the
+            // JIT has been quiet for two rounds: what both queued is compiled before the first op
+            activity.warmUpOp();
+            EngineWarmUp.Result warm = EngineWarmUp.before(activity, options.engineWarmUp());
+            if (warm != null && options.announce()) {
+                err.println(warm.startLine());
+            }
+            Reporter.Measurement measured;
+            try {
+                measured = reporter.run();
+            } catch (RuntimeException | Error e) {
+                // a listener (onInterval, a sink) threw on the reporter's thread: the run fails with it, and
+                // its load ends with it (no op starts after this; ops in flight get the grace period)
+                endAfterFailure();
+                throw e;
+            }
+            if (activity.failure() != null) {
+                failed(activity.failure(), "worker");
+            }
             histograms = measured.histograms();
             Summary summary = summarize(measured);
             out.print(SummaryText.format(summary));
+            if (breakdown != null) { // a workload's per-op table
+                out.print(breakdown.breakdown());
+            }
             out.flush();
+            AutoCloseable release = closeBeforeWriting;
+            if (release != null) {
+                try {
+                    release.close();
+                } catch (Exception e) {
+                    err.println("pacer: closing the op failed: " + e);
+                }
+            }
             if (options.summaryJson() != null) {
                 SummaryJson.write(summary, options.summaryJson());
             }
             for (Consumer<Summary> l : finishListeners) {
                 l.accept(summary);
             }
+            if (feed != null) {
+                feed.end(summary, SummaryText.format(summary), reportCommand());
+            }
             return summary;
         } finally {
             finished.countDown();
+        }
+    }
+
+    /**
+     * The console page's records: the run's settings at its start, every change, and every interval with
+     * the falling-behind warning the status block shows.
+     */
+    private void feedConsolePage(LiveFeed feed) {
+        reporter.addStartListener((startNanos, startEpochMs) -> {
+            feed.start(pageSettings());
+            activity.addChangeListenerWithHistory(feed::change);
+        });
+        StatusBlock warnings = new StatusBlock();
+        reporter.addListener(r -> {
+            StatusBlock.Facts facts = statusFacts();
+            warnings.update(r, facts);
+            feed.interval(r, warnings.warning(), facts.paused(), facts.inFlightCapacity());
+        });
+    }
+
+    /** What the console page shows of the run's settings: op, rate, threads, length, phases, interval, log. */
+    private ObjectNode pageSettings() {
+        ActivityConfig c = options.activity();
+        ObjectNode n = Json.MAPPER.createObjectNode();
+        n.put("op", c.op().toString());
+        n.put("rate", activity.rate() == null ? null : activity.rate().toString());
+        n.put("threads", activity.threads());
+        if (c.duration() == null) {
+            n.putNull("durationSec");
+        } else {
+            n.put("durationSec", c.duration().toNanos() / 1e9);
+        }
+        n.put("cycles", c.cycles());
+        n.put("intervalSec", options.interval().toNanos() / 1e9);
+        n.put("hlog", options.hlog() == null ? null : options.hlog().toString());
+        ArrayNode phases = n.putArray("phases");
+        if (options.scenario() != null) {
+            for (Phase p : options.scenario().phases()) {
+                phases.addObject().put("name", p.name()).put("durationSec", p.duration().toNanos() / 1e9)
+                        .put("warmup", p.warmup());
+            }
+        }
+        return n;
+    }
+
+    /** The command that makes the report page of the run's log, or null when it writes none. */
+    private String reportCommand() {
+        if (options.hlog() == null) {
+            return null;
+        }
+        String log = options.hlog().toString();
+        return "pacer report " + log + " --plot " + log.replaceAll("\\.hlog$", "") + ".html";
+    }
+
+    /** Stops the activity and waits up to the grace period for its workers to leave, interrupting them then. */
+    private void endAfterFailure() {
+        activity.stop(StopReason.ERROR, "error");
+        try {
+            if (!activity.awaitDone(Math.max(1, options.grace().toMillis()), TimeUnit.MILLISECONDS)) {
+                activity.interruptWorkers();
+            }
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
         }
     }
 

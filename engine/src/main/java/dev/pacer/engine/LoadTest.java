@@ -14,11 +14,14 @@ import dev.pacer.engine.op.Ops;
 import dev.pacer.engine.result.IntervalReport;
 import dev.pacer.engine.result.Summary;
 import dev.pacer.engine.run.ActivityConfig;
+import dev.pacer.engine.time.ManualRunClock;
+import dev.pacer.engine.time.RunClock;
 import dev.pacer.engine.run.Shard;
 import dev.pacer.engine.scenario.Scenario;
 import dev.pacer.engine.scenario.ScenarioParser;
 import dev.pacer.engine.scenario.ScenarioRunner;
 import dev.pacer.engine.sink.StatusBlock;
+import dev.pacer.engine.text.SettingException;
 import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.ratelimit.LimiterDesign;
 import dev.pacer.ratelimit.RateSpec;
@@ -81,6 +84,7 @@ public final class LoadTest {
     private java.time.Instant startAt;
     private Duration interval = RunOptions.DEFAULT_INTERVAL;
     private Duration grace = RunOptions.DEFAULT_GRACE;
+    private Duration engineWarmUp = Duration.ZERO;
     private Path hlog;
     private Path summaryJson;
     private Path csv;
@@ -99,6 +103,9 @@ public final class LoadTest {
     private final List<Consumer<IntervalReport>> intervalListeners = new ArrayList<>();
     private final List<Consumer<Change>> changeListeners = new ArrayList<>();
     private final List<Consumer<Summary>> finishListeners = new ArrayList<>();
+    private RunClock clock = RunClock.system();
+    /** The result of the run started last, or null: a second start waits for its end. Guarded by this. */
+    private CompletableFuture<Result> running;
 
     private LoadTest() {
     }
@@ -154,7 +161,10 @@ public final class LoadTest {
     /** The op to run: yours (see {@link Op}; an {@link dev.pacer.engine.op.AsyncOp} completes later). */
     public LoadTest op(Op op) {
         this.op = Objects.requireNonNull(op, "op");
-        this.opSpec = OpSpec.parse(op.getClass().isSynthetic() ? "custom" : op.getClass().getSimpleName());
+        Class<?> c = op.getClass();
+        // a lambda's class is synthetic and an anonymous class's simple name is empty: both are "custom"
+        this.opSpec = OpSpec.parse(c.isSynthetic() || c.isAnonymousClass() || c.getSimpleName().isEmpty()
+                ? "custom" : c.getSimpleName());
         return this;
     }
 
@@ -168,6 +178,14 @@ public final class LoadTest {
         this.opSpec = Objects.requireNonNull(spec, "spec");
         this.op = null;
         return this;
+    }
+
+    /**
+     * A workload file's mix of requests (see docs/workloads.md): the same as {@code op(OpSpec.parse("workload:" +
+     * file))}; a bad file is refused with one {@code file:line:} line when the test starts.
+     */
+    public LoadTest workload(Path file) {
+        return op(OpSpec.parse("workload:" + file));
     }
 
     /** Workers, 1 or more (default 1; up to 4 096 platform or 100 000 virtual threads). */
@@ -242,12 +260,28 @@ public final class LoadTest {
 
     /** Reporting interval (default 1 s, at least 10 ms). */
     public LoadTest interval(Duration interval) {
+        if (interval == null) {
+            throw new SettingException("interval", "null", "must be given (a duration of at least 10ms)");
+        }
         this.interval = interval;
+        return this;
+    }
+
+    /**
+     * Before the run's clock starts, runs the engine's per-op code (limiter, workers, recorders, reporter) off the
+     * record around a stand-in op for at most {@code bound}, so the first ops are not paced by code still being
+     * compiled (default: zero, none; the CLI's default is {@link dev.pacer.engine.run.EngineWarmUp#DEFAULT_BOUND}).
+     */
+    public LoadTest engineWarmUp(Duration bound) {
+        this.engineWarmUp = bound;
         return this;
     }
 
     /** How long ops in flight at the end may take before they are cancelled (default 10 s). */
     public LoadTest grace(Duration grace) {
+        if (grace == null) {
+            throw new SettingException("grace", "null", "must be given (a duration, 0 or more)");
+        }
         this.grace = grace;
         return this;
     }
@@ -345,13 +379,20 @@ public final class LoadTest {
         return this;
     }
 
-    /** Called after every interval, on the reporter thread. */
+    /**
+     * Called after every interval, on the reporter thread. A listener that throws fails the test: its load
+     * stops (ops in flight get the grace period) and {@link Running#await()} throws what it threw.
+     */
     public LoadTest onInterval(Consumer<IntervalReport> listener) {
         intervalListeners.add(Objects.requireNonNull(listener, "listener"));
         return this;
     }
 
-    /** Called with every change (rate, threads, pause, phase, stop), on the thread that made it. */
+    /**
+     * Called with every change (rate, threads, pause, phase, stop), on the thread that made it. A listener that
+     * throws neither undoes the change nor fails whoever made it, and the other listeners (the .hlog's) still
+     * get it: what it threw goes to that thread's uncaught-exception handler.
+     */
     public LoadTest onChange(Consumer<Change> listener) {
         changeListeners.add(Objects.requireNonNull(listener, "listener"));
         return this;
@@ -363,9 +404,28 @@ public final class LoadTest {
         return this;
     }
 
+    /**
+     * The clock the test reads and waits on (default {@link RunClock#system()}): a {@link ManualRunClock}
+     * plays the test on a synthetic clock that the caller moves, for exact and fast tests of time-driven logic.
+     */
+    public LoadTest clock(RunClock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        return this;
+    }
+
     /** Runs the test to its end and returns its result. */
     public Result run() throws Exception {
         return start().await();
+    }
+
+    /** A workload op's spec with the test's shard count, which its mix needs (see docs/workloads.md). */
+    private static OpSpec withShards(OpSpec spec, Shard shard) {
+        if (!spec.name().equals("workload") || shard == null) {
+            return spec;
+        }
+        Map<String, List<String>> options = new java.util.LinkedHashMap<>(spec.options());
+        options.put("shards", List.of(Integer.toString(shard.count())));
+        return new OpSpec(spec.name(), spec.argument(), options);
     }
 
     /**
@@ -373,16 +433,32 @@ public final class LoadTest {
      * limiter's set-up happen before the schedule starts.
      */
     public Running start() throws Exception {
+        synchronized (this) {
+            if (running != null && !running.isDone()) {
+                throw new IllegalStateException("this LoadTest is already running (its logs and listeners are"
+                        + " the run's): wait for its end (await) before starting it again, or build another");
+            }
+            Running r = launch();
+            running = r.result;
+            return r;
+        }
+    }
+
+    private Running launch() throws Exception {
         RunOptions options = options();
-        Op theOp = op != null ? op : Ops.create(opSpec);
+        Op theOp = op != null ? op : Ops.create(withShards(opSpec, shard), clock);
         boolean owned = op == null;
         LoadRun loadRun = new LoadRun(options, theOp, out, err);
         intervalListeners.forEach(loadRun::addIntervalListener);
         changeListeners.forEach(loadRun.activity()::addChangeListener);
         finishListeners.forEach(loadRun::addFinishListener);
+        // an op made here is closed once its last op has ended, before the summary and pages are written: what
+        // it holds (an http op's connections: as many descriptors as the limit allows) is then free for them
+        AutoCloseable closeOnce = owned ? closingOnce(theOp) : null;
+        loadRun.closeBeforeWriting(closeOnce);
         CompletableFuture<Result> result = new CompletableFuture<>();
-        Thread.ofPlatform().name("pacer-run").start(() -> {
-            try (Op closing = owned ? theOp : null) {
+        clock.start(Thread.ofPlatform().name("pacer-run"), () -> {
+            try (AutoCloseable closing = closeOnce) {
                 Summary s = loadRun.run();
                 result.complete(new Result(s, loadRun.histograms()));
             } catch (Throwable t) {
@@ -390,6 +466,16 @@ public final class LoadTest {
             }
         });
         return new Running(loadRun, result);
+    }
+
+    /** Closes {@code op} on the first call only (the run closes it early; the run's thread makes sure it is). */
+    private static AutoCloseable closingOnce(Op op) {
+        java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+        return () -> {
+            if (closed.compareAndSet(false, true)) {
+                op.close();
+            }
+        };
     }
 
     /** The options this builder describes. */
@@ -404,7 +490,7 @@ public final class LoadTest {
                 .thresholds(thresholds).maxErrorRatio(maxErrorRatio).token(controlToken).control(control, controlToken)
                 .metrics(metrics).console(console)
                 .scenario(scenario).handleSignals(handleSignals).progress(progress).announce(announce)
-                .statusBlock(statusBlock).build();
+                .statusBlock(statusBlock).clock(clock).engineWarmUp(engineWarmUp).build();
     }
 
     /** A test that is running: change it, watch it, wait for it. Thread-safe. */

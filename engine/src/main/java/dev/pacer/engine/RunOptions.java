@@ -3,6 +3,7 @@ package dev.pacer.engine;
 import dev.pacer.engine.control.ControlEndpoint;
 import dev.pacer.engine.gate.Threshold;
 import dev.pacer.engine.run.ActivityConfig;
+import dev.pacer.engine.time.RunClock;
 import dev.pacer.engine.scenario.Scenario;
 import dev.pacer.engine.sink.StatusBlock;
 import dev.pacer.engine.text.Durations;
@@ -47,8 +48,11 @@ public final class RunOptions {
     private final Scenario scenario;
     private final boolean handleSignals;
     private final StatusBlock statusBlock;
+    private final RunClock clock;
+    private final Duration engineWarmUp;
 
     private RunOptions(Builder b) {
+        this.clock = b.clock;
         this.activity = b.activity;
         this.interval = b.interval;
         this.grace = b.grace;
@@ -66,6 +70,7 @@ public final class RunOptions {
         this.scenario = b.scenario;
         this.handleSignals = b.handleSignals;
         this.statusBlock = b.statusBlock;
+        this.engineWarmUp = b.engineWarmUp;
     }
 
     /** Options for {@code activity}, every other setting at its default. */
@@ -165,14 +170,28 @@ public final class RunOptions {
         return handleSignals;
     }
 
+    /**
+     * The bound of the engine's warm-up before the run's clock starts ({@code EngineWarmUp}); zero (the default
+     * here, the CLI's is {@code EngineWarmUp.DEFAULT_BOUND}) for none.
+     */
+    public Duration engineWarmUp() {
+        return engineWarmUp;
+    }
+
     /** The live status block to update every interval (a terminal's view), or null. */
     public StatusBlock statusBlock() {
         return statusBlock;
     }
 
     /** Builds {@link RunOptions}; each setter checks its value and names it when refused. */
+    /** The run's clock: {@link RunClock#system()} unless a test gave a {@link dev.pacer.engine.time.ManualRunClock}. */
+    public RunClock clock() {
+        return clock;
+    }
+
     public static final class Builder {
         private final ActivityConfig activity;
+        private RunClock clock = RunClock.system();
         private Duration interval = DEFAULT_INTERVAL;
         private Duration grace = DEFAULT_GRACE;
         private Path hlog;
@@ -189,6 +208,7 @@ public final class RunOptions {
         private Scenario scenario;
         private boolean handleSignals;
         private StatusBlock statusBlock;
+        private Duration engineWarmUp = Duration.ZERO;
 
         private Builder(ActivityConfig activity) {
             this.activity = Objects.requireNonNull(activity, "activity");
@@ -196,6 +216,9 @@ public final class RunOptions {
 
         /** Reporting interval, at least {@link #MIN_INTERVAL}. */
         public Builder interval(Duration interval) {
+            if (interval == null) {
+                throw new SettingException("interval", "null", "must be given (a duration of at least 10ms)");
+            }
             if (interval.compareTo(MIN_INTERVAL) < 0) {
                 throw new SettingException("interval", Durations.format(interval), "must be at least 10ms");
             }
@@ -205,6 +228,9 @@ public final class RunOptions {
 
         /** How long ops in flight at the end may take to finish (0: cancel them at once). */
         public Builder grace(Duration grace) {
+            if (grace == null) {
+                throw new SettingException("grace", "null", "must be given (a duration, 0 or more)");
+            }
             if (grace.isNegative()) {
                 throw new SettingException("grace", Durations.format(grace), "must not be negative");
             }
@@ -306,6 +332,21 @@ public final class RunOptions {
         /** Updates {@code block} every interval, for a terminal to draw. */
         public Builder statusBlock(StatusBlock block) {
             this.statusBlock = block;
+            return this;
+        }
+
+        /** The clock the run reads and waits on (default {@link RunClock#system()}, the one real runs use). */
+        public Builder clock(RunClock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** Warms the engine for at most {@code bound} before the run's clock starts; zero for no warm-up. */
+        public Builder engineWarmUp(Duration bound) {
+            if (bound.isNegative()) {
+                throw new SettingException("engine-warm-up", Durations.format(bound), "must not be negative");
+            }
+            this.engineWarmUp = bound;
             return this;
         }
 

@@ -6,19 +6,21 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * SIGINT and SIGTERM, for the length of one run: each stops the activity (source {@code SIGINT} or
- * {@code SIGTERM}); the first starts the grace period for ops in flight, a second ends it at once.
+ * SIGINT, SIGTERM and SIGHUP (the terminal closed, an ssh session dropped), for the length of one run: each stops
+ * the activity (source {@code SIGINT}, {@code SIGTERM} or {@code SIGHUP}); the first starts the grace period for ops
+ * in flight, a second ends it at once.
  * The run then writes its summary and files and returns normally; the caller exits as it sees fit
  * (the CLI with 128 + the signal's number). {@link #close()} puts the previous handlers back.
  *
  * <p>Uses {@code sun.misc.Signal} (module {@code jdk.unsupported}), the one way a JVM program handles a
  * signal more than once: a shutdown hook runs once and cannot be told of a second Ctrl-C. Where a
- * signal cannot be handled (a JVM started with {@code -Xrs}), it is left to the JVM.
+ * signal cannot be handled (a JVM started with {@code -Xrs}), it is left to the JVM; one ignored when the JVM
+ * started ({@code nohup}) stays ignored.
  */
 @SuppressWarnings("sunapi") // deliberate: see the class doc
 final class SignalStop implements AutoCloseable {
 
-    private static final String[] SIGNALS = {"INT", "TERM"};
+    private static final String[] SIGNALS = {"INT", "TERM", "HUP"};
 
     private final List<sun.misc.Signal> signals = new ArrayList<>();
     private final List<sun.misc.SignalHandler> previous = new ArrayList<>();

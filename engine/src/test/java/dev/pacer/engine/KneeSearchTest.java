@@ -21,12 +21,55 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.HdrHistogram.Histogram;
+import dev.pacer.engine.op.Op;
+import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.time.ManualRunClock;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
- * The knee search against a server of known capacity: 4 workers × 10 ms, so at most 400 req/s.
+ * The knee search against a server of known capacity: 4 workers × 10 ms, so at most 400 req/s, simulated on
+ * the manual clock (a call queues for the first free worker, then takes 10 ms of the clock's time), so every
+ * probe's verdict is exact and the search runs in seconds whatever the machine's load. 16 workers: at 100/s they
+ * hold slots up to 160 ms ahead, which a rate change does not move, inside the probes' 500 ms settling time.
  */
+@Timeout(120)
 class KneeSearchTest {
+
+    /** A server of {@code workers} × {@code serviceNanos} on the clock: each call waits for the first free worker. */
+    static final class SimulatedServer implements Op {
+        final ManualRunClock clock;
+        final long serviceNanos;
+        /** When each worker is free next; guarded by this. */
+        private long[] freeAt;
+
+        SimulatedServer(ManualRunClock clock, int workers, long serviceNanos) {
+            this.clock = clock;
+            this.serviceNanos = serviceNanos;
+            this.freeAt = new long[workers];
+        }
+
+        synchronized void resize(int workers) {
+            freeAt = java.util.Arrays.copyOf(freeAt, workers);
+        }
+
+        @Override
+        public Outcome run(long cycle) throws Exception {
+            long end;
+            synchronized (this) {
+                int first = 0;
+                for (int k = 1; k < freeAt.length; k++) {
+                    if (freeAt[k] < freeAt[first]) {
+                        first = k;
+                    }
+                }
+                end = Math.max(clock.nanoTime(), freeAt[first]) + serviceNanos;
+                freeAt[first] = end;
+            }
+            clock.sleep(end - clock.nanoTime());
+            return null;
+        }
+    }
 
     static final String SLO = "response.p99<100ms";
 
@@ -34,11 +77,9 @@ class KneeSearchTest {
     record Seen(long start, long end, long ops, long errors, Histogram response) {
     }
 
-    static Scenario scenario(String url, String hold) {
+    static Scenario scenario(String hold) {
         return ScenarioParser.parse("""
-                op: http
-                url: %s
-                threads: 64
+                threads: 16
                 phases:
                   - name: warm
                     duration: 2s
@@ -46,12 +87,13 @@ class KneeSearchTest {
                     warmup: true
                   - name: knee
                     search: {from: 100, to: 1600, slo: "%s", hold: %s, settle: 500ms, precision: 4%%}
-                """.formatted(url, SLO, hold), "knee.yaml");
+                """.formatted(SLO, hold), "knee.yaml");
     }
 
-    static LoadTest.Result run(Scenario s, List<Seen> seen, Runnable midway) throws Exception {
+    static LoadTest.Result run(SimulatedServer server, Scenario s, List<Seen> seen, Runnable midway) throws Exception {
         PrintStream sink = new PrintStream(new ByteArrayOutputStream());
-        LoadTest t = LoadTest.scenario(s).interval(java.time.Duration.ofMillis(250)).output(sink, sink)
+        LoadTest t = LoadTest.scenario(s).op(server).clock(server.clock).interval(java.time.Duration.ofMillis(250))
+                .output(sink, sink)
                 .progress(false).announce(false).onInterval(r -> {
                     if (!r.drain()) {
                         IntervalStats st = r.stats();
@@ -66,22 +108,25 @@ class KneeSearchTest {
                 }
             });
         }
-        return t.run();
+        return ManualClock.finish(server.clock, t.start());
     }
 
     @Test
     void findsTheKneeOfA400PerSecondServerAndEachVerdictMatchesItsOwnIntervals() throws Exception {
-        CapacityServer.assumeQuietMachine();
-        try (CapacityServer server = new CapacityServer(4, 10)) {
+        {
+            SimulatedServer server = new SimulatedServer(new ManualRunClock(), 4, 10_000_000L);
             List<Seen> seen = new CopyOnWriteArrayList<>();
-            LoadTest.Result r = run(scenario(server.url(), "2s"), seen, null);
+            LoadTest.Result r = run(server, scenario("2s"), seen, null);
             Knee knee = r.summary().knee();
             assertNotNull(knee, "the summary has the search's result");
             assertEquals(StopReason.SEARCH, r.summary().stopReason(), "the run ends when the search does");
             String trajectory = knee.probes().stream().map(p -> p.rate() + (p.passed() ? " held" : " broke: " + p.why()))
                     .toList().toString();
             assertEquals("found", knee.status(), trajectory);
-            assertTrue(knee.rate() >= 340 && knee.rate() <= 400, "knee " + knee.rate() + " " + trajectory);
+            // 100, 200, 400 held; 800 broke (400/s completed), then the bracket halves to 412.5 - 400 < 4 %
+            assertEquals(400.0, knee.rate(), "the server's capacity exactly: " + trajectory);
+            assertEquals(List.of(100.0, 200.0, 400.0, 800.0, 600.0, 500.0, 450.0, 425.0, 412.5),
+                    knee.probes().stream().map(Knee.Probe::rate).toList().subList(0, 9));
             assertNotNull(knee.atKnee());
 
             Threshold gate = Threshold.parse(SLO);
@@ -111,12 +156,12 @@ class KneeSearchTest {
 
     @Test
     void aCapacityThatMovesMidSearchIsReportedAsUnstable() throws Exception {
-        CapacityServer.assumeQuietMachine();
-        try (CapacityServer server = new CapacityServer(4, 10)) {
+        {
+            SimulatedServer server = new SimulatedServer(new ManualRunClock(), 4, 10_000_000L);
             List<Seen> seen = new CopyOnWriteArrayList<>();
             int[] probes = {0};
             // after the fifth probe begins, the server loses half its workers: 400 -> 200 req/s
-            LoadTest.Result r = run(scenario(server.url(), "2s"), seen, () -> {
+            LoadTest.Result r = run(server, scenario("2s"), seen, () -> {
                 if (++probes[0] == 5) {
                     server.resize(2);
                 }

@@ -18,12 +18,30 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import dev.pacer.engine.time.ManualRunClock;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
-/** Whole runs in-process, bounded by cycles so counts are exact whatever the machine's speed. */
+/**
+ * Whole runs in-process: bounded by cycles, or on the manual clock, so counts are exact whatever the
+ * machine's speed.
+ */
+@Timeout(60)
 class LoadRunTest {
 
+    static final long MS = 1_000_000L;
+
     final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    final ManualRunClock clock = new ManualRunClock();
+
+    /** A run of {@code config} on the manual clock, to its end. */
+    Summary play(ActivityConfig config, Op op) throws Exception {
+        return ManualClock.play(clock, new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(100))
+                .clock(clock)
+                .build(), op, new PrintStream(out), new PrintStream(new ByteArrayOutputStream())));
+    }
 
     Summary run(ActivityConfig config, Op op) throws Exception {
         LoadRun run = new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(100)).build(),
@@ -50,34 +68,37 @@ class LoadRunTest {
     @Test
     void aTimedRunStartsNoOpScheduledAtOrAfterItsEnd() throws Exception {
         // 20 ops/s for 2 s: slots at 0, 50, ..., 1950 ms are 40 ops; the slot at 2000 ms is past the end
-        Summary s = run(new ActivityConfig(OpSpec.parse("x"), 2, false, RateSpec.parse("20"), Duration.ofSeconds(2), 0),
+        Summary s = play(new ActivityConfig(OpSpec.parse("x"), 2, false, RateSpec.parse("20"),
+                Duration.ofSeconds(2), 0),
                 cycle -> null);
-        assertTrue(s.ops() <= 40, "not 41: " + s.ops());
-        assertTrue(s.ops() >= 39, "the slots before the end all ran: " + s.ops());
+        assertEquals(40, s.ops(), "the slots before the end, not the one at it");
         assertEquals(StopReason.DURATION, s.stopReason());
+        assertEquals(0, s.latencies().get(Metric.WAIT).max(), "each on time");
     }
 
-    /** One worker at 1 000 ops/s for 1.5 s whose op stalls 300 ms once, at cycle 100. */
-    long opsAroundAStall(String rate) throws Exception {
+    /** One worker at 1 000 ops/s for 1.5 s whose op stalls 300 ms once, at cycle 100 (on a fresh manual clock). */
+    static long opsAroundAStall(String rate) throws Exception {
+        LoadRunTest t = new LoadRunTest();
         Op op = cycle -> {
             if (cycle == 100) {
-                Thread.sleep(300);
+                t.clock.sleep(300 * MS);
             }
             return null;
         };
-        return run(new ActivityConfig(OpSpec.parse("stall"), 1, false, RateSpec.parse(rate), Duration.ofMillis(1_500), 0),
+        return t.play(new ActivityConfig(OpSpec.parse("stall"), 1, false, RateSpec.parse(rate),
+                Duration.ofMillis(1_500), 0),
                 op).ops();
     }
 
     @Test
     void burstCompensationForfeitsMostOfAStallsBacklogWhereAverageModeRunsIt() throws Exception {
-        // Strictness 0 runs the ~300 ops the stall owed (every slot before the end is issued); 0.5 forfeits
+        // Strictness 0 runs the 300 ops the stall owed (every slot before the end is issued); 0.5 forfeits
         // half the open gap at each op's end (the worker hands its end time to the limiter), so only a
-        // handful of them run. A loaded machine adds stalls of its own, which widen the difference.
+        // handful of them run.
         long average = opsAroundAStall("1000,0");
         long compensated = opsAroundAStall("1000,0.5");
-        assertTrue(average >= 1_450, "strictness 0 issued the slots the stall delayed: " + average);
-        assertTrue(average - compensated >= 200,
+        assertEquals(1_500, average, "strictness 0 issued every slot, the 300 the stall delayed too");
+        assertTrue(average - compensated >= 290,
                 "strictness 0.5 forfeited the stall's backlog: " + compensated + " ops against " + average);
     }
 
@@ -134,37 +155,30 @@ class LoadRunTest {
 
     @Test
     void aPausedUnpacedRunRunsNothingUntilResumed() throws Exception {
-        AtomicLong done = new AtomicLong();
+        // two workers, each op 1 ms (from its start, when it is counted): 2 ops per ms while running
+        AtomicLong started = new AtomicLong();
         Op op = cycle -> {
-            done.incrementAndGet();
+            started.incrementAndGet();
+            clock.sleep(MS);
             return null;
         };
         ActivityConfig config = new ActivityConfig(OpSpec.parse("x"), 2, false, null, null, 0);
-        LoadRun run = new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(50)).build(), op,
+        LoadRun run = new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(50)).clock(clock).build(), op,
                 new PrintStream(out), new PrintStream(new ByteArrayOutputStream()));
-        Thread runner = new Thread(() -> {
-            try {
-                run.run();
-            } catch (Exception e) {
-                throw new RuntimeException(e);
-            }
-        });
-        runner.start();
-        while (done.get() == 0) {
-            Thread.onSpinWait();
-        }
+        CompletableFuture<Summary> result = ManualClock.start(clock, run);
+        assertTrue(run.activity().awaitStarted(10, TimeUnit.SECONDS));
+        long t0 = run.activity().startNanos();
+        clock.advanceTo(t0 + 100 * MS);
+        assertEquals(202, started.get(), "ops at 0, 1, ..., 100 ms on each worker");
         run.activity().pause("test");
-        Thread.sleep(20);
-        long atPause = done.get();
-        Thread.sleep(200);
-        assertTrue(done.get() - atPause <= 2, "at most the ops in flight finished while paused");
+        clock.advance(1_000 * MS);
+        assertEquals(202, started.get(), "the ops in flight finished and none started while paused");
         run.activity().resume("test");
-        long atResume = done.get();
-        while (done.get() < atResume + 1000) {
-            Thread.onSpinWait();
-        }
+        clock.advance(100 * MS);
+        assertEquals(404, started.get(), "resumed at once: ops at 1 100, 1 101, ..., 1 200 ms on each worker");
         run.requestStop(StopReason.CONTROL, "test");
-        runner.join(10_000);
-        assertFalse(runner.isAlive());
+        Summary s = clock.await(result);
+        assertEquals(StopReason.CONTROL, s.stopReason());
+        assertEquals(started.get(), s.ops(), "every op counted once");
     }
 }

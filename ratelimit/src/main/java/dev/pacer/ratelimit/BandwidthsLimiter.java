@@ -9,7 +9,8 @@ import java.util.Set;
 
 /**
  * {@code bandwidths}: several token buckets at once, as Bucket4j configures a bucket with several
- * bandwidths (seed 004): an op starts only when <em>every</em> limit has its permits. The spec's rate is
+ * bandwidths (as Bucket4j's author describes the token bucket): an op starts only when <em>every</em> limit has
+ * its permits. The spec's rate is
  * the first limit; {@code also=} adds more, e.g. 1000 ops/s that also stay under 20,000 a minute and
  * 500,000 an hour. Each limit starts full at the origin.
  *
@@ -215,6 +216,15 @@ final class BandwidthsLimiter extends LockingLimiter {
         return now + Math.min(wait, MAX_UNITS);
     }
 
+    /**
+     * A rate increase moves the callers waiting on the rate's limit nearer ({@link LockingLimiter#reschedulesWaiters})
+     * when it is the only limit; with {@code also} limits, whose debts do not change, their waits are kept.
+     */
+    @Override
+    protected boolean reschedulesWaiters() {
+        return limits.length == 1;
+    }
+
     @Override
     protected String retune(RateSpec old, RateSpec spec, long now) {
         Limit was = limits[0];
@@ -227,6 +237,11 @@ final class BandwidthsLimiter extends LockingLimiter {
         BigInteger[] qr = num.divideAndRemainder(den);
         BigInteger floor = qr[1].signum() < 0 ? qr[0].subtract(BigInteger.ONE) : qr[0];
         l.balance = floor.max(BigInteger.valueOf(-MAX_UNITS)).min(BigInteger.valueOf(l.capUnits)).longValue();
+        if (was.balance < 0 && rescheduleFactor() < 1) {
+            // on an increase a debt keeps its size in ops (the callers waiting for it are moved nearer with it),
+            // not its share of the capacity, which would make a debt of 3 ops at 0.01/s 3 000 at 1000/s
+            l.balance = -Math.min(MAX_UNITS, mulDiv(-was.balance, l.perToken, was.perToken));
+        }
         limits[0] = l;
         return ""; // rescaled, not reset
     }

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Set;
 
 /**
- * {@code bursty}: Guava's {@code SmoothBursty} (seed 003). Idle time is stored as permits, up to
+ * {@code bursty}: Guava's {@code SmoothBursty}, behind its {@code RateLimiter}. Idle time is stored as permits, up to
  * {@code max-burst} seconds' worth at the rate, and stored permits cost nothing: after a second idle at
  * 100 ops/s the next 100 requests start at once, then requests are spaced at 1/rate again. The next
  * caller pays: a request for many permits on a free limiter starts at once and the one after it waits

@@ -1,7 +1,8 @@
 package dev.pacer.ratelimit;
 
 /**
- * {@code fixed-window}: the fixed window counter (seed 002). Time is cut into windows of one length laid end
+ * {@code fixed-window}: the fixed window counter (the classic shapes, as the article "Rate Limiting Part 1" draws
+ * them). Time is cut into windows of one length laid end
  * to end from the limiter's origin; each window lets through up to its limit, rate × window (see
  * {@link Windows}), as fast as callers ask, and refuses the rest: a refused caller asks again when the next
  * window opens ({@link #retryAt}), which lets a full window's limit through at once.

@@ -97,6 +97,16 @@ final class GrantRegistry {
         return new Totals(permits, wait, reserved);
     }
 
+    /** Wakes every live grant's owner that is parked waiting for a slot (see {@link GrantState#parked}). */
+    void wakeParked(Sleeper sleeper) {
+        for (GrantRef ref : grants) {
+            Thread t = ref.state.parked;
+            if (t != null) {
+                sleeper.wake(t);
+            }
+        }
+    }
+
     /** See {@link #totals()}: wait in nanoseconds, reserved in units. */
     record Totals(long permits, long waitNanos, long reservedUnits) { }
 

@@ -56,6 +56,12 @@ final class GrantState {
      * (0 is a reading: the origin's, which for a process started after its test's instant lies in the past).
      */
     long hintUnits = Long.MIN_VALUE;
+    /**
+     * The owner while it is parked waiting for a slot, else null: the owner writes it (volatile) before its last
+     * check of the settings and clears it after the wait; a rescheduling reconfigure reads it (volatile) after
+     * publishing its settings and wakes the thread, so a waiter either sees the new settings or is woken.
+     */
+    volatile Thread parked;
     /** Set by close(); a closed grant is refused, so its tallies cannot escape the totals. */
     boolean closed;
 

@@ -3,18 +3,20 @@ package dev.pacer.ratelimit;
 import java.util.Set;
 
 /**
- * {@code leaky}: the leaky bucket as a queue (seed 002). Requests leave at a fixed spacing, one every
+ * {@code leaky}: the leaky bucket as a queue (the classic shapes, as the article "Rate Limiting Part 1" draws
+ * them). Requests leave at a fixed spacing, one every
  * 1/rate, however bursty their arrivals; a request that finds the queue full is refused and asks again.
  *
  * <p>Options: {@code queue=N}, how many requests may wait ahead of their turn (default: unbounded).
  * A request is accepted when it would leave within {@code N} spacings of now; {@code queue=0} is the
- * seed's version: a request is allowed only when the previous one left at least a spacing ago, and
+ * article's version: a request is allowed only when the previous one left at least a spacing ago, and
  * refused otherwise. A refused caller asks again when a place frees ({@link LockingLimiter#retryAt}).
  *
  * <p>State: {@code next}, when the next request may leave (clock's scale). After an idle gap it is in the
  * past and the next request leaves at once: a leaky bucket stores no credit, so idle time is never
- * released as a burst. A rate change keeps {@code next} (requests already queued keep their times) and
- * spaces the following ones at the new rate: nothing is reset.
+ * released as a burst. A rate change spaces the following requests at the new rate; on a decrease the requests
+ * already queued keep their times, on an increase the queue keeps its length in requests (its waiters are moved
+ * nearer, {@link LockingLimiter#reschedulesWaiters}): nothing is reset.
  */
 final class LeakyBucketLimiter extends LockingLimiter {
 
@@ -57,9 +59,16 @@ final class LeakyBucketLimiter extends LockingLimiter {
         return queue == Long.MAX_VALUE ? now : Math.max(now, next - mulDiv(queue, interval, 1));
     }
 
+    /** Its queue moves with a rate increase: see {@link LockingLimiter#reschedulesWaiters}. */
+    @Override
+    protected boolean reschedulesWaiters() {
+        return true;
+    }
+
     @Override
     protected String retune(RateSpec old, RateSpec spec, long now) {
         interval = intervalNanos(spec);
+        next = rescheduled(next); // on an increase, the queue ahead keeps its length in requests
         return "";
     }
 }

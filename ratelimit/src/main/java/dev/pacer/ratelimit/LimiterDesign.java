@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
  */
 public record LimiterDesign(String name, Map<String, String> options) {
 
-    /** Every design {@link #build} knows, in the order the README and the comparison list them. */
+    /** Every design {@link #build} knows, in the order docs/limiters.md and the comparison list them. */
     public static final List<String> NAMES = List.of("atomic", "tokenpool", "bucket", "warmup", "bursty", "bandwidths",
             "leaky", "fixed-window", "sliding-log", "sliding-window");
 

@@ -31,10 +31,13 @@ import java.lang.invoke.VarHandle;
  *       grants and compensation: {@link LimiterAllocated#caeAllocated}, a loser retrying from the witness;
  *       tryAcquire: {@link LimiterAllocated#casAllocated}; reconfigure/resume: {@code getAndAdd(shift)}; a
  *       grant giving back the unused tail of its run: {@link LimiterAllocated#casAllocated} from the run's
- *       end to its next slot, only while that end is still the value (nothing claimed since)</td>
- *       <td>grows, but for such a give-back, which only frees slots no one else holds; slots below it are
- *       claimed, each value returned by an add or a winning CAS starts slots owned by exactly one
- *       caller</td></tr>
+ *       end to its next slot, only while that end is still the value (nothing claimed since); a rewinding
+ *       reconfigure (rate increase with waiters ahead), under the control lock: {@code getAndAdd} of a
+ *       negative shift</td>
+ *       <td>grows, but for a give-back, which only frees slots no one else holds, and a rewind; slots below
+ *       it are claimed, each value returned by an add or a winning CAS starts slots owned by exactly one
+ *       caller, or, for a slot at or after a rewind's point claimed before it, stale (its owner gives it
+ *       back as idle time)</td></tr>
  *   <tr><td>{@code horizon}</td><td>a caller that read the clock on a slow path, in a fast-path mode:
  *       {@link LimiterClockView#casHorizon} from the value it read, only if that is at least the staleness
  *       target older than its reading (one winner per election; never on the fast path); the constructor:

@@ -33,10 +33,17 @@ final class LimiterSettings {
     final CountDownLatch resumed;
     /** Slot gaps drawn from an exponential distribution (see {@link Arrivals#POISSON}); no runs then. */
     final boolean poisson;
+    /**
+     * How many times a rate increase has moved the schedule back to reschedule its waiters (the rewind
+     * generation): a claim made under settings with a lower count that lies at or after that rewind's point is
+     * stale (see {@code LockFreeRateLimiter#reconfigure}).
+     */
+    final int rewinds;
 
     private LimiterSettings(RateSpec spec, long stalenessUnits, boolean paused, long pausedAtUnits,
-                            CountDownLatch resumed, boolean poisson) {
+                            CountDownLatch resumed, boolean poisson, int rewinds) {
         this.spec = spec;
+        this.rewinds = rewinds;
         this.poisson = poisson;
         this.mode = spec.mode();
         this.sliceUnits = ScheduleUnits.slice(spec.opsPerSecond());
@@ -55,18 +62,23 @@ final class LimiterSettings {
     }
 
     static LimiterSettings initial(RateSpec spec, long stalenessUnits, Arrivals arrivals) {
-        return new LimiterSettings(spec, stalenessUnits, false, 0, null, arrivals == Arrivals.POISSON);
+        return new LimiterSettings(spec, stalenessUnits, false, 0, null, arrivals == Arrivals.POISSON, 0);
     }
 
     LimiterSettings withSpec(RateSpec newSpec) {
-        return new LimiterSettings(newSpec, stalenessUnits, paused, pausedAtUnits, resumed, poisson);
+        return new LimiterSettings(newSpec, stalenessUnits, paused, pausedAtUnits, resumed, poisson, rewinds);
+    }
+
+    /** These settings after one more rewind of the schedule. */
+    LimiterSettings rewound() {
+        return new LimiterSettings(spec, stalenessUnits, paused, pausedAtUnits, resumed, poisson, rewinds + 1);
     }
 
     LimiterSettings pausedAt(long nowUnits) {
-        return new LimiterSettings(spec, stalenessUnits, true, nowUnits, new CountDownLatch(1), poisson);
+        return new LimiterSettings(spec, stalenessUnits, true, nowUnits, new CountDownLatch(1), poisson, rewinds);
     }
 
     LimiterSettings unpaused() {
-        return new LimiterSettings(spec, stalenessUnits, false, 0, null, poisson);
+        return new LimiterSettings(spec, stalenessUnits, false, 0, null, poisson, rewinds);
     }
 }

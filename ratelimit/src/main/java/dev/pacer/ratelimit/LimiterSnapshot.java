@@ -9,7 +9,9 @@ package dev.pacer.ratelimit;
  *
  * @param spec           the spec in force
  * @param paused         whether the limiter is paused
- * @param allocatedNanos how far the schedule pointer has advanced since the limiter was created
+ * @param allocatedNanos how far the schedule has advanced since the limiter was created: the pointer, plus
+ *                       what a rate increase took back to reschedule its waiters (their slots are then
+ *                       given away as idle time, so the invariant holds)
  * @param idleNanos      schedule time given away: forfeited by strictness, by a pause, by a rate change
  *                       while behind (so the backlog keeps its size in ops), or by interrupted acquires
  * @param reservedNanos  schedule claimed by threads in runs of slices and not yet used

@@ -99,7 +99,22 @@ import java.util.concurrent.atomic.AtomicLong;
  *       <td>the earliest release of the next late caller</td></tr>
  *   <tr><td>{@code seeds}</td><td>grant creation: {@code getAndAdd}</td>
  *       <td>each grant's Poisson generator starts from its own seed</td></tr>
+ *   <tr><td>{@code rewound}, {@code rewindPoints}</td><td>a rewinding reconfigure, under the control lock:
+ *       plain array store, volatile add, before it publishes the settings of that rewind generation</td>
+ *       <td>a reader that saw settings of generation g sees every rewind point up to g</td></tr>
+ *   <tr><td>{@link GrantState#parked}</td><td>its owner, volatile, around a park</td>
+ *       <td>a rewind publishes its settings, then reads it and wakes the waiter, which sees them or wakes</td></tr>
  * </table>
+ *
+ * <h3>Rate increases with waiters ahead</h3>
+ * Callers parked on slots the old, longer slice put far out (at 0.01 ops/s, 100 s apart) would hold the run at
+ * that spacing long after a change back to a high rate. So a rate increase while the schedule runs ahead of the
+ * clock rewinds it ({@link #reconfigure}): the pointer moves back to about one new slice past now, the rewind
+ * generation in the settings goes up, and parked waiters are woken. A waiter checks its claim against the
+ * generation it claimed under ({@code isStale}, on the slow path and after every park); a stale one gives its
+ * slot back as idle and acquires again. The fast path does not check: a stale slot could only pass there if its
+ * owner was descheduled from before the rewind until the clock passed the slot, and then it starts once, late,
+ * and is counted once.
  * Per-thread tallies live in {@link GrantState}, written by their owner only; the live grants and
  * the tallies of those gone, which {@link #snapshot()} adds up, in {@link GrantRegistry}; the grants
  * behind {@link #acquire()} are found through {@link ThreadGrants}, whose cache documents its own races.
@@ -130,6 +145,17 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     private final PaddedAtomicLong idle = new PaddedAtomicLong();
     /** BURST mode: earliest release of the next late caller, in units. Writers: CAS. Own line. */
     private final PaddedAtomicLong burstNext = new PaddedAtomicLong(Long.MIN_VALUE);
+
+    /** Rewinds remembered for waiters that slept through several (a waiter further behind is rescheduled). */
+    static final int REWIND_RING = 64;
+    /**
+     * The point each rewind moved the schedule back to (units), at index {@code generation % REWIND_RING}:
+     * written under the control lock before the settings of that generation are published, so a reader that
+     * read those settings (volatile) sees it.
+     */
+    private final long[] rewindPoints = new long[REWIND_RING];
+    /** Schedule taken back by rewinds in all (units): written under the control lock, read by snapshots. */
+    private volatile long rewound;
 
     /** Serializes reconfigure/pause/resume; never taken by acquirers. */
     private final Object controlLock = new Object();
@@ -337,7 +363,7 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
         }
         long cost = s.poisson && permits == 1 ? st.drawGap(s.sliceUnits) : ScheduleUnits.cost(permits, s.sliceUnits);
         if (s.mode == StrictnessMode.STRICT) {
-            return acquireStrict(cost, permits, grant, interruptible);
+            return acquireStrict(cost, permits, grant, interruptible, s);
         }
         long sch = getAndAddAllocated(cost);
         if (s.fastPath) {
@@ -362,6 +388,9 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
         if (LimiterCounters.ON) {
             LimiterCounters.SLOW.increment();
         }
+        if (isStale(sch, s)) {
+            return reschedule(cost, permits, grant, interruptible);
+        }
         long now = readClock(s);
         if (now > grant.state.clockUnits) {
             grant.state.clockUnits = now; // the grant's clock: a fresher reading serves its next acquires
@@ -370,14 +399,14 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
             long target = s.mode == StrictnessMode.BURST
                     ? deferToBurstLine(sch, ScheduleUnits.cost(permits, s.burstSliceUnits))
                     : sch;
-            return waitFor(target, sch, now, cost, permits, grant, interruptible);
+            return waitFor(target, sch, now, cost, permits, grant, interruptible, s);
         }
         switch (s.mode) {
             case COMPENSATING -> compensate(now, s);
             case BURST -> {
                 long release = claimBurstRelease(now, ScheduleUnits.cost(permits, s.burstSliceUnits));
                 if (release > now) {
-                    return waitFor(release, sch, now, cost, permits, grant, interruptible);
+                    return waitFor(release, sch, now, cost, permits, grant, interruptible, s);
                 }
             }
             default -> { }
@@ -386,9 +415,9 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     }
 
     /** Strict: grant at max(schedule, now) by CAS; lateness is the wait and is forfeited. */
-    private long acquireStrict(long cost, long permits, Grant grant, boolean interruptible)
+    private long acquireStrict(long cost, long permits, Grant grant, boolean interruptible, LimiterSettings s)
             throws InterruptedException {
-        long now = readClock(lvSettings());
+        long now = readClock(s);
         long a = lvAllocated();
         long g;
         while (true) {
@@ -403,34 +432,81 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
             idle.getAndAdd(g - a);
         }
         if (g > now) {
-            return waitFor(g, a, now, cost, permits, grant, interruptible);
+            return waitFor(g, a, now, cost, permits, grant, interruptible, s);
         }
         return grant.granted(a, now, permits);
     }
 
     /**
      * Waits until {@code target} (units) if it is at least the park threshold away, and records the
-     * grant of slot {@code sch} starting at the last clock reading.
+     * grant of slot {@code sch} starting at the last clock reading. The slot was claimed under settings
+     * {@code claimed}; a rate increase that rewinds the schedule past {@code target} meanwhile wakes the
+     * waiter, which gives the slot back and takes a new one ({@link #reschedule}).
      */
     private long waitFor(long target, long sch, long now, long cost, long permits, Grant grant,
-                         boolean interruptible) throws InterruptedException {
+                         boolean interruptible, LimiterSettings claimed) throws InterruptedException {
         boolean interrupted = false;
-        while (target - now >= thresholdUnits && target - now > 0) {
-            long delayNanos = ScheduleUnits.toNanos(target - now);
-            sleeper.park(Math.max(1, delayNanos - overshootNanos));
-            if (Thread.interrupted()) {
-                if (interruptible) {
-                    idle.getAndAdd(cost); // the slot will not be used: give its time away
-                    throw new InterruptedException();
+        GrantState st = grant.state;
+        try {
+            while (target - now >= thresholdUnits && target - now > 0) {
+                if (st.parked == null) {
+                    st.parked = Thread.currentThread(); // before the check below: a rewind after it wakes us
                 }
-                interrupted = true;
+                if (isStale(target, claimed)) {
+                    if (interrupted) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return reschedule(cost, permits, grant, interruptible);
+                }
+                long delayNanos = ScheduleUnits.toNanos(target - now);
+                sleeper.park(Math.max(1, delayNanos - overshootNanos));
+                if (Thread.interrupted()) {
+                    if (interruptible) {
+                        idle.getAndAdd(cost); // the slot will not be used: give its time away
+                        throw new InterruptedException();
+                    }
+                    interrupted = true;
+                }
+                now = readClock(lvSettings());
             }
-            now = readClock(lvSettings());
+        } finally {
+            if (st.parked != null) {
+                st.parked = null;
+            }
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+        if (isStale(target, claimed)) { // a rewind while the last park ended: the slot is another's now
+            return reschedule(cost, permits, grant, interruptible);
+        }
         return grant.granted(sch, now, permits);
+    }
+
+    /**
+     * Whether a slot (or release time) {@code at}, claimed under settings {@code claimed}, was taken back by a
+     * rewind since: the first rewind after the claim moved the schedule back to a point at or before it. (A claim
+     * that raced that rewind may be judged stale though it came after it: it is then given back too, leaving a
+     * one-slot hole; a stale claim is never judged valid here.) A waiter that slept through more rewinds than
+     * are remembered is rescheduled.
+     */
+    private boolean isStale(long at, LimiterSettings claimed) {
+        int now = lvSettings().rewinds;
+        if (now == claimed.rewinds) {
+            return false;
+        }
+        return now - claimed.rewinds >= REWIND_RING / 2
+                || at >= rewindPoints[(claimed.rewinds + 1) & (REWIND_RING - 1)];
+    }
+
+    /**
+     * A waiter's slot was taken back by a rewind: its time is given away as idle (the rewind counted it as
+     * schedule taken back, {@link #rewound}; giving it away keeps allocated + rewound = granted + idle + reserved)
+     * and the waiter takes a new slot under the settings now in force.
+     */
+    private long reschedule(long cost, long permits, Grant grant, boolean interruptible) throws InterruptedException {
+        idle.getAndAdd(cost);
+        return acquireShared(permits, grant, interruptible);
     }
 
     /** The clock, in units since origin. */
@@ -623,7 +699,7 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
             release = a <= now ? claimBurstRelease(now, burstCost) : deferToBurstLine(a, burstCost);
         }
         try {
-            waitFor(Math.max(release, a), a, now, cost, permits, grant, false);
+            waitFor(Math.max(release, a), a, now, cost, permits, grant, false, s);
         } catch (InterruptedException e) {
             throw new AssertionError(e);
         }
@@ -639,14 +715,63 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
         synchronized (controlLock) {
             LimiterSettings old = lvSettings();
             LimiterSettings next = old.withSpec(spec);
+            boolean rewind = next.sliceUnits < old.sliceUnits && rewindFuture(old, next.sliceUnits);
+            if (rewind) {
+                next = next.rewound();
+            }
             svSettings(next);
             if (!next.fastPath) {
                 soHorizon(Long.MIN_VALUE);
             }
-            if (next.sliceUnits < old.sliceUnits) {
+            if (rewind) {
+                registry.wakeParked(sleeper); // after the settings: a waiter sees them or is woken
+            } else if (next.sliceUnits < old.sliceUnits) {
                 keepBacklogInOps(old, next.sliceUnits);
             }
         }
+    }
+
+    /**
+     * On a rate increase while the schedule runs ahead of the clock (callers hold slots in the future, spaced
+     * at the old, longer slice), moves the schedule pointer back, and the burst line with it, to the point
+     * {@code now + min(ahead, old slice) × new slice / old slice}: the slot in progress (the op that started
+     * last owns the schedule up to its slice's end) keeps its share in ops, one new slice at most, and every
+     * slot at or after the point is stale. The point is at least the park threshold ahead of now (a caller early
+     * by less goes without parking, so those slots may have started) and never past the pointer. While paused
+     * "now" is the pause's start: the resume gives the paused time away as usual. A stale slot's waiter is woken
+     * (after the new settings are published), gives its slot back as idle and takes a new one at the new slice,
+     * so the change shows within one new slice (or the park threshold) however long the old one was. Slots
+     * before the point keep their times. The schedule taken back is counted in {@link #rewound}, so the
+     * accounting stays exact: allocated + rewound = granted + idle + reserved. A claim that raced the pointer's
+     * move lands after the point and is given back too: a hole of one slot at most per racer. Called under the
+     * control lock, before the new settings are published; true if it rewound.
+     */
+    private boolean rewindFuture(LimiterSettings old, long newSlice) {
+        long now = readClock(old);
+        long from = old.paused ? Math.min(now, old.pausedAtUnits) : now;
+        long a = lvAllocated();
+        long inProgress = Math.min(Math.max(0, a - from), old.sliceUnits);
+        // slots within the park threshold may have gone already (early callers below it do not park): kept
+        long share = (long) ((double) inProgress * newSlice / old.sliceUnits);
+        long point = Math.min(a, from + Math.max(thresholdUnits, share));
+        boolean rewind = false;
+        if (a > point) {
+            // a wait-free add rather than a CAS that busy claimers could starve: claims that land between the read
+            // and the add were made before the rewind and are given back like the rest
+            getAndAddAllocated(point - a);
+            rewound += a - point;
+            rewind = true;
+        }
+        for (long b = burstNext.get(); b > point; b = burstNext.get()) {
+            if (burstNext.compareAndSet(b, point)) {
+                rewind = true;
+                break;
+            }
+        }
+        if (rewind) {
+            rewindPoints[(old.rewinds + 1) & (REWIND_RING - 1)] = point;
+        }
+        return rewind;
     }
 
     /**
@@ -737,15 +862,19 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
         registry.foldCollected();
         LimiterSettings s = lvSettings();
         GrantRegistry.Totals t = registry.totals();
-        long a = allocatedUnits();
+        long a = lvAllocated();
+        long advance = a + rewound;
         long now = ScheduleUnits.fromNanos(clock.nanoTime() - origin);
-        return new LimiterSnapshot(s.spec, s.paused, ScheduleUnits.toNanos(a), ScheduleUnits.toNanos(idle.get()),
+        return new LimiterSnapshot(s.spec, s.paused, ScheduleUnits.toNanos(advance), ScheduleUnits.toNanos(idle.get()),
                 ScheduleUnits.toNanos(t.reservedUnits()), t.permits(), t.waitNanos(), ScheduleUnits.toNanos(now - a));
     }
 
-    /** The schedule pointer in units (for tests of the accounting invariant). */
+    /**
+     * How far the schedule has advanced in units: the pointer plus what rewinds took back (for tests of the
+     * accounting invariant, allocated = granted + idle + reserved).
+     */
     long allocatedUnits() {
-        return lvAllocated();
+        return lvAllocated() + rewound;
     }
 
     /** Idle time in units (for tests of the accounting invariant). */

@@ -1,6 +1,8 @@
 package dev.pacer.ratelimit;
 
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
@@ -24,6 +26,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * long the limiter held it: start − asked. That is what a client behind such a limiter sees. Unlike the
  * atomic limiter's, it is not corrected for coordinated omission: a caller that came late because its
  * previous op was slow is not charged for it.
+ *
+ * <h2>Rate increases</h2>
+ * A design that prices waits at the rate ({@link #reschedulesWaiters}) moves its future times nearer by the ratio
+ * of the rates on an increase ({@link #rescheduled}), and its waiters, woken, move their starts by the same map:
+ * a caller priced at 0.01 ops/s (100 s out) starts where the new rate puts it, its place in the queue kept. A
+ * caller refused and waiting to ask again (a full window, a full queue) is woken by any increase and asks again.
  *
  * <h2>Threads</h2>
  * All methods are thread-safe. Shared state is guarded by {@link #lock}: a design's own fields are
@@ -55,6 +63,23 @@ public abstract class LockingLimiter implements RateLimiter {
     private volatile String changeNote = "";
     /** Under the lock: the clock when the current pause began. */
     private long pausedAt;
+
+    /** Rate increases remembered for waiters that slept through several (one further behind goes at once). */
+    private static final int RESCHEDULE_RING = 64;
+    /**
+     * How many rate increases have moved waiters earlier (the reschedule generation): written under the lock,
+     * volatile for waiters, which read it outside the lock. Reschedule {@code g} maps a start {@code t} after
+     * {@code rescheduleAt[g % RING]} to {@code at + (t − at) × rescheduleFactor[g % RING]}; both arrays are written
+     * under the lock before the generation is, so a waiter that read the generation sees them.
+     */
+    private volatile int reschedules;
+    private final long[] rescheduleAt = new long[RESCHEDULE_RING];
+    private final double[] rescheduleFactor = new double[RESCHEDULE_RING];
+    /** Under the lock, during {@link #retune} only: the map of the change in progress (factor 1: none). */
+    private long retuneAt;
+    private double retuneFactor = 1;
+    /** Threads parked waiting for their start: each adds and removes itself; reconfigure wakes them. */
+    private final Set<Thread> waiting = ConcurrentHashMap.newKeySet();
 
     /** Permits granted and the sum of waits (ns); each acquirer adds after its wait. */
     private final LongAdder permits = new LongAdder();
@@ -120,6 +145,35 @@ public abstract class LockingLimiter implements RateLimiter {
      * @return what the change reset, for the change's log line (e.g. "the window's count"), or "" if nothing
      */
     protected abstract String retune(RateSpec old, RateSpec now, long nowNanos);
+
+    /**
+     * Whether this design's retune moves its future times with {@link #rescheduled} on a rate increase, so its
+     * waiters may be moved the same way: a waiter whose start was priced at the old, slower rate then starts
+     * where the new rate puts it (its place in the queue kept, the queue's length kept in ops), instead of
+     * waiting out the old price. Default false: a design whose waits are bounded by its own period (the
+     * windows) keeps its waiters' starts.
+     */
+    protected boolean reschedulesWaiters() {
+        return false;
+    }
+
+    /**
+     * During {@link #retune} of a rate increase in a design that {@link #reschedulesWaiters}: {@code t} (the
+     * clock's scale) moved as the change moves its waiters: a time after the change's {@code now} comes nearer
+     * by the ratio of the rates (new interval / old interval); a time not after it is kept. Otherwise {@code t}.
+     */
+    protected final long rescheduled(long t) {
+        return remap(t, retuneAt, retuneFactor);
+    }
+
+    /** The ratio {@link #rescheduled} moves future times by during {@link #retune} (new interval / old); 1 if none. */
+    protected final double rescheduleFactor() {
+        return retuneFactor;
+    }
+
+    private static long remap(long t, long at, double factor) {
+        return factor < 1 && t - at > 0 ? at + (long) ((t - at) * factor) : t;
+    }
 
     /**
      * A pause of {@code pausedNanos} has just ended. Default: nothing, so the paused time counts as the
@@ -210,6 +264,7 @@ public abstract class LockingLimiter implements RateLimiter {
         for (;;) {
             long start;
             long retry = 0;
+            int generation;
             if (interruptible) {
                 lock.lockInterruptibly();
             } else {
@@ -239,43 +294,82 @@ public abstract class LockingLimiter implements RateLimiter {
                 if (start == REFUSED) {
                     retry = retryAt(permits, now);
                 }
+                generation = reschedules;
             } finally {
                 lock.unlock();
             }
             if (start != REFUSED) {
-                return record(grant, asked, waitUntil(Math.max(now, start), interruptible), permits);
+                return record(grant, asked, waitUntil(Math.max(now, start), interruptible, generation, false), permits);
             }
             refusals.increment();
             if (trying && retry - deadline > 0) {
                 return -1;
             }
-            now = waitUntil(Math.max(retry, now + 1), interruptible);
+            now = waitUntil(Math.max(retry, now + 1), interruptible, generation, true);
         }
     }
 
     /**
      * Parks until the clock reaches {@code start}; returns the last reading (≥ start unless within the park
      * threshold). An interrupt throws when {@code interruptible}; otherwise it is kept and set again on return.
+     * A rate increase after reschedule {@code generation} moves {@code start} nearer as it moved the design's
+     * times; a {@code refused} caller, which holds nothing, returns at once to ask again.
      */
-    private long waitUntil(long start, boolean interruptible) throws InterruptedException {
+    private long waitUntil(long start, boolean interruptible, int generation, boolean refused)
+            throws InterruptedException {
         long now = clock.nanoTime();
         long threshold = sleeper.parkThresholdNanos();
         long overshoot = sleeper.parkOvershootNanos();
         boolean interrupted = false;
-        while (start - now >= Math.max(1, threshold)) {
-            sleeper.park(Math.max(1, start - now - overshoot));
-            if (Thread.interrupted()) {
-                if (interruptible) {
-                    throw new InterruptedException();
+        Thread me = null;
+        try {
+            while (start - now >= Math.max(1, threshold)) {
+                if (me == null) {
+                    me = Thread.currentThread();
+                    waiting.add(me); // before the check below: a reschedule after it wakes this thread
                 }
-                interrupted = true; // a park returns at once while the status is set: cleared here, set again below
+                int g = reschedules;
+                if (g != generation) {
+                    if (refused) {
+                        start = now; // a refused caller holds nothing: it asks again under the new rate now
+                        break;
+                    }
+                    start = moved(start, generation, g, now);
+                    generation = g;
+                    continue;
+                }
+                sleeper.park(Math.max(1, start - now - overshoot));
+                if (Thread.interrupted()) {
+                    if (interruptible) {
+                        throw new InterruptedException();
+                    }
+                    interrupted = true; // a park returns at once while the status is set: cleared here, set again below
+                }
+                now = clock.nanoTime();
             }
-            now = clock.nanoTime();
+        } finally {
+            if (me != null) {
+                waiting.remove(me);
+            }
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
         return Math.max(now, start);
+    }
+
+    /**
+     * A start priced at reschedule generation {@code from}, moved by every reschedule since, up to {@code to}; a
+     * waiter that slept through more than are remembered goes {@code now}.
+     */
+    private long moved(long start, int from, int to, long now) {
+        if (to - from >= RESCHEDULE_RING / 2) {
+            return now;
+        }
+        for (int g = from + 1; g - to <= 0; g++) {
+            start = remap(start, rescheduleAt[g & (RESCHEDULE_RING - 1)], rescheduleFactor[g & (RESCHEDULE_RING - 1)]);
+        }
+        return start;
     }
 
     private long record(Grant grant, long asked, long started, long n) {
@@ -311,8 +405,25 @@ public abstract class LockingLimiter implements RateLimiter {
         lock.lock();
         try {
             RateSpec old = spec;
-            changeNote = retune(old, newSpec, clock.nanoTime());
-            spec = newSpec;
+            long now = clock.nanoTime();
+            double factor = old.opsPerSecond() / newSpec.opsPerSecond();
+            retuneAt = now;
+            retuneFactor = reschedulesWaiters() && factor < 1 ? factor : 1;
+            try {
+                changeNote = retune(old, newSpec, now);
+                spec = newSpec;
+                if (factor < 1) { // an increase: refused callers ask again, and priced waits move (factor < 1)
+                    int g = reschedules + 1;
+                    rescheduleAt[g & (RESCHEDULE_RING - 1)] = now;
+                    rescheduleFactor[g & (RESCHEDULE_RING - 1)] = retuneFactor;
+                    reschedules = g;
+                    for (Thread t : waiting) { // after the generation: a waiter sees it or is woken
+                        sleeper.wake(t);
+                    }
+                }
+            } finally {
+                retuneFactor = 1;
+            }
         } finally {
             lock.unlock();
         }

@@ -21,7 +21,12 @@ import java.time.Duration;
  *   <li>An early caller never starts before its scheduled time by more than the sleeper's park
  *       threshold (about 2 × the measured cost of a park).</li>
  *   <li>{@link #reconfigure} keeps the schedule, counters and idle time; grants already handed out keep
- *       their times, the new slice applies from the next grant.</li>
+ *       their times, the new slice applies from the next grant. One exception, so a change shows within one
+ *       new slice whatever the old one was: on a rate increase a caller still waiting for a start that the
+ *       old, longer slice put further out than the new rate would is woken and moved nearer (the atomic
+ *       limiter gives its slot back as idle time and takes a new one; the family designs whose waits are
+ *       priced at the rate keep its place in their queue and shrink the queue's time by the ratio of the
+ *       rates). A brief change to a low rate does not hold the run at that rate's spacing after it.</li>
  * </ol>
  *
  * <h2>Callers' obligations</h2>

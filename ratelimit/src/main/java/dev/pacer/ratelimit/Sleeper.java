@@ -1,5 +1,7 @@
 package dev.pacer.ratelimit;
 
+import java.util.concurrent.locks.LockSupport;
+
 /**
  * How the limiter makes an early caller wait, and what waiting costs on this machine.
  *
@@ -15,6 +17,14 @@ public interface Sleeper {
      * because the thread was interrupted; the interrupt status is left set). Never spins.
      */
     void park(long nanos);
+
+    /**
+     * Ends a park of {@code thread} early (or the next one, if it is not parked now): a rate change that moves
+     * waiters' slots earlier wakes them with it. Default: {@link LockSupport#unpark}.
+     */
+    default void wake(Thread thread) {
+        LockSupport.unpark(thread);
+    }
 
     /** Early callers whose delay is below this many nanoseconds are not parked at all. */
     long parkThresholdNanos();

@@ -3,7 +3,8 @@ package dev.pacer.ratelimit;
 import java.math.BigDecimal;
 
 /**
- * {@code sliding-log}: the sliding window log (seed 002). The limiter logs the start time of every permit it
+ * {@code sliding-log}: the sliding window log (the classic shapes, as the article "Rate Limiting Part 1" draws
+ * them). The limiter logs the start time of every permit it
  * lets through; a request is allowed when fewer than the limit (rate × window, see {@link Windows}) logged
  * starts lie within the last window, i.e. less than a window before now. Unlike the fixed window, this holds
  * for every window length of time, wherever it begins. A refused caller asks again when enough of the oldest
@@ -12,7 +13,7 @@ import java.math.BigDecimal;
  * <p>Options: {@code window=DURATION} (default 1s, at least 1ms).
  *
  * <h2>Memory</h2>
- * Refused requests are not logged (the seed logs them too, which makes its log unbounded), so the log never
+ * Refused requests are not logged (the article logs them too, which makes its log unbounded), so the log never
  * holds more than the limit: it is a ring of {@code long}s allocated with exactly that capacity when the
  * limiter is built, and nothing is allocated per acquire. A limit over {@value #MAX_ENTRIES} entries (80 MB) is
  * refused with a message naming the window and the rate: shorten the window, or use {@code sliding-window},

@@ -1,13 +1,14 @@
 package dev.pacer.ratelimit;
 
 /**
- * {@code sliding-window}: the sliding window counter (seed 002). Windows as the fixed window's (laid end to
+ * {@code sliding-window}: the sliding window counter (the classic shapes, as the article "Rate Limiting Part 1"
+ * draws them). Windows as the fixed window's (laid end to
  * end from the origin, limit = rate × window, see {@link Windows}), but a request is judged on an estimate of
  * the last window length of time: the previous window's count weighted by the share of it the last window
  * length still overlaps, plus the current window's count. At {@code e} ns into a window of {@code W} ns,
  * overlap = (W − e) / W; a single permit is allowed when
  * <pre>  previous × (W − e) / W + current &lt; limit</pre>
- * as the seed's code decides it (its count with the new request, rounded down, at most the limit). The seed's
+ * as the article's code decides it (its count with the new request, rounded down, at most the limit). The article's
  * example: limit 10 per minute, 9 in the previous minute, 5 in this one, at 15 s in: 9 × 0.75 + 5 = 11.75,
  * refused. A request for {@code n} permits is allowed when the estimate plus {@code n − 1} is below the limit
  * (the same rule with all {@code n} counted).

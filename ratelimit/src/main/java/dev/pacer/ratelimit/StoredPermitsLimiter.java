@@ -3,7 +3,7 @@ package dev.pacer.ratelimit;
 import java.time.Duration;
 
 /**
- * The machinery Guava's two smooth limiters share (seed 003): {@link BurstyLimiter} and
+ * The machinery Guava's two smooth limiters (behind its {@code RateLimiter}) share: {@link BurstyLimiter} and
  * {@link WarmingUpLimiter}. Each models Guava's class of the same shape closely enough that a run gives
  * the waits Guava would give for the same calls on the same clock (the tests hold them to that, against
  * Guava itself).
@@ -19,8 +19,11 @@ import java.time.Duration;
  *       interval for a cold warm-up limiter), then fresh ones at the stable interval each.
  *   <li><b>A rate change</b> first brings the state up to now at the old rate, then sets the new stable
  *       interval and lets the design set its new {@code maxPermits}; the stored permits keep their share
- *       of the maximum ({@code stored × newMax / oldMax}), as Guava's {@code setRate} does. {@code nextFree}
- *       is kept: a request already priced keeps its price.
+ *       of the maximum ({@code stored × newMax / oldMax}), as Guava's {@code setRate} does. On a decrease
+ *       {@code nextFree} is kept: a request already priced keeps its price. On an increase the time priced
+ *       ahead of now shrinks by the ratio of the intervals and the callers waiting for it are moved with it
+ *       ({@link LockingLimiter#reschedulesWaiters}): Guava keeps it, so one request priced at 0.01/s holds a
+ *       limiter set back to 1000/s for 100 s; here the change shows within one new interval.
  * </ul>
  *
  * <h2>Resolution</h2>
@@ -135,10 +138,21 @@ abstract class StoredPermitsLimiter extends LockingLimiter {
         return startAt(nextFree, now); // whatever its size, a request starts at nextFree
     }
 
+    /** The requests priced ahead moves with a rate increase: see {@link LockingLimiter#reschedulesWaiters}. */
+    @Override
+    protected boolean reschedulesWaiters() {
+        return true;
+    }
+
     @Override
     protected final String retune(RateSpec old, RateSpec spec, long now) {
         double interval = intervalTicks(spec); // refuses before anything changes
-        catchUp(ticks(now));
+        long nowTicks = ticks(now);
+        catchUp(nowTicks);
+        if (nextFree > nowTicks && rescheduleFactor() < 1) {
+            // on an increase, the requests priced ahead keep their count: the time they hold shrinks with the interval
+            nextFree = nowTicks + (long) ((nextFree - nowTicks) * rescheduleFactor());
+        }
         double oldMax = maxPermits;
         stableInterval = interval;
         applyRate(spec.opsPerSecond(), interval);

@@ -1,7 +1,7 @@
 package dev.pacer.ratelimit;
 
 /**
- * One of Firecracker's token buckets (seed 000), in integer arithmetic: {@code size} tokens when full,
+ * One of Firecracker's token buckets (its rate limiter), in integer arithmetic: {@code size} tokens when full,
  * refilled from empty to full in {@code refillNanos}, plus a {@code oneTimeBurst} of extra tokens spent
  * first and never replenished. It starts full. {@link TokenBucketLimiter} keeps one for ops and one for
  * bytes.
@@ -172,6 +172,14 @@ final class TokenBucket {
         configure(newSize, newRefillNanos);
         anchor = Math.max(anchor, now);
         minted = 0;
+    }
+
+    /**
+     * Moves the bucket's accrual {@code nanos} (≥ 0) earlier: the bucket holds at {@code t − nanos} what it held
+     * at {@code t}. For a rate change that moves the starts handed out ahead of now nearer.
+     */
+    void shiftBack(long nanos) {
+        anchor -= nanos;
     }
 
     static long ceilMulDiv(long a, long b, long c) {

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Set;
 
 /**
- * {@code bucket}: Firecracker's token buckets (seed 000), one for ops and, optionally, one for bytes, in
+ * {@code bucket}: Firecracker's token buckets (its rate limiter), one for ops and, optionally, one for bytes, in
  * integer arithmetic ({@link TokenBucket}: sizes and refill times in whole tokens and nanoseconds, the
  * refill ratio reduced by its gcd). Each bucket starts full, holds at most its size, refills from empty to
  * full in its refill time, and may start with a one-time burst of extra tokens that is spent first and
@@ -192,9 +192,27 @@ final class TokenBucketLimiter extends LockingLimiter {
         return start;
     }
 
+    /** The callers queued ahead moves with a rate increase: see {@link LockingLimiter#reschedulesWaiters}. */
+    @Override
+    protected boolean reschedulesWaiters() {
+        return true;
+    }
+
     @Override
     protected String retune(RateSpec old, RateSpec spec, long now) {
-        ops.rescale(opsSize(spec), opsRefill(spec), Math.max(now, busyUntil));
+        long at = Math.max(now, busyUntil);
+        ops.rescale(opsSize(spec), opsRefill(spec), at);
+        long moved = rescheduled(at);
+        if (moved != at) {
+            // on an increase the queue ahead keeps its length in ops: the buckets' accrual, counted up to the last
+            // start handed out, counts up to that start moved nearer
+            ops.shiftBack(at - moved);
+            if (bytes != null) {
+                bytes.shiftBack(at - moved);
+            }
+            busyUntil = rescheduled(busyUntil);
+        }
+        blockedUntil = rescheduled(blockedUntil);
         return "";
     }
 

@@ -1,7 +1,8 @@
 package dev.pacer.ratelimit;
 
 /**
- * EngineBlock's token pool with backfill (seed 001), tokens counted in nanoseconds of schedule.
+ * EngineBlock's token pool with backfill (the EngineBlock rate limiter design notes), tokens counted in
+ * nanoseconds of schedule.
  *
  * <p>Two pools. The <b>active</b> pool is what consumers take from; it is topped up to {@code poolSize} by
  * every refill directly, and past that, up to {@code poolSize + burstPool} (= pool size × burst ratio), only
@@ -12,9 +13,9 @@ package dev.pacer.ratelimit;
  * backfill is amortized over the tokens refilled, so a backlog drains at burst ratio × the refill rate.
  * No token is ever destroyed or scaled: only when a waiting token may move forward is limited.
  *
- * <p>Worked example (the seed's): pool 1000, burst ratio 1.25, so burstPool 250 and the active pool's ceiling
+ * <p>Worked example (the design notes'): pool 1000, burst ratio 1.25, so burstPool 250 and the active pool's ceiling
  * 1250. With the active pool at or above 1000, a refill of 500 goes to the waiting pool, and 500 / 1000 of
- * the 250, i.e. 125, may come back. (The seed's example also says 62.5, against its own formula; 125 is what
+ * the 250, i.e. 125, may come back. (The notes' example also says 62.5, against its own formula; 125 is what
  * makes two refills of 500, one pool's worth, yield "the full 25 %" it describes.)
  *
  * <p>The active pool may go below zero: {@link #take} never refuses, and tokens owed are repaid by later
@@ -82,6 +83,13 @@ final class TokenPool {
             }
         }
         return Math.max(forBackfill, deficit - waiting);
+    }
+
+    /** Scales what the active pool owes (if it is below zero) by {@code num / den} (≤ 1). */
+    void scaleDebt(long num, long den) {
+        if (active < 0) {
+            active = -LockingLimiter.mulDiv(-active, num, den);
+        }
     }
 
     long active() {

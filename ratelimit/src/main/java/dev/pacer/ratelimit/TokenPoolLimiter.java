@@ -4,12 +4,13 @@ import java.time.Duration;
 import java.util.Set;
 
 /**
- * {@code tokenpool}: EngineBlock's token pool with backfill (seed 001, {@link TokenPool}). Tokens are
+ * {@code tokenpool}: EngineBlock's token pool with backfill (the EngineBlock rate limiter design notes,
+ * {@link TokenPool}). Tokens are
  * nanoseconds of schedule: time passing refills the pool one token per nanosecond, and an op costs one
  * interval (1 / rate) of tokens. While callers keep up, the pool paces them at the rate; time they leave
  * unused once the active pool is full is not lost but kept in the waiting pool, and given back as
  * backfill, so a caller that fell behind catches up at up to burst ratio × the rate until the backlog is
- * repaid: the seed's "burst rate limiting", going faster only as long as it takes to bring the wait back
+ * repaid: the design notes' "burst rate limiting", going faster only as long as it takes to bring the wait back
  * to zero.
  *
  * <h2>Options</h2>
@@ -18,16 +19,16 @@ import java.util.Set;
  *       {@code 100ms}); default {@code 1s}. A duration, not a count of ops, because tokens are time: the
  *       pool stays the same through rate changes.</li>
  *   <li>{@code burst=R}: the burst ratio, ≥ 1, default {@code 1.1}: the active pool may hold up to R × the
- *       pool, and a backlog drains at up to R × the rate. The seed's {@code backfill_rate} is R − 1
+ *       pool, and a backlog drains at up to R × the rate. The design notes' {@code backfill_rate} is R − 1
  *       (1.25 here is its 0.25); {@code burst=1} turns backfill off.</li>
  * </ul>
  *
- * <h2>Decisions where the seed says TBD</h2>
+ * <h2>Decisions where the design notes say TBD</h2>
  * <ul>
  *   <li><b>Refilled lazily, no filler thread.</b> Each call that asks ({@code acquire} or
  *       {@code tryAcquire}) refills the time elapsed since the previous one, as one refill. While callers
  *       wait (the active pool at or below zero) how the elapsed time is split into refills makes no
- *       difference; after an idle gap it does, as it did with the seed's filler thread and its period: a
+ *       difference; after an idle gap it does, as it did with the design notes' filler thread and its period: a
  *       single refill longer than the pool backfills at most the pool × (R − 1).</li>
  *   <li><b>Tokens owed.</b> A caller takes its tokens from the active pool at once and the pool may go below
  *       zero; the caller starts when refills (with their backfill) have brought it back to zero. So callers
@@ -36,7 +37,7 @@ import java.util.Set;
  *   <li><b>Opens full:</b> the active pool holds the pool's worth at the origin, nothing waiting: the first
  *       pool's worth of ops (a second's worth by default) starts at once, as a token bucket that opens
  *       full.</li>
- *   <li><b>The waiting pool is unbounded</b> (the seed destroys no token): after an idle hour the limiter
+ *   <li><b>The waiting pool is unbounded</b> (the design notes destroy no token): after an idle hour the limiter
  *       owes an hour, repaid at R × the rate (at 1.1, for ten hours) while callers keep asking.</li>
  *   <li><b>A pause is not a backlog:</b> the paused time refills nothing; on resume the pool continues
  *       from where it stood.</li>
@@ -106,9 +107,22 @@ final class TokenPoolLimiter extends LockingLimiter {
         return startFor(mulDiv(permits, interval, 1), refillTo(now));
     }
 
+    /** The debt moves with a rate increase: see {@link LockingLimiter#reschedulesWaiters}. */
+    @Override
+    protected boolean reschedulesWaiters() {
+        return true;
+    }
+
     @Override
     protected String retune(RateSpec old, RateSpec spec, long now) {
+        long was = interval;
         interval = intervalNanos(spec);
+        if (rescheduleFactor() < 1) {
+            // on an increase a debt keeps its size in ops: taken at the old interval per op, owed at the new one
+            refillTo(now);
+            pool.scaleDebt(interval, was);
+            lastStart = rescheduled(lastStart);
+        }
         return "";
     }
 

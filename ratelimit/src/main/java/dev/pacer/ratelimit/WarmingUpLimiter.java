@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Set;
 
 /**
- * {@code warmup}: Guava's {@code SmoothWarmingUp} (seed 003). A limiter left idle goes cold, and a cold
+ * {@code warmup}: Guava's {@code SmoothWarmingUp} (its {@code RateLimiter}). A limiter left idle goes cold, and a cold
  * limiter lets requests through slowly at first: the spacing starts at {@code cold-factor} × 1/rate and
  * falls back to 1/rate over the warm-up period. See {@link StoredPermitsLimiter} for the model, the state
  * and the resolution.

@@ -8,10 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** The fixed window counter on the manual clock: the seed's 2-per-minute example, its boundary flaw, refusals and retries. */
+/**
+ * The fixed window counter on the manual clock: the 2-per-minute example of the article "Rate Limiting Part 1",
+ * its boundary flaw, refusals and retries.
+ */
 class FixedWindowLimiterTest extends DesignOnManualClock {
 
-    /** The seed's example rate: 2 requests per minute. */
+    /** The article's example rate: 2 requests per minute. */
     static final double TWO_PER_MINUTE = 2.0 / 60;
 
     @Test
@@ -34,7 +37,7 @@ class FixedWindowLimiterTest extends DesignOnManualClock {
     @Test
     void theKnownFlawLetsTwiceTheLimitThroughWithinOneWindowLengthAcrossABoundary() {
         RateLimiter l = limiter("fixed-window:window=1m", TWO_PER_MINUTE);
-        // the seed's numbers: 00:00:58, 00:00:59, then 00:01:01, 00:01:02
+        // the article's numbers: 00:00:58, 00:00:59, then 00:01:01, 00:01:02
         for (long s : new long[] {58, 59, 61, 62}) {
             assertEquals(0, acquireAt(l, T0 + s * S), "at second " + s);
         }

@@ -49,11 +49,15 @@ class GuavaParityTest {
                     rate, GuavaLimiters.warmingUp(rate, periodNanos, coldFactor, w), w);
         }
 
+        /** The rate before the latest change, exactly as given (Guava's getRate() is a round trip through micros). */
+        private double previousRate;
+
         private Twin(String design, double rate, com.google.common.util.concurrent.RateLimiter guava, FakeStopwatch watch) {
             this.pacer = RateLimiters.builder(RateSpec.of(rate)).design(LimiterDesign.parse(design))
                     .clock(clock).sleeper(new ManualSleeper(clock)).build();
             this.guava = guava;
             this.watch = watch;
+            this.previousRate = rate;
             this.log.append(design).append(" at ").append(rate).append('\n');
         }
 
@@ -91,7 +95,8 @@ class GuavaParityTest {
         void setRate(double rate) {
             log.append("setRate ").append(rate).append('\n');
             pacer.reconfigure(RateSpec.of(rate));
-            guava.setRate(rate);
+            GuavaLimiters.setRateMovingPricedAhead(guava, previousRate, rate, watch);
+            previousRate = rate;
         }
 
         private void check(String what, long pacerWait, long guavaWait) {

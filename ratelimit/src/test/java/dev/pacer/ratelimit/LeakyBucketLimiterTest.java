@@ -46,7 +46,7 @@ class LeakyBucketLimiterTest extends DesignOnManualClock {
         RateLimiter l = leaky("leaky:queue=0", 100);
         l.acquire();
         clock.advance(4 * MS);
-        assertFalse(l.tryAcquire(), "the seed's version: inside the spacing, refused");
+        assertFalse(l.tryAcquire(), "the article's version: inside the spacing, refused");
         assertFalse(l.tryAcquire(1, Duration.ofMillis(5)), "allowed at 10 ms, 6 ms away");
         assertEquals(0, l.snapshot().refusals(), "tryAcquire gave up before asking: no refusal");
         assertEquals(6 * MS, l.acquire(), "refused at 4 ms, asked again at 10 ms");
@@ -72,12 +72,15 @@ class LeakyBucketLimiterTest extends DesignOnManualClock {
     }
 
     @Test
-    void aRateChangeKeepsTheQueueAndSpacesTheRestAtTheNewRate() {
+    void aRateChangeKeepsTheQueueInRequestsAndSpacesTheRestAtTheNewRate() {
         RateLimiter l = leaky("leaky", 100);
         l.acquire();
-        l.reconfigure(RateSpec.of(1000)); // already-queued next stays at 10 ms
-        assertEquals(10 * MS, l.acquire());
+        l.reconfigure(RateSpec.of(1000)); // one request ahead: next was 10 ms away, one new spacing now
+        assertEquals(1 * MS, l.acquire());
         assertEquals(1 * MS, l.acquire());
         assertEquals("", l.rateChangeNote());
+        l.reconfigure(RateSpec.of(100)); // a decrease keeps the queued time: the next leaves 1 ms on, then 10 ms
+        assertEquals(1 * MS, l.acquire());
+        assertEquals(10 * MS, l.acquire());
     }
 }

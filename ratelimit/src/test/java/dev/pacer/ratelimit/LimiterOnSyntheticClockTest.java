@@ -308,13 +308,16 @@ class LimiterOnSyntheticClockTest {
             l.reconfigure(RateSpec.parse("2000"));
 
             l.acquire(g);
-            assertEquals(10 * MS, scheduled(g), "the schedule continues where it stood");
+            assertEquals(9 * MS + 500 * US, scheduled(g),
+                    "the op in progress (at 9 ms) keeps its share at the new rate: the next comes one new slice on");
             l.acquire(g);
-            assertEquals(10 * MS + 500 * US, scheduled(g), "then half-millisecond slices");
+            assertEquals(10 * MS, scheduled(g), "then half-millisecond slices");
             LimiterSnapshot after = l.snapshot();
             assertEquals(before.permitsGranted() + 2, after.permitsGranted());
             assertEquals(before.totalWaitNanos(), after.totalWaitNanos());
             assertEquals(before.idleNanos(), after.idleNanos());
+            assertEquals(after.allocatedNanos() - before.allocatedNanos(), 2 * 500 * US,
+                    "the schedule advanced by the two new slices (the half slice taken back is counted as advance)");
             assertEquals(RateSpec.parse("2000"), l.spec());
         }
 

@@ -9,7 +9,8 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * The sliding window counter on the manual clock: the seed's weighted example, exact retry times within the
+ * The sliding window counter on the manual clock: the article's weighted example ("Rate Limiting Part 1"), exact
+ * retry times within the
  * window and across into the next, rate change, pause. Estimate at e ns into a window of W: previous × (W − e) / W
  * + current, and one permit passes when it is below the limit.
  */
@@ -22,11 +23,11 @@ class SlidingWindowLimiterTest extends DesignOnManualClock {
         }
     }
 
-    /** The seed's retry for its example: 00:01:00 + 26 666 666 667 ns. */
+    /** The article's retry for its example: 00:01:00 + 26 666 666 667 ns. */
     static final long SEEDS_RETRY = T0 + 60 * S + 26_666_666_667L;
 
     /**
-     * The seed's example, limit 10 per minute: 9 in [00:00, 00:01), 5 in [00:01, 00:02). At 10 per minute the
+     * The article's example, limit 10 per minute: 9 in [00:00, 00:01), 5 in [00:01, 00:02). At 10 per minute the
      * limiter itself lets only 4 in by 00:01:15 after 9 (9 × 0.75 + 4 = 10.75): the 5 are let in at a raised limit (a
      * rate change keeps both counts), then the limit returns to 10.
      */

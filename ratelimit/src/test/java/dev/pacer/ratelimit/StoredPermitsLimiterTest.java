@@ -9,7 +9,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code warmup} and {@code bursty} on the manual clock with numbers worked by hand from seed 003's
+ * {@code warmup} and {@code bursty} on the manual clock with numbers worked by hand from Guava's {@code RateLimiter}'s
  * formulas: stored permits, the next caller pays, the warm-up trapezoid, rate changes, the resolution,
  * and the options' messages. {@link GuavaParityTest} holds them to Guava's own answers.
  */

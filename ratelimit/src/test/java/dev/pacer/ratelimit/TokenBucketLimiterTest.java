@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The {@code bucket} design on the manual clock. The tests named in snake_case mirror the tests of the same
- * name in Firecracker's rate limiter (seed 000 and its test module), with their numbers; where Firecracker
+ * name in Firecracker's rate limiter (its token bucket and its test module), with their numbers; where Firecracker
  * refuses and the device retries, here the caller waits until the bucket allows, so "blocked until t"
  * reads "the earliest start is t".
  */
@@ -206,7 +206,7 @@ class TokenBucketLimiterTest extends DesignOnManualClock {
         for (int i = 0; i < 2_998; i++) {
             l.acquire(g);
         }
-        // moving the refill mark to each refill (dropping the fraction of a token, as the seed's code does) is a
+        // moving the refill mark to each refill (dropping the fraction of a token, as Firecracker's code does) is a
         // nanosecond late by the second token and 2 us late by the 3000th
         assertEquals(T0 + 1_000 * S, g.startNanos(), "3000 tokens after the bucket emptied: exactly 1000 s");
     }

@@ -9,7 +9,10 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The {@code tokenpool} design (seed 001's token pool with backfill) on the manual clock, numbers worked by hand. */
+/**
+ * The {@code tokenpool} design (the EngineBlock rate limiter design notes' token pool with backfill) on the manual
+ * clock, numbers worked by hand.
+ */
 class TokenPoolLimiterTest extends DesignOnManualClock {
 
     TokenPoolLimiter pool(String design, double rate) {
@@ -17,7 +20,7 @@ class TokenPoolLimiterTest extends DesignOnManualClock {
                 .clock(clock).sleeper(new ManualSleeper(clock)).build();
     }
 
-    /** The seed's worked example: pool 1000, burst ratio 1.25, refills of 500. */
+    /** The design notes' worked example: pool 1000, burst ratio 1.25, refills of 500. */
     @Test
     void theSeedsWorkedExample() {
         TokenPool p = new TokenPool(1000, 1.25);

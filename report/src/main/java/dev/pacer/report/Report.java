@@ -10,13 +10,16 @@ import dev.pacer.engine.hlog.TaggedInterval;
 import dev.pacer.engine.metrics.IntervalStats;
 import dev.pacer.engine.metrics.LatencySummary;
 import dev.pacer.engine.metrics.Metric;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -116,10 +119,12 @@ public final class Report {
     private final boolean noted;
     /** Ops per second: of one log, its ops over its measured length; of several, the sum of each log's own rate. */
     private final double rate;
+    /** The target, ops/s, as {@link #rate} is measured: of merged logs, each log's own added; NaN when not noted. */
+    private final double target;
 
     private Report(List<Path> files, double startSec, double from, double to, Map<String, Histogram> totals,
                    List<Point> points, List<Marker> markers, List<String> warnings, Map<String, String> settings,
-                   Map<String, Long> errors, double measuredSeconds, boolean noted, double rate) {
+                   Map<String, Long> errors, double measuredSeconds, boolean noted, double rate, double target) {
         this.files = files;
         this.startSec = startSec;
         this.from = from;
@@ -133,6 +138,7 @@ public final class Report {
         this.measuredSeconds = measuredSeconds;
         this.noted = noted;
         this.rate = rate;
+        this.target = target;
     }
 
     /**
@@ -159,12 +165,7 @@ public final class Report {
      * @throws IllegalArgumentException when a log cannot be read, or the window holds no interval
      */
     public static Report of(List<Path> logs, Double fromSec, Double toSec) {
-        Set<Path> seen = new HashSet<>();
-        for (Path log : logs) {
-            if (!seen.add(log.toAbsolutePath().normalize())) {
-                throw new IllegalArgumentException(log + " is given twice: merging it with itself would count its ops twice");
-            }
-        }
+        refuseTwice(logs);
         double start = logs.stream().mapToDouble(log -> HlogReader.read(log, first -> false).startSec()).min().orElseThrow();
         double lo = fromSec == null ? Double.NEGATIVE_INFINITY : fromSec;
         double hi = toSec == null ? Double.POSITIVE_INFINITY : toSec;
@@ -237,8 +238,11 @@ public final class Report {
         double length = noted ? measuredSeconds : last - first;
         long ops = totals.get(opsTag(totals)).getTotalCount();
         double rate = logs.size() == 1 ? (length > 0 ? ops / length : 0) : mergedRate(measured, opsTag(totals), extents, lo, hi);
+        if (Double.isNaN(rate)) {
+            rate = 0;
+        }
         return new Report(List.copyOf(logs), start, first, last, totals, points, markers, warnings,
-                read.get(0).settings(), errors, length, noted, rate);
+                read.get(0).settings(), errors, length, noted, rate, mergedTarget(inside, extents, lo, hi));
     }
 
     /**
@@ -259,13 +263,57 @@ public final class Report {
                 seconds[k.log()] += k.end() - k.start();
             }
         }
+        double[] rates = new double[logs];
+        for (int i = 0; i < logs; i++) {
+            rates[i] = seconds[i] > 0 ? ops[i] / seconds[i] : Double.NaN;
+        }
+        return acrossLogs(rates, extents, lo, hi);
+    }
+
+    /**
+     * The target of the window, as {@link #mergedRate} adds rates: each log's mean target (its noted intervals'
+     * targets weighted by their lengths, warm-up and drain included as the series shows them), weighted by the
+     * share of the logs' joint span it spans, and added. Logs written with different {@code --interval}s each
+     * count once, whatever their intervals' lengths. NaN when no log notes a target.
+     */
+    private static double mergedTarget(List<Kept> inside, double[][] extents, double lo, double hi) {
+        double[] weighted = new double[extents.length];
+        double[] seconds = new double[extents.length];
+        // each log's span here is that of its intervals with a target: a drain after the schedule has none, and
+        // a shard whose reporter was late to cut its drain would otherwise dilute the others' targets
+        double[][] spans = new double[extents.length][];
+        Set<IntervalNote> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Kept k : inside) {
+            IntervalNote n = k.note();
+            if (n != null && !Double.isNaN(n.target()) && n.seconds() > 0 && seen.add(n)) {
+                int log = k.log();
+                weighted[log] += n.target() * n.seconds();
+                seconds[log] += n.seconds();
+                spans[log] = spans[log] == null ? new double[] {k.start(), k.end()}
+                        : new double[] {Math.min(spans[log][0], k.start()), Math.max(spans[log][1], k.end())};
+            }
+        }
+        double[] targets = new double[extents.length];
+        for (int i = 0; i < targets.length; i++) {
+            targets[i] = seconds[i] > 0 ? weighted[i] / seconds[i] : Double.NaN;
+            spans[i] = spans[i] == null ? extents[i] : spans[i];
+        }
+        return acrossLogs(targets, spans, lo, hi);
+    }
+
+    /**
+     * Each log's {@code value} (NaN: the log has none) weighted by how much of the time the logs with a value span
+     * together it spans (its first interval's start to its last's end, within the window), and added: logs side by
+     * side add up, logs one after the other average. NaN when no log has a value.
+     */
+    private static double acrossLogs(double[] values, double[][] extents, double lo, double hi) {
         List<double[]> spans = new ArrayList<>();
         double weighted = 0;
-        for (int i = 0; i < logs; i++) {
+        for (int i = 0; i < values.length; i++) {
             double from = Math.max(extents[i][0], lo);
             double to = Math.min(extents[i][1], hi);
-            if (seconds[i] > 0 && to > from) {
-                weighted += ops[i] / seconds[i] * (to - from);
+            if (!Double.isNaN(values[i]) && to > from) {
+                weighted += values[i] * (to - from);
                 spans.add(new double[] {from, to});
             }
         }
@@ -276,7 +324,33 @@ public final class Report {
             union += Math.max(0, span[1] - Math.max(span[0], end));
             end = Math.max(end, span[1]);
         }
-        return union > 0 ? weighted / union : 0;
+        return union > 0 ? weighted / union : Double.NaN;
+    }
+
+    /**
+     * Refuses a log named twice, also through another path, a symbolic link or a hard link: the file's identity
+     * (device and inode, where the file system has them; else its real path) is compared, not its name.
+     */
+    private static void refuseTwice(List<Path> logs) {
+        Map<Object, Path> seen = new HashMap<>();
+        for (Path log : logs) {
+            Object identity = identity(log);
+            Path first = seen.putIfAbsent(identity, log);
+            if (first != null) {
+                throw new IllegalArgumentException(log + " is given twice" + (first.equals(log) ? "" : " (" + first
+                        + " is the same file)") + ": merging it with itself would count its ops twice");
+            }
+        }
+    }
+
+    /** What tells one file from another: its file key (device and inode), else its real path, else its name. */
+    static Object identity(Path file) {
+        try {
+            Object key = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+            return key != null ? key : file.toRealPath();
+        } catch (IOException e) {
+            return file.toAbsolutePath().normalize(); // not readable: the reader names it in one line
+        }
     }
 
     /**
@@ -313,10 +387,14 @@ public final class Report {
                 b -> Math.round(b[0] * 1000) * 10_000_000L + Math.round(b[1] * 1000));
     }
 
-    /** Several logs: one point per bucket of {@code length}, adding the intervals that began in it. */
+    /**
+     * Several logs: one point per bucket of {@code length}, adding the intervals whose middle lies in it. Shards cut
+     * their intervals a few ms apart: by its start, one shard's 3.006 s interval and another's 2.998 s one would fall
+     * in two buckets, each short of a shard.
+     */
     private static List<Point> byBucket(List<Kept> intervals, double length) {
         return points(intervals, i -> {
-            long b = (long) Math.floor(i.start() / length + 1e-6);
+            long b = (long) Math.floor((i.start() + i.end()) / 2 / length + 1e-6);
             return new double[] {b * length, (b + 1) * length};
         }, b -> Math.round(b[0] / length));
     }
@@ -345,16 +423,22 @@ public final class Report {
             }
             Map<String, TagFigures> figures = new LinkedHashMap<>();
             byTag.forEach((tag, h) -> figures.put(tag, TagFigures.of(h)));
-            // each interval's note once (its tags share it), the shards' added
-            Set<IntervalNote> seen = new java.util.LinkedHashSet<>();
+            // each interval's note once: its tags share the one read from its log (by identity: two shards'
+            // notes of one interval can be equal in every field, and each counts)
+            Set<IntervalNote> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+            Map<Integer, double[]> targetByLog = new TreeMap<>(); // log -> {target x seconds, seconds}
             for (Kept i : members) {
                 IntervalNote n = i.note();
-                if (n != null) {
-                    seen.add(n);
+                if (n != null && seen.add(n)) {
+                    double[] t = targetByLog.computeIfAbsent(i.log(), log -> new double[2]);
+                    double weight = Math.max(n.seconds(), 1e-9);
+                    t[0] += n.target() * weight;
+                    t[1] += weight;
                 }
             }
+            // the shards' targets added; a log with several (shorter) intervals in the point adds their time-weighted mean
             double target = seen.isEmpty() || seen.stream().anyMatch(n -> Double.isNaN(n.target())) ? Double.NaN
-                    : seen.stream().mapToDouble(IntervalNote::target).sum();
+                    : targetByLog.values().stream().mapToDouble(t -> t[1] > 0 ? t[0] / t[1] : 0).sum();
             Map<String, Long> errors = new TreeMap<>();
             seen.forEach(n -> n.errors().forEach((type, c) -> errors.merge(type, c, Long::sum)));
             String phase = seen.stream().map(IntervalNote::phase).filter(java.util.Objects::nonNull).findFirst().orElse(null);
@@ -366,10 +450,21 @@ public final class Report {
         return List.copyOf(points);
     }
 
-    /** The logs' typical interval length (median), at least 1 ms. */
+    /**
+     * The longest of the logs' typical interval lengths (each log's median), at least 1 ms: logs written with
+     * different {@code --interval}s share buckets that hold whole intervals of each.
+     */
     private static double bucketLength(List<Kept> intervals) {
-        double[] lengths = intervals.stream().mapToDouble(i -> i.end() - i.start()).sorted().toArray();
-        return Math.max(0.001, lengths[lengths.length / 2]);
+        Map<Integer, List<Double>> byLog = new TreeMap<>();
+        for (Kept i : intervals) {
+            byLog.computeIfAbsent(i.log(), log -> new ArrayList<>()).add(i.end() - i.start());
+        }
+        double longest = 0.001;
+        for (List<Double> lengths : byLog.values()) {
+            lengths.sort(null);
+            longest = Math.max(longest, lengths.get(lengths.size() / 2));
+        }
+        return longest;
     }
 
     public List<Path> files() {
@@ -475,14 +570,6 @@ public final class Report {
      * rate), the achieved rate and the three latencies; NaN target when the logs carry none.
      */
     public RunFigures figures() {
-        double weighted = 0;
-        double seconds = 0;
-        for (Point p : points) {
-            if (!Double.isNaN(p.target()) && p.seconds() > 0) {
-                weighted += p.target() * p.seconds();
-                seconds += p.seconds();
-            }
-        }
         Map<Metric, LatencySummary> latencies = new java.util.EnumMap<>(Metric.class);
         for (Metric m : Metric.values()) {
             Histogram h = totals.get(m.tag());
@@ -490,8 +577,7 @@ public final class Report {
                 latencies.put(m, LatencySummary.of(h));
             }
         }
-        return new RunFigures(ops(), errorCount(), seconds > 0 ? weighted / seconds : Double.NaN, rate(),
-                durationSeconds(), latencies);
+        return new RunFigures(ops(), errorCount(), target, rate(), durationSeconds(), latencies);
     }
 
     public List<Point> points() {

@@ -7,11 +7,11 @@ import dev.pacer.engine.hlog.Marker;
 import dev.pacer.engine.metrics.LatencySummary;
 import dev.pacer.engine.text.Durations;
 import dev.pacer.engine.text.Json;
+import dev.pacer.engine.text.OutputFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -45,12 +45,12 @@ public final class ReportHtml {
     }
 
     public static void write(Report r, Path file) throws IOException {
-        Files.writeString(file, render(r), StandardCharsets.UTF_8);
+        OutputFile.replace(file, render(r).getBytes(StandardCharsets.UTF_8));
     }
 
     /** Writes the page of one or two reports under a title (the log's name unless given). */
     public static void write(List<Report> reports, String title, Path file) throws IOException {
-        Files.writeString(file, render(reports, title), StandardCharsets.UTF_8);
+        OutputFile.replace(file, render(reports, title).getBytes(StandardCharsets.UTF_8));
     }
 
     public static String render(Report r) {
@@ -79,7 +79,7 @@ public final class ReportHtml {
 
     /** Writes the page of up to {@link #MAX_OVERLAID} reports overlaid, each under its label. */
     public static void write(List<Report> reports, String title, List<String> labels, Path file) throws IOException {
-        Files.writeString(file, render(reports, title, labels), StandardCharsets.UTF_8);
+        OutputFile.replace(file, render(reports, title, labels).getBytes(StandardCharsets.UTF_8));
     }
 
     /**

@@ -7,6 +7,8 @@ import dev.pacer.engine.hlog.HlogFile;
 import dev.pacer.engine.hlog.HlogReader;
 import dev.pacer.engine.hlog.IntervalNote;
 import dev.pacer.engine.hlog.Marker;
+import dev.pacer.engine.gate.Threshold;
+import dev.pacer.engine.result.ThresholdResult;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -29,9 +31,11 @@ import org.HdrHistogram.HistogramIterationValue;
 import org.HdrHistogram.HistogramLogReader;
 import org.HdrHistogram.HistogramLogWriter;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Reading, windowing, merging and plotting logs written here with HdrHistogram's own writer. */
+@Timeout(60)
 class ReportTest {
 
     @TempDir
@@ -385,5 +389,83 @@ class ReportTest {
         }
         assertTrue(r.isCut(r.points().get(2)), "a 7 ms interval is a cut");
         assertFalse(r.isCut(r.points().get(3)));
+    }
+
+    /**
+     * A shard's log as pacer writes it: {@code intervals} intervals of {@code intervalMs}, each holding
+     * {@code ops} response values and a note with {@code target} and {@code ops} errors of type {@code refused}
+     * (every op failed, as against a refused port).
+     */
+    Path refusedShard(String name, double startSec, long intervalMs, int intervals, int ops, double target) throws IOException {
+        Path file = dir.resolve(name);
+        try (PrintStream out = new PrintStream(file.toFile())) {
+            HistogramLogWriter w = new HistogramLogWriter(out);
+            long startMs = (long) (startSec * 1000);
+            w.outputLogFormatVersion();
+            w.outputStartTime(startMs);
+            w.setBaseTime(startMs);
+            for (int k = 0; k < intervals; k++) {
+                Histogram h = IntervalStats.newHistogram();
+                h.recordValueWithCount(1_000_000, ops);
+                h.setStartTimeStamp(startMs + k * intervalMs);
+                h.setEndTimeStamp(startMs + (k + 1) * intervalMs);
+                h.setTag("response");
+                w.outputIntervalHistogram(h);
+                w.outputComment(HlogComments.interval(new IntervalNote(k * intervalMs / 1e3, (k + 1) * intervalMs / 1e3,
+                        target, ops, Map.of("refused", (long) ops), null, false, false)));
+            }
+        }
+        return file;
+    }
+
+    @Test
+    void threeShardsWithEqualIntervalNotesMergeToAllTheirErrorsAndTheirTargetsAdded() throws IOException {
+        // three shards of a 300 ops/s test against a refused port: each interval's note is the same in every shard
+        List<Path> shards = List.of(refusedShard("s0.hlog", 1_700_000_000.0, 1000, 4, 100, 100),
+                refusedShard("s1.hlog", 1_700_000_000.0, 1000, 4, 100, 100),
+                refusedShard("s2.hlog", 1_700_000_000.0, 1000, 4, 100, 100));
+        Report merged = Report.of(shards, null, null);
+        assertEquals(1_200, merged.ops());
+        assertEquals(Map.of("refused", 1_200L), merged.errors(), "each shard's notes count, equal or not");
+        assertEquals(4, merged.points().size());
+        for (Report.Point p : merged.points()) {
+            assertEquals(300, p.target(), 1e-9, "the three shares added in every point");
+            assertEquals(300, p.errorCount());
+        }
+        assertEquals(300, merged.figures().targetRate(), 1e-9);
+        ThresholdResult gate = Threshold.parse("errors<50%").evaluate(merged.figures());
+        assertFalse(gate.passed());
+        assertTrue(gate.actual().startsWith("100"), "judged on every error: " + gate.actual());
+    }
+
+    @Test
+    void logsWithDifferentIntervalLengthsMergeToTheirTargetsAdded() throws IOException {
+        // two shards of a 2 000 ops/s test over 4 s, one logging every second, the other every 100 ms
+        Path seconds = refusedShard("s.hlog", 1_700_000_000.0, 1000, 4, 1000, 1000);
+        Path tenths = refusedShard("t.hlog", 1_700_000_000.0, 100, 40, 100, 1000);
+        Report merged = Report.of(List.of(seconds, tenths), null, null);
+        assertEquals(8_000, merged.ops());
+        assertEquals(2_000, merged.figures().targetRate(), 1e-9, "each log's target counted once over the 4 s");
+        assertEquals(2_000, merged.rate(), 1e-9);
+        assertEquals(4, merged.points().size(), "points as long as the longer intervals");
+        for (Report.Point p : merged.points()) {
+            assertEquals(2_000, p.target(), 1e-9, "at " + p.start());
+            assertEquals(2_000, p.count("response"));
+        }
+    }
+
+    @Test
+    void aLogGivenAgainThroughASymbolicOrAHardLinkIsRefusedAsGivenTwice() throws IOException {
+        Path log = refusedShard("one.hlog", 1_700_000_000.0, 1000, 2, 10, 10);
+        Path symlink = Files.createSymbolicLink(dir.resolve("sym.hlog"), log);
+        Path hardLink = Files.createLink(dir.resolve("hard.hlog"), log);
+        for (Path again : List.of(symlink, hardLink)) {
+            IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
+                    () -> Report.of(List.of(log, again), null, null), again.toString());
+            assertEquals(again + " is given twice (" + log + " is the same file): merging it with itself would count"
+                    + " its ops twice", twice.getMessage());
+        }
+        Path copy = Files.copy(log, dir.resolve("copy.hlog"));
+        assertEquals(40, Report.of(List.of(log, copy), null, null).ops(), "a copy is another log");
     }
 }

@@ -1,6 +1,7 @@
 package dev.pacer.engine.compare;
 
 import dev.pacer.engine.LoadTest;
+import dev.pacer.engine.time.RunClock;
 import dev.pacer.engine.metrics.LatencySummary;
 import dev.pacer.engine.metrics.Metric;
 import dev.pacer.engine.op.Op;
@@ -22,7 +23,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -137,10 +137,12 @@ public final class LimiterComparison {
 
     private static Row runOne(Settings s, LimiterDesign design, Path hlog) throws Exception {
         long expected = (long) Math.ceil(s.rate() * s.duration().toNanos() / 1e9);
-        StallingOp op = new StallingOp(s.stallEvery().toNanos(), s.stallFor().toNanos(), (int) Math.min(50_000_000, expected * 3 + 10_000));
+        RunClock clock = RunClock.system();
+        StallingOp op = new StallingOp(s.stallEvery().toNanos(), s.stallFor().toNanos(),
+                (int) Math.min(50_000_000, expected * 3 + 10_000), clock);
         PrintStream sink = new PrintStream(new ByteArrayOutputStream());
         LoadTest.Result r = LoadTest.rate(RateSpec.of(s.rate()).toString()).limiter(design).threads(s.threads()).op(op)
-                .duration(s.duration()).interval(s.interval()).hlog(hlog)
+                .clock(clock).duration(s.duration()).interval(s.interval()).hlog(hlog)
                 .output(sink, sink).progress(false).announce(false).handleSignals(false).run();
         long ops = r.summary().ops();
         double seconds = r.summary().figures().durationSeconds();
@@ -184,7 +186,10 @@ public final class LimiterComparison {
         private final AtomicInteger count = new AtomicInteger();
         private volatile long origin;
 
-        StallingOp(long every, long stallFor, int capacity) {
+        private final RunClock clock;
+
+        StallingOp(long every, long stallFor, int capacity, RunClock clock) {
+            this.clock = clock;
             this.every = every;
             this.stallFor = stallFor;
             this.starts = new long[capacity];
@@ -192,7 +197,7 @@ public final class LimiterComparison {
 
         @Override
         public Outcome run(long cycle) {
-            long now = System.nanoTime();
+            long now = clock.nanoTime();
             long o = origin;
             if (o == 0) {
                 synchronized (this) {
@@ -211,8 +216,8 @@ public final class LimiterComparison {
                 long stallStart = every - stallFor;
                 if (phase >= stallStart) {
                     long until = now + (every - phase);
-                    for (long left = until - now; left > 0; left = until - System.nanoTime()) {
-                        LockSupport.parkNanos(left);
+                    for (long left = until - now; left > 0; left = until - clock.nanoTime()) {
+                        clock.park(left);
                     }
                 }
             }

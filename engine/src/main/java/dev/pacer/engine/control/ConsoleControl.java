@@ -60,6 +60,11 @@ public final class ConsoleControl {
      * (console) at 12.345s}, {@code error: ...}, the status, or the list of commands for {@code help}.
      */
     public static String answer(RunController controller, String line) {
+        return answer(controller, line, SOURCE);
+    }
+
+    /** {@link #answer(RunController, String)}, the change recorded with {@code source} ({@code page}, {@code api}). */
+    public static String answer(RunController controller, String line, String source) {
         try {
             ControlAction action = ControlAction.parse(line);
             if (action instanceof ControlAction.Status) {
@@ -68,7 +73,7 @@ public final class ConsoleControl {
             if (action instanceof ControlAction.Help) {
                 return "commands: " + ControlAction.VERBS;
             }
-            Change c = controller.apply(action, SOURCE);
+            Change c = controller.apply(action, source);
             return "ok: " + (c == null ? line.strip() : c.describe());
         } catch (IllegalArgumentException | IllegalStateException e) {
             return "error: " + e.getMessage();

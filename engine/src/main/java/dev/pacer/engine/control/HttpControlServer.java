@@ -16,28 +16,44 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.Set;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
  * The HTTP control endpoint of a running load, on the JDK's built-in {@link HttpServer}.
  *
  * <pre>
- *   GET  /status                          the status JSON (see {@link RunStatus#toJson()})
+ *   GET  /status                          the status JSON (see {@link RunStatus#toJson()}), with the page's
+ *                                         {@code viewers}: streams {@code open} and {@code dropped} for lagging
  *   POST /rate        body 8000 | 8k,0.5 | "8k,0.5" | {"rate": "8000,0.5"}
  *   POST /strictness  body 0.5  | {"strictness": 0.5}
  *   POST /threads     body 32   | {"threads": 32}
  *   POST /pause, /resume, /stop   (no body)
+ *   GET  /                                the console page (see {@link ConsolePage}), when the run has a feed
+ *   GET  /events                          the run's records as server-sent events, history first
+ *   POST /command     body rate 8000      one console line from the page: {"ok": .., "line": "ok: ..."},
+ *                                         recorded with the source {@code page}
  * </pre>
  * Answers are JSON: {@code 200 {"ok": true, "change": "...", "status": {...}}}; a bad value or
  * malformed JSON gets {@code 400 {"error": "..."}} and changes nothing. When a token is set, every
  * request must carry {@code Authorization: Bearer TOKEN}, else {@code 401} and nothing changes; a
- * token is mandatory when the endpoint binds a non-loopback address.
+ * token is mandatory when the endpoint binds a non-loopback address. The page itself ({@code GET /})
+ * holds no data of the run and is served to anyone who can connect; it asks for the token and sends it
+ * as that header. A POST (and the stream) from a page of another origin is refused (403): its
+ * {@code Sec-Fetch-Site} must be {@code same-origin} or {@code none} and its {@code Origin}, when sent,
+ * must be this endpoint's; on a loopback endpoint the {@code Host} must name this machine (a page of
+ * another site that rebinds its name to 127.0.0.1 is refused).
  *
  * <p>Each exchange runs on a virtual thread of its own, so a client that stalls mid-request holds only
  * its own connection, which is closed once it has taken {@link #MAX_REQUEST_SECONDS} to send its headers.
  */
 public final class HttpControlServer implements AutoCloseable {
 
+    /** The source the page's commands are recorded with. */
+    public static final String PAGE_SOURCE = "page";
     private static final Pattern LINE_BREAK = Pattern.compile("\\R");
     /** How long a client may take to send its request line and headers. */
     static final long MAX_REQUEST_SECONDS = 10;
@@ -58,12 +74,20 @@ public final class HttpControlServer implements AutoCloseable {
     private final ExecutorService exchanges;
     private final RunController controller;
     private final byte[] expectedToken;
+    private final boolean loopback;
+    /** The run's records for the page and its stream, or null (then neither is served). */
+    private final LiveFeed feed;
+    /** The threads writing a stream now: each adds and removes itself. */
+    private final Set<Thread> streams = ConcurrentHashMap.newKeySet();
 
-    private HttpControlServer(HttpServer server, ExecutorService exchanges, RunController controller, String token) {
+    private HttpControlServer(HttpServer server, ExecutorService exchanges, RunController controller, String token,
+                              boolean loopback, LiveFeed feed) {
         this.server = server;
         this.exchanges = exchanges;
         this.controller = controller;
         this.expectedToken = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
+        this.loopback = loopback;
+        this.feed = feed;
     }
 
     private static void setIfUnset(String property, String value) {
@@ -80,6 +104,17 @@ public final class HttpControlServer implements AutoCloseable {
      */
     public static HttpControlServer start(ControlEndpoint endpoint, String token, RunController controller)
             throws IOException {
+        return start(endpoint, token, controller, null);
+    }
+
+    /**
+     * Binds and starts the endpoint, with the console page and its stream fed by {@code feed} (null: none).
+     *
+     * @param token the bearer token, or null (then the endpoint must be loopback)
+     * @throws IllegalArgumentException a non-loopback endpoint without a token, or a port in use
+     */
+    public static HttpControlServer start(ControlEndpoint endpoint, String token, RunController controller,
+                                          LiveFeed feed) throws IOException {
         if (token != null && token.isBlank()) {
             throw new SettingException("control-token", "", "must not be blank");
         }
@@ -96,7 +131,8 @@ public final class HttpControlServer implements AutoCloseable {
         // dispatcher thread a client that sent one byte and waited would hold every other request (an
         // authorized one behind an unauthenticated one too) and then fill the accept backlog.
         ExecutorService exchanges = Executors.newVirtualThreadPerTaskExecutor();
-        HttpControlServer s = new HttpControlServer(server, exchanges, controller, token);
+        HttpControlServer s = new HttpControlServer(server, exchanges, controller, token, endpoint.isLoopback(),
+                feed);
         server.createContext("/", s::handle);
         server.setExecutor(exchanges);
         server.start();
@@ -119,19 +155,62 @@ public final class HttpControlServer implements AutoCloseable {
     }
 
     private void respond(HttpExchange ex) throws IOException {
+        String path = ex.getRequestURI().getPath();
+        String verb = path.startsWith("/") ? path.substring(1) : path;
+        String method = ex.getRequestMethod();
+        String host = ex.getRequestHeaders().getFirst("Host");
+        if (loopback && host != null && !Origins.namesLoopback(host)) {
+            send(ex, 403, error("forbidden: Host '" + Origins.printable(host) + "' does not name this machine"));
+            return;
+        }
+        if (feed != null && verb.isEmpty() && (method.equals("GET") || method.equals("HEAD"))) {
+            ConsolePage.send(ex);
+            return;
+        }
+        boolean stream = feed != null && verb.equals("events");
+        if ((method.equals("POST") || stream) && !Origins.sameOrigin(ex.getRequestHeaders(), host)) {
+            send(ex, 403, error("forbidden: a request from another site's page"));
+            return;
+        }
         if (!authorized(ex)) {
             send(ex, 401, error("unauthorized: send the header 'Authorization: Bearer <token>'"));
             return;
         }
-        String path = ex.getRequestURI().getPath();
-        String verb = path.startsWith("/") ? path.substring(1) : path;
-        String method = ex.getRequestMethod();
+        if (stream) {
+            if (!method.equals("GET")) {
+                send(ex, 405, error("use GET /events"));
+                return;
+            }
+            streams.add(Thread.currentThread());
+            try {
+                EventStream.serve(ex, feed);
+            } finally {
+                streams.remove(Thread.currentThread());
+            }
+            return;
+        }
+        if (feed != null && verb.equals("command")) {
+            if (!method.equals("POST")) {
+                send(ex, 405, error("use POST /command"));
+                return;
+            }
+            String line = oneLine("command", readBody(ex).strip());
+            String answer = ConsoleControl.answer(controller, line, PAGE_SOURCE);
+            ObjectNode ok = Json.MAPPER.createObjectNode().put("ok", !answer.startsWith("error: "));
+            ok.put("line", answer);
+            send(ex, 200, ok);
+            return;
+        }
         if (verb.equals("status")) {
             if (!method.equals("GET")) {
                 send(ex, 405, error("use GET /status"));
                 return;
             }
-            send(ex, 200, controller.statusJson());
+            ObjectNode status = controller.statusJson();
+            if (feed != null) {
+                status.putObject("viewers").put("open", feed.subscribers()).put("dropped", feed.dropped());
+            }
+            send(ex, 200, status);
             return;
         }
         if (!verb.matches("rate|strictness|threads|pause|resume|stop")) {
@@ -229,8 +308,26 @@ public final class HttpControlServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops serving: open streams first write what they hold (the run's end), for up to a second in all,
+     * then every connection is closed.
+     */
     @Override
     public void close() {
+        if (feed != null) {
+            feed.close();
+            // the streams are real sockets written by real threads: their second is the system clock's
+            dev.pacer.engine.time.RunClock real = dev.pacer.engine.time.RunClock.system();
+            long end = real.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+            for (Thread t : streams) {
+                try {
+                    t.join(Duration.ofNanos(Math.max(1, end - real.nanoTime())));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
         server.stop(0);
         exchanges.shutdownNow();
     }

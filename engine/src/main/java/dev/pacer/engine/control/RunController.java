@@ -34,7 +34,8 @@ public final class RunController {
      */
     public Change apply(ControlAction action, String source) {
         boolean changes = !(action instanceof ControlAction.Status || action instanceof ControlAction.Help);
-        if (changes) {
+        // a stop need not wait: a run stopped while its op warms up starts no op, and its answer goes at once
+        if (changes && !(action instanceof ControlAction.Stop)) {
             awaitStart(activity);
         }
         if (!activity.isRunning() && changes) {

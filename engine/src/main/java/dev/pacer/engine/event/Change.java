@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param kind       what changed
  * @param value      the new value as text ({@code 8000,0.5}, {@code 32}, a phase name; empty for pause,
  *                   resume and stop)
- * @param source     who asked: {@code console}, {@code http}, {@code scenario}, {@code signal}, {@code api}, ...
+ * @param source     who asked: {@code console}, {@code page} (the web console), {@code http}, {@code scenario},
+ *                   {@code signal}, {@code api}, ...
  * @param note       what the change did besides (e.g. what a rate change reset in the limiter's design), or ""
  */
 public record Change(long atNanos, double elapsedSec, ChangeKind kind, String value, String source, String note) {

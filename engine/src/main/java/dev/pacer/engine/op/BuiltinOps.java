@@ -1,7 +1,7 @@
 package dev.pacer.engine.op;
 
 import dev.pacer.engine.text.SettingException;
-import java.util.concurrent.locks.LockSupport;
+import dev.pacer.engine.time.RunClock;
 
 /** The ops that ship with pacer: {@code noop}, {@code sleep}, {@code cpu}. */
 public final class BuiltinOps {
@@ -47,13 +47,18 @@ public final class BuiltinOps {
 
         @Override
         public Op create(OpSpec spec) {
+            return create(spec, RunClock.system());
+        }
+
+        @Override
+        public Op create(OpSpec spec, RunClock clock) {
             ServiceTime time = ServiceTime.parse(spec.argument(), "sleep");
             return cycle -> {
                 long nanos = time.nextNanos();
-                long deadline = System.nanoTime() + nanos;
+                long deadline = clock.nanoTime() + nanos;
                 for (long left = nanos; left > 0 && !Thread.currentThread().isInterrupted(); ) {
-                    LockSupport.parkNanos(left);
-                    left = deadline - System.nanoTime();
+                    clock.park(left);
+                    left = deadline - clock.nanoTime();
                 }
                 return Outcome.OK;
             };
@@ -74,20 +79,30 @@ public final class BuiltinOps {
 
         @Override
         public Op create(OpSpec spec) {
+            return create(spec, RunClock.system());
+        }
+
+        /** On a clock other than the system's the op parks what is left of its time: spinning would stop time. */
+        @Override
+        public Op create(OpSpec spec, RunClock clock) {
             ServiceTime time = ServiceTime.parse(spec.argument(), "cpu");
+            boolean burns = clock == RunClock.system();
             return new Op() {
                 /** Written so the JIT cannot drop the busy loop. */
                 private volatile long sink;
 
                 @Override
                 public Outcome run(long cycle) {
-                    long deadline = System.nanoTime() + time.nextNanos();
+                    long deadline = clock.nanoTime() + time.nextNanos();
                     long x = cycle;
                     do {
                         for (int i = 0; i < 64; i++) {
                             x = x * 6364136223846793005L + 1442695040888963407L;
                         }
-                    } while (System.nanoTime() < deadline);
+                        if (!burns) {
+                            clock.park(deadline - clock.nanoTime());
+                        }
+                    } while (clock.nanoTime() < deadline);
                     sink = x;
                     return Outcome.OK;
                 }

@@ -4,8 +4,9 @@ package dev.pacer.engine.op;
  * How an {@link AsyncOp} reports that an op it started has finished. The engine hands one to each
  * {@link AsyncOp#start} and reads the clock when it is completed: that is the op's end.
  *
- * <p>Call {@link #complete} (or {@link #fail}) exactly once per start, from any thread. The object is
- * the engine's and is reused for a later op once completed: keep no reference to it afterwards.
+ * <p>Call {@link #complete} (or {@link #fail}) exactly once per start, from any thread. A second call before
+ * the object is reused is ignored (the op is counted once); the object is the engine's and is reused for a
+ * later op once completed: keep no reference to it afterwards (a late call would complete that later op).
  */
 public interface Completion {
 

@@ -15,8 +15,8 @@ package dev.pacer.engine.op;
  * <h2>What the op promises</h2>
  * <ol>
  *   <li>{@code run} returns the {@link Outcome} of this call ({@code null} means {@link Outcome#OK}),
- *       or throws: a thrown exception is counted as an error outcome named after its class, and the
- *       worker carries on.</li>
+ *       or throws: whatever it throws (an exception, or an error such as {@code StackOverflowError}) is
+ *       counted as an error outcome named after its class, and the worker carries on.</li>
  *   <li>On the hot path {@code run} should not allocate for bookkeeping: return outcomes created once.</li>
  *   <li>When the run stops, waiting workers are interrupted; an op may return early or throw then,
  *       and such a call is not recorded.</li>

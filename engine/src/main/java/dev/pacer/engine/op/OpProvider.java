@@ -22,4 +22,13 @@ public interface OpProvider {
      * @throws IllegalArgumentException with one line naming the bad argument or option
      */
     Op create(OpSpec spec) throws Exception;
+
+    /**
+     * Creates the op for one run whose time is {@code clock}: an op that waits or measures time itself
+     * does it on this clock, so a run on a {@link dev.pacer.engine.time.ManualRunClock} stays exact.
+     * Default: {@link #create(OpSpec)}, for ops that take no time of their own.
+     */
+    default Op create(OpSpec spec, dev.pacer.engine.time.RunClock clock) throws Exception {
+        return create(spec);
+    }
 }

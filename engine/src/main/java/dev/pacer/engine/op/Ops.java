@@ -1,5 +1,6 @@
 package dev.pacer.engine.op;
 
+import dev.pacer.engine.time.RunClock;
 import dev.pacer.engine.text.SettingException;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -27,11 +28,20 @@ public final class Ops {
      * @throws SettingException naming an unknown op or a bad argument
      */
     public static Op create(OpSpec spec) throws Exception {
+        return create(spec, RunClock.system());
+    }
+
+    /**
+     * Creates the op a spec names, timed on the run's {@code clock}.
+     *
+     * @throws SettingException naming an unknown op or a bad argument
+     */
+    public static Op create(OpSpec spec, RunClock clock) throws Exception {
         OpProvider provider = providers().get(spec.name());
         if (provider == null) {
             throw new SettingException("op", spec.name(), "no such op; known ops are "
                     + providers().keySet().stream().collect(Collectors.joining(", ")));
         }
-        return provider.create(spec);
+        return provider.create(spec, clock);
     }
 }

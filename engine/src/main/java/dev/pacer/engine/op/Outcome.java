@@ -25,6 +25,12 @@ public final class Outcome {
      * started), as an error, with the time it had been running as its service time.
      */
     public static final Outcome CANCELLED = of("cancelled", true);
+    /**
+     * The op was due (its slot scheduled) but never started: the run ended while it waited for a free
+     * in-flight slot (e.g. every connection held by a server that does not answer). Counted as an error, with
+     * the wait it had reached at the end and no service time.
+     */
+    public static final Outcome NOT_SENT = of("not-sent", true);
 
     private static final ClassValue<Outcome> FOR_THROWABLE = new ClassValue<>() {
         @Override

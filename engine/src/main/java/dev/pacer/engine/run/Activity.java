@@ -8,7 +8,6 @@ import dev.pacer.engine.metrics.MetricsRegistry;
 import dev.pacer.engine.op.AsyncOp;
 import dev.pacer.engine.op.Op;
 import dev.pacer.ratelimit.LimiterSnapshot;
-import dev.pacer.ratelimit.ParkingSleeper;
 import dev.pacer.ratelimit.RateLimiter;
 import dev.pacer.ratelimit.RateLimiters;
 import dev.pacer.ratelimit.RateSpec;
@@ -21,10 +20,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import dev.pacer.engine.time.RunClock;
 
 /**
  * A running workload: the op, its workers, the limiter, and the one place that changes them.
@@ -55,6 +54,8 @@ public final class Activity {
 
     final Op op;
     final CycleSource cycles;
+    /** The run's time: every clock read and wait of the activity, its workers and limiter. */
+    final RunClock clock;
     /** The limiter, or null when unpaced. Written under the lock, read by workers once per op. */
     volatile RateLimiter limiter;
     /** The whole test's rate as last set, of which a shard's limiter runs its share; null when unpaced. Under the lock. */
@@ -81,9 +82,10 @@ public final class Activity {
     private volatile long stopNanos;
     /** Set by a second stop (a second Ctrl-C): end the grace period now. */
     private volatile boolean hurried;
-    /** Unpaced runs only: workers wait while true (paced runs pause their limiter instead). */
+    /** Why a worker failed outside its op, or null. Under the lock. */
+    private String failure;
+    /** Workers wait while true (see {@link #awaitUnpaused}); paced runs pause their limiter too. */
     private volatile boolean paused;
-    private final Object pauseGate = new Object();
 
     private final ActivityConfig config;
     private final MetricsRegistry metrics = new MetricsRegistry();
@@ -108,10 +110,16 @@ public final class Activity {
     private int threadSetting;
     private long startNanos;
     private boolean started;
+    /**
+     * Set (CAS) by the first {@link #warmUpOp()}, which alone then warms the op, outside the lock so that a stop
+     * is not held up by it; a later call returns at once.
+     */
+    private final java.util.concurrent.atomic.AtomicBoolean opWarmed = new java.util.concurrent.atomic.AtomicBoolean();
 
-    public Activity(ActivityConfig config, Op op) {
+    public Activity(ActivityConfig config, Op op, RunClock clock) {
         this.config = Objects.requireNonNull(config, "config");
         this.op = Objects.requireNonNull(op, "op");
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.cycles = new CycleSource(config.shard() == null || config.cycles() == 0 ? config.cycles()
                 : Math.max(1, config.shard().cyclesOf(config.cycles())));
     }
@@ -123,11 +131,7 @@ public final class Activity {
      * @throws IllegalStateException when started twice, or naming the op's warm-up failure
      */
     public long start() {
-        try {
-            op.warmUp();
-        } catch (Exception e) {
-            throw new IllegalStateException("the op's warm-up failed: " + e.getMessage(), e);
-        }
+        warmUpOp();
         // A test that starts at an instant (shards starting together) waits for it here, outside the lock, so a
         // stop (Ctrl-C, SIGTERM, a control) ends the wait; one started late counts from that instant all the same,
         // so its first ops are late and catch up like any late caller.
@@ -140,7 +144,7 @@ public final class Activity {
             if (op instanceof AsyncOp async) {
                 int capacity = config.maxInFlight() > 0 ? config.maxInFlight()
                         : async.capacity() > 0 ? async.capacity() : DEFAULT_MAX_IN_FLIGHT;
-                pool = new InFlightPool(capacity, metrics.attach(true), this::opCompleted);
+                pool = new InFlightPool(capacity, metrics.attach(true), this::opCompleted, clock);
             }
             threadSetting = config.threads();
             spawn(config.threads());
@@ -148,8 +152,7 @@ public final class Activity {
             // ~15 ms once per JVM, and class loading): slot k is at exactly start + k slices, and a 10 s
             // run at 1000 ops/s has 10 000 slots before its deadline.
             if (config.rate() != null) {
-                ParkingSleeper sleeper = ParkingSleeper.calibrated();
-                long origin = testStart != null ? testStart : System.nanoTime();
+                long origin = testStart != null ? testStart : clock.nanoTime();
                 Shard shard = config.shard();
                 Long limiterOrigin = null; // the limiter's own clock at its creation
                 if (shard != null) {
@@ -157,11 +160,11 @@ public final class Activity {
                 } else if (testStart != null) {
                     limiterOrigin = origin;
                 }
-                limiter = limiterFor(share(config.rate()), sleeper, limiterOrigin);
+                limiter = limiterFor(share(config.rate()), limiterOrigin);
                 globalRate = config.rate();
                 startNanos = testStart != null || shard != null ? origin : limiter.originNanos();
             } else {
-                startNanos = testStart != null ? testStart : System.nanoTime();
+                startNanos = testStart != null ? testStart : clock.nanoTime();
             }
             target.start(startNanos, config.rate() == null ? Double.NaN : share(config.rate()).opsPerSecond());
             updateDeadline();
@@ -172,11 +175,33 @@ public final class Activity {
     }
 
     /**
+     * Warms the op up ({@link Op#warmUp()}) unless that was done already; {@link #start()} calls it, and so may a
+     * caller that runs something between the op's warm-up and the start (the engine's warm-up).
+     *
+     * @throws IllegalStateException naming the op's warm-up failure
+     */
+    public void warmUpOp() {
+        if (!opWarmed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            op.warmUp();
+        } catch (Exception e) {
+            throw new IllegalStateException("the op's warm-up failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
      * Waits until the workload has started (control commands that arrive earlier wait for it, so
      * they apply to the running limiter and are logged). False on timeout.
      */
     public boolean awaitStarted(long timeout, TimeUnit unit) throws InterruptedException {
         return startedLatch.await(timeout, unit);
+    }
+
+    /** The run's clock. */
+    public RunClock clock() {
+        return clock;
     }
 
     void awaitGo() throws InterruptedException {
@@ -254,13 +279,13 @@ public final class Activity {
      * 50 ms so that a stop ends the wait; returns the instant on the monotonic clock (now, when stopped).
      */
     private long awaitStartAt(java.time.Instant at) {
-        long aheadNanos = java.time.Duration.between(java.time.Instant.now(), at).toNanos();
-        long target = System.nanoTime() + aheadNanos;
-        for (long left = aheadNanos; left > 0; left = target - System.nanoTime()) {
+        long aheadNanos = java.time.Duration.between(clock.instant(), at).toNanos();
+        long target = clock.nanoTime() + aheadNanos;
+        for (long left = aheadNanos; left > 0; left = target - clock.nanoTime()) {
             if (!running) {
-                return System.nanoTime();
+                return clock.nanoTime();
             }
-            LockSupport.parkNanos(this, Math.min(left, 50_000_000));
+            clock.park(Math.min(left, 50_000_000));
         }
         return target;
     }
@@ -276,17 +301,14 @@ public final class Activity {
         return shard == null ? local : shard.cycle(local);
     }
 
-    private RateLimiter limiterFor(RateSpec spec, ParkingSleeper sleeper) {
-        return limiterFor(spec, sleeper, null);
-    }
-
-    private RateLimiter limiterFor(RateSpec spec, ParkingSleeper sleeper, Long origin) {
-        RateLimiters.Builder b = RateLimiters.builder(spec).sleeper(sleeper).arrivals(config.arrivals()).design(config.limiter());
+    private RateLimiter limiterFor(RateSpec spec, Long origin) {
+        RateLimiters.Builder b = RateLimiters.builder(spec).clock(clock).sleeper(clock.sleeper())
+                .arrivals(config.arrivals()).design(config.limiter());
         if (origin != null) {
             b.origin(origin);
         }
-        if (config.seed() != null) {
-            b.seed(config.seed());
+        if (config.streamSeed() != null) {
+            b.seed(config.streamSeed());
         }
         return b.build();
     }
@@ -295,7 +317,7 @@ public final class Activity {
         globalRate = global;
         RateSpec spec = share(global);
         if (limiter == null) {
-            RateLimiter l = limiterFor(spec, ParkingSleeper.calibrated());
+            RateLimiter l = limiterFor(spec, null);
             if (paused) {
                 l.pause();
             }
@@ -303,7 +325,7 @@ public final class Activity {
         } else {
             limiter.reconfigure(spec);
         }
-        target.setRate(System.nanoTime(), spec.opsPerSecond());
+        target.setRate(clock.nanoTime(), spec.opsPerSecond());
         updateDeadline();
     }
 
@@ -350,7 +372,7 @@ public final class Activity {
             limiter.pause();
         }
         paused = true;
-        target.setPaused(System.nanoTime(), true);
+        target.setPaused(clock.nanoTime(), true);
         return record(ChangeKind.PAUSE, "", source);
     }
 
@@ -359,10 +381,8 @@ public final class Activity {
             limiter.resume();
         }
         paused = false;
-        target.setPaused(System.nanoTime(), false);
-        synchronized (pauseGate) {
-            pauseGate.notifyAll();
-        }
+        target.setPaused(clock.nanoTime(), false);
+        wakeWorkers();
         return record(ChangeKind.RESUME, "", source);
     }
 
@@ -398,12 +418,10 @@ public final class Activity {
         running = false;
         stopReason = reason;
         stopSource = source;
-        stopNanos = System.nanoTime();
+        stopNanos = clock.nanoTime();
         // the source says who stopped it (console, http, SIGINT, ...); a planned end is no change
         Change c = reason.planned() ? change(ChangeKind.STOP, reason.label(), source) : record(ChangeKind.STOP, "", source);
-        synchronized (pauseGate) {
-            pauseGate.notifyAll();
-        }
+        wakeWorkers();
         for (Worker w : live()) {
             Thread t = w.thread;
             if (t != null && w.isAcquiring()) {
@@ -413,6 +431,24 @@ public final class Activity {
         go.countDown();
         notifyAll(stopListeners);
         return c;
+    }
+
+    /**
+     * A worker failed outside its op (the engine's own fault; an op's throwables are its outcomes): the run
+     * stops, failed, with the reason in {@link #failure()}. The first failure is kept.
+     */
+    void workerFailed(Worker w, Throwable t) {
+        synchronized (this) {
+            if (failure == null) {
+                failure = "worker " + w.id + " failed: " + t;
+            }
+        }
+        stop(StopReason.ERROR, "worker");
+    }
+
+    /** Why the run failed inside the engine (a worker's failure outside its op), or null. */
+    public synchronized String failure() {
+        return failure;
     }
 
     /** Called (on the stopping thread) when the run is stopped, and again when a second stop hurries it. */
@@ -576,11 +612,8 @@ public final class Activity {
             active.add(w);
             live.incrementAndGet();
             String name = "pacer-worker-" + w.id;
-            if (config.virtualThreads()) {
-                Thread.ofVirtual().name(name).start(w);
-            } else {
-                Thread.ofPlatform().name(name).daemon(true).start(w);
-            }
+            w.thread = clock.start(config.virtualThreads() ? Thread.ofVirtual().name(name)
+                    : Thread.ofPlatform().name(name).daemon(true), w);
         }
     }
 
@@ -609,17 +642,28 @@ public final class Activity {
         }
     }
 
-    /** Unpaced runs: blocks while paused. Returns true if it waited. */
+    /** Blocks while paused (until resumed or stopped), parked on the run's clock. Returns true if it waited. */
     boolean awaitUnpaused() throws InterruptedException {
         if (!paused) {
             return false;
         }
-        synchronized (pauseGate) {
-            while (paused && running) {
-                pauseGate.wait();
+        while (paused && running) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
             }
+            clock.park(Long.MAX_VALUE); // resume and stop unpark it (wakeWorkers)
         }
         return true;
+    }
+
+    /** Unparks every worker: those waiting for an unpaced run's resume (or its stop) look again. Under the lock. */
+    private void wakeWorkers() {
+        for (Worker w : live()) {
+            Thread t = w.thread;
+            if (t != null) {
+                clock.unpark(t);
+            }
+        }
     }
 
     /** The deadline for the rate in force (see {@link #deadlineNanos}). Under the lock. */
@@ -643,10 +687,20 @@ public final class Activity {
         return record(change(kind, value, source));
     }
 
+    /**
+     * Logs a change and tells every listener. A listener that throws does not undo the change, keep it from
+     * the others (the .hlog among them) or fail the caller: its exception goes to the thread's uncaught
+     * exception handler (printed on stderr by default).
+     */
     private Change record(Change c) {
         changes.add(c);
         for (Consumer<Change> l : listeners) {
-            l.accept(c);
+            try {
+                l.accept(c);
+            } catch (RuntimeException | Error e) {
+                Thread t = Thread.currentThread();
+                t.getUncaughtExceptionHandler().uncaughtException(t, e);
+            }
         }
         return c;
     }
@@ -656,7 +710,7 @@ public final class Activity {
     }
 
     private Change change(ChangeKind kind, String value, String source, String note) {
-        long now = System.nanoTime();
+        long now = clock.nanoTime();
         return new Change(now, started ? (now - startNanos) / 1e9 : 0, kind, value, source, note);
     }
 }

@@ -57,6 +57,9 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
         if (duration != null && (duration.isNegative() || duration.isZero())) {
             throw new SettingException("duration", Durations.format(duration), "must be greater than 0");
         }
+        if (duration != null && duration.compareTo(Durations.MAX) > 0) {
+            throw new SettingException("duration", duration.toString(), "too long: at most " + Durations.MAX_TEXT);
+        }
         if (cycles < 0) {
             throw new SettingException("cycles", Long.toString(cycles), "must not be negative");
         }
@@ -76,6 +79,14 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
     /** The rate a process runs of a test's {@code global} rate: all of it ({@code shard} null), or the shard's share. */
     public static RateSpec share(Shard shard, RateSpec global) {
         return shard == null ? global : global.withRate(shard.share(global.opsPerSecond()));
+    }
+
+    /**
+     * The seed of this process's Poisson generators: {@link #seed} itself, or for a shard the seed with its index
+     * mixed in ({@link Shard#streamSeed}); null when no seed was given (each process draws its own).
+     */
+    public Long streamSeed() {
+        return seed == null || shard == null ? seed : Long.valueOf(shard.streamSeed(seed));
     }
 
     /** Refuses {@code design} at {@code rate} (options bad at that rate, or at every rate) in one line naming it. */

@@ -6,7 +6,10 @@ import dev.pacer.engine.op.Completion;
 import dev.pacer.engine.op.Outcome;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
+import dev.pacer.engine.time.RunClock;
 
 /**
  * The bound on asynchronous ops in flight: a fixed set of reusable slots, each one op started and not
@@ -22,14 +25,28 @@ final class InFlightPool {
 
     /** One in-flight op: what the engine hands an {@link dev.pacer.engine.op.AsyncOp} to complete. */
     final class Slot extends InFlightOp implements Completion {
+        /**
+         * True from when a worker takes the slot until its op's first completion: a second completion of the
+         * same op finds it false and is ignored (counted once). Set by the taker, cleared by CAS.
+         */
+        private final AtomicBoolean owed = new AtomicBoolean();
+
         @Override
         public void complete(Outcome outcome) {
-            completed(this, System.nanoTime(), outcome == null ? Outcome.OK : outcome);
+            if (owed.compareAndSet(true, false)) {
+                completed(this, clock.nanoTime(), outcome == null ? Outcome.OK : outcome);
+            }
         }
     }
 
     private final List<Slot> slots;
     private final ArrayBlockingQueue<Slot> free;
+    private final RunClock clock;
+    /**
+     * Workers waiting in {@link #take} for a free slot: each adds itself before its last look and parks on the
+     * run's clock; a completion unparks one after it gave its slot back, so no wake-up is lost.
+     */
+    private final ConcurrentLinkedQueue<Thread> waiting = new ConcurrentLinkedQueue<>();
     private final WorkerMetrics metrics;
     private final Runnable onCompletion;
 
@@ -37,8 +54,10 @@ final class InFlightPool {
      * @param capacity     the most ops in flight at once
      * @param metrics      where completions record (written by many threads)
      * @param onCompletion called after each completion (the activity uses it to notice the last one)
+     * @param clock        the run's clock: completions read it, waiting workers park on it
      */
-    InFlightPool(int capacity, WorkerMetrics metrics, Runnable onCompletion) {
+    InFlightPool(int capacity, WorkerMetrics metrics, Runnable onCompletion, RunClock clock) {
+        this.clock = clock;
         this.slots = IntStream.range(0, capacity).mapToObj(i -> new Slot()).toList();
         this.free = new ArrayBlockingQueue<>(capacity, false, slots);
         this.metrics = metrics;
@@ -47,16 +66,43 @@ final class InFlightPool {
 
     /** A free slot now, or null when every slot is in flight. */
     Slot poll() {
-        return free.poll();
+        return owe(free.poll());
+    }
+
+    private static Slot owe(Slot s) {
+        if (s != null) {
+            s.owed.set(true);
+        }
+        return s;
     }
 
     /** Waits for a free slot. */
     Slot take() throws InterruptedException {
-        return free.take();
+        Thread me = Thread.currentThread();
+        while (true) {
+            Slot s = poll();
+            if (s != null) {
+                return s;
+            }
+            waiting.add(me);
+            try {
+                s = poll(); // a completion between the first look and joining the waiters
+                if (s != null) {
+                    return s;
+                }
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                clock.park(Long.MAX_VALUE);
+            } finally {
+                waiting.remove(me);
+            }
+        }
     }
 
     /** Gives back a slot that was taken but not begun (the worker stopped before starting the op). */
     void giveBack(Slot slot) {
+        slot.owed.set(false);
         free.add(slot);
     }
 
@@ -77,6 +123,10 @@ final class InFlightPool {
     private void completed(Slot slot, long endNanos, Outcome outcome) {
         metrics.complete(slot, endNanos, outcome);
         free.add(slot);
+        Thread w = waiting.poll();
+        if (w != null) {
+            clock.unpark(w);
+        }
         onCompletion.run();
     }
 }

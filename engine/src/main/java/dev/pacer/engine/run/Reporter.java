@@ -19,9 +19,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
+import dev.pacer.engine.time.RunClock;
 
 /**
  * Cuts a running {@link Activity} into intervals, on the thread that calls {@link #run()}.
@@ -81,6 +81,8 @@ public final class Reporter {
     private static final long PHASE_HANDSHAKE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final Activity activity;
+    /** The activity's clock. */
+    private final RunClock clock;
     private final long intervalNanos;
     private final long graceNanos;
     private final List<Consumer<IntervalReport>> listeners = new CopyOnWriteArrayList<>();
@@ -103,6 +105,7 @@ public final class Reporter {
      */
     public Reporter(Activity activity, Duration interval, Duration grace) {
         this.activity = Objects.requireNonNull(activity, "activity");
+        this.clock = activity.clock();
         this.intervalNanos = interval.toNanos();
         this.graceNanos = grace.toNanos();
     }
@@ -155,15 +158,17 @@ public final class Reporter {
      * phase begins at its next cut).
      */
     public void awaitCut(CompletableFuture<Void> cut) {
-        try {
-            cut.get(PHASE_HANDSHAKE_NANOS, TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            // the phase begins at the reporter's next cut
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(e.getCause());
+        // on the run's clock: a manual clock must see this thread parked to let the reporter reach the cut
+        Thread me = Thread.currentThread();
+        cut.whenComplete((v, e) -> clock.unpark(me));
+        long until = clock.nanoTime() + PHASE_HANDSHAKE_NANOS;
+        for (long left = PHASE_HANDSHAKE_NANOS; !cut.isDone() && left > 0; left = until - clock.nanoTime()) {
+            if (me.isInterrupted()) {
+                return;
+            }
+            clock.park(left);
         }
+        // not cut in time: the phase begins at the reporter's next cut
     }
 
     /**
@@ -177,7 +182,7 @@ public final class Reporter {
         startNanos = activity.start();
         // the wall-clock time of startNanos, which lies in the past for a shard that started after its --start-at:
         // its log then starts at the test's instant like every other shard's, so merged logs line up
-        startEpochMs = System.currentTimeMillis() - (System.nanoTime() - startNanos) / 1_000_000;
+        startEpochMs = clock.instant().toEpochMilli() - (clock.nanoTime() - startNanos) / 1_000_000;
         for (StartListener l : startListeners) {
             l.started(startNanos, startEpochMs);
         }
@@ -200,7 +205,7 @@ public final class Reporter {
         long lastCut = startNanos;
         long nextTick = startNanos + intervalNanos;
         while (activity.isRunning() && !activity.workersGone()) {
-            long now = System.nanoTime();
+            long now = clock.nanoTime();
             long deadline = activity.deadlineNanos();
             if (now >= deadline) {
                 activity.stop(StopReason.DURATION, StopReason.DURATION.label());
@@ -224,7 +229,7 @@ public final class Reporter {
                 if (next != null && !next.atOnce() && next.atNanos() - until < 0) {
                     until = next.atNanos();
                 }
-                LockSupport.parkNanos(this, until - now); // a stop, a phase or the workers' end unparks it too
+                clock.park(until - now); // a stop, a phase or the workers' end unparks it too
             }
             wake = false;
         }
@@ -257,7 +262,7 @@ public final class Reporter {
         long graceEnd = activity.stopNanos() + graceNanos;
         long nextTick = from + intervalNanos;
         while (!activity.isDone() && !activity.hurried()) {
-            long now = System.nanoTime();
+            long now = clock.nanoTime();
             if (now - graceEnd >= 0) {
                 break;
             }
@@ -268,11 +273,11 @@ public final class Reporter {
                 continue;
             }
             if (!wake) {
-                LockSupport.parkNanos(this, Math.min(nextTick, graceEnd) - now); // the last completion unparks it
+                clock.park(Math.min(nextTick, graceEnd) - now); // the last completion unparks it
             }
             wake = false;
         }
-        long now = System.nanoTime();
+        long now = clock.nanoTime();
         if (!activity.isDone()) {
             for (InFlightOp op : activity.outstanding()) {
                 activity.metrics().cancel(op, now);
@@ -330,7 +335,7 @@ public final class Reporter {
         wake = true;
         Thread t = thread;
         if (t != null) {
-            LockSupport.unpark(t);
+            clock.unpark(t);
         }
     }
 }

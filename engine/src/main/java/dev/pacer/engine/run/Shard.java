@@ -89,6 +89,22 @@ public record Shard(int index, int count) {
         return Math.round(index * 1e9 / globalRate);
     }
 
+    /**
+     * The seed of this shard's Poisson generators for a test's {@code seed}: shard 0 keeps it (a run of one shard
+     * draws what an unsharded run draws), every other shard mixes its index in (SplitMix64's finalizer of seed +
+     * index × the golden gamma), so the shards' arrivals are independent streams, not copies one global slice
+     * apart; the same seed and index give the same stream.
+     */
+    public long streamSeed(long seed) {
+        if (index == 0) {
+            return seed;
+        }
+        long z = seed + index * 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
     /** The global cycle number of this shard's {@code local}-th op. */
     public long cycle(long local) {
         return index + local * count;

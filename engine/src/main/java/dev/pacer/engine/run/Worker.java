@@ -31,6 +31,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link Activity#stop} to interrupt only waiting workers; a stale read only interrupts an op in flight.
  */
 final class Worker implements Runnable {
+    // Whatever an op throws, an Error included (a StackOverflowError has unwound by the time it is caught; an
+    // OutOfMemoryError may pass), is that call's outcome, named after its class, and the worker goes on: every
+    // call is recorded, and the error ratio judges the run. A worker that fails outside the op (the engine's own
+    // fault) stops the run as failed, with the reason in its summary (Activity#failure).
 
     private static final int ACTIVE = 0;
     private static final int RETIRING = 1;
@@ -78,6 +82,8 @@ final class Worker implements Runnable {
             }
         } catch (InterruptedException e) {
             // stopped while waiting
+        } catch (Throwable t) { // not the op's (its throwables are outcomes): the engine's own failure
+            activity.workerFailed(this, t);
         } finally {
             acquiring.setOpaque(false);
             if (loop.grant != null) {
@@ -105,7 +111,7 @@ final class Worker implements Runnable {
         private boolean metersBytes;
         private final CycleSource.Batch batch = new CycleSource.Batch();
         /** Unpaced: the previous op's end, the next op's start. */
-        private long previousEnd = System.nanoTime();
+        private long previousEnd = activity.clock.nanoTime();
         /** The slot the last {@link #nextSlot} took: its scheduled and start time. */
         private long scheduled;
         private long start;
@@ -113,6 +119,12 @@ final class Worker implements Runnable {
         /** Takes the next cycle and its slot; -1 when the run ends for this worker. */
         private long nextSlot() throws InterruptedException {
             if (!goOn()) {
+                return -1;
+            }
+            // a paused run's workers wait here, on the run's clock, not in the limiter (whose pause blocks
+            // callers on a latch no clock can see); the limiter's pause still gives the paused time away
+            boolean waited = activity.awaitUnpaused();
+            if (waited && !activity.running) {
                 return -1;
             }
             RateLimiter limiter = activity.limiter;
@@ -139,8 +151,8 @@ final class Worker implements Runnable {
                 scheduled = grant.scheduledNanos();
                 start = grant.startNanos();
             } else {
-                if (activity.awaitUnpaused()) {
-                    previousEnd = System.nanoTime();
+                if (waited) {
+                    previousEnd = activity.clock.nanoTime();
                 }
                 scheduled = previousEnd;
                 start = previousEnd;
@@ -152,6 +164,38 @@ final class Worker implements Runnable {
             return activity.cycleOf(cycle);
         }
 
+        /**
+         * The run stopped while this worker's op waited for a free in-flight slot: that op, and the slots the
+         * schedule owed after it and before the end (which this worker, waiting, never took from the limiter), were
+         * never sent. Each is recorded as {@link Outcome#NOT_SENT} with the wait it had reached at the end and no
+         * service time, so the tail shows them instead of leaving them out. The owed slots are those the limiter
+         * still grants at once ({@link RateLimiter#tryAcquire()}), at most what its rate asks for over the span;
+         * their scheduled times are spread evenly over it (exact for uniform arrivals at a steady rate).
+         */
+        private void recordNotSent() {
+            long stop = activity.stopNanos();
+            if (activity.running || stop == 0) {
+                return; // not stopped: interrupted for another reason
+            }
+            long end = Math.min(stop, activity.deadlineNanos());
+            long held = scheduled;
+            long span = Math.max(0, end - held);
+            metrics.record(span, 0, Outcome.NOT_SENT);
+            RateLimiter limiter = activity.limiter;
+            if (limiter == null) {
+                return;
+            }
+            long owed = (long) Math.floor(span / 1e9 * limiter.spec().opsPerSecond());
+            long m = 0;
+            while (m < owed && limiter.tryAcquire()) {
+                m++;
+            }
+            for (long k = 1; k <= m; k++) {
+                long due = held + span * k / (m + 1);
+                metrics.record(end - due, 0, Outcome.NOT_SENT);
+            }
+        }
+
         void runSync(Op op) throws InterruptedException {
             for (long cycle; (cycle = nextSlot()) >= 0; ) {
                 inFlight.begin(scheduled, start);
@@ -161,12 +205,10 @@ final class Worker implements Runnable {
                     if (outcome == null) {
                         outcome = Outcome.OK;
                     }
-                } catch (VirtualMachineError e) {
-                    throw e;
-                } catch (Throwable t) {
+                } catch (Throwable t) { // an Error too (StackOverflowError, OutOfMemoryError): see the class doc
                     outcome = !activity.running && isInterruption(t) ? Outcome.CANCELLED : Outcome.forThrowable(t);
                 }
-                long end = System.nanoTime();
+                long end = activity.clock.nanoTime();
                 metrics.complete(inFlight, end, outcome);
                 previousEnd = end;
                 if (grant != null) {
@@ -181,19 +223,22 @@ final class Worker implements Runnable {
                 InFlightPool.Slot slot = pool.poll();
                 if (slot == null) {
                     acquiring.setOpaque(true);
-                    slot = pool.take(); // none free at the scheduled time: the op waits, and it is wait time
+                    try {
+                        slot = pool.take(); // none free at the scheduled time: the op waits, and it is wait time
+                    } catch (InterruptedException stopped) {
+                        recordNotSent();
+                        throw stopped;
+                    }
                     acquiring.setOpaque(false);
-                    start = System.nanoTime();
+                    start = activity.clock.nanoTime();
                 }
                 slot.begin(scheduled, start);
                 try {
                     op.start(cycle, slot);
-                } catch (VirtualMachineError e) {
-                    throw e;
-                } catch (Throwable t) {
+                } catch (Throwable t) { // an Error too: see the class doc
                     slot.fail(t);
                 }
-                long now = System.nanoTime();
+                long now = activity.clock.nanoTime();
                 previousEnd = now;
                 if (grant != null) {
                     grant.sawClock(now);

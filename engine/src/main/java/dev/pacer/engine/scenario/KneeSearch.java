@@ -9,7 +9,9 @@ import dev.pacer.engine.result.Knee;
 import dev.pacer.engine.result.RunFigures;
 import dev.pacer.engine.result.ThresholdResult;
 import dev.pacer.engine.run.Activity;
+import dev.pacer.engine.time.RunClock;
 import dev.pacer.engine.text.Durations;
+import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.ratelimit.RateSpec;
 import java.util.EnumMap;
 import java.util.List;
@@ -24,8 +26,9 @@ import org.HdrHistogram.Histogram;
  * is judged on the intervals that begin after its settling time, and the next rate follows from the
  * verdicts so far: doubling while the SLO holds, bisecting the bracket once it broke, until the
  * bracket is within {@code precision}. A probe holds when every gate of the SLO does and the rate was
- * sustained: ops completed in the judged window at least (1 − max(1 %, precision / 2)) × the rate. Then the bracket is probed again one precision step outside each
- * end: if a rate a step below the knee now breaks, or a step above the lowest that broke now holds, the
+ * sustained: ops completed in the judged window at least (1 − max(1 %, precision / 2)) × the rate, less three
+ * standard deviations of the count when arrivals are Poisson (see {@link #sustainedFloor}). Then the bracket is
+ * probed again one precision step outside each end: if a rate a step below the knee now breaks, or a step above the lowest that broke now holds, the
  * system's capacity moved and the result is {@code unstable}, not a number. A probe whose errors or wait explode (half its ops errors,
  * or a wait longer than the hold) ends at once and counts as broken; after a broken probe the load
  * pauses while the system drains (see {@link #cooldown}). Probes are strict (strictness 1) unless the
@@ -54,6 +57,8 @@ final class KneeSearch {
     private boolean exploded;
     private String explosion;
     private boolean windowDone;
+    /** The scenario thread, waiting for the window to be done. */
+    private Thread waiter;
 
     /** Written by the scenario thread; read by whoever builds the summary (which may be before the search ends). */
     private final List<Knee.Probe> probes = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -100,8 +105,15 @@ final class KneeSearch {
         }
         if (exploded || st.endNanos() >= windowTo) {
             windowDone = true;
-            notifyAll();
+            Thread w = waiter;
+            if (w != null) {
+                activity.clock().unpark(w);
+            }
         }
+    }
+
+    private synchronized boolean windowDone() {
+        return windowDone;
     }
 
     /** Runs the search; returns when it has a result or the run stops. */
@@ -165,7 +177,7 @@ final class KneeSearch {
 
     /** Holds {@code rate} and judges it; null if the run stopped first. */
     private Knee.Probe probe(double rate) throws InterruptedException {
-        long start = System.nanoTime();
+        long start = activity.clock().nanoTime();
         activity.setRate(spec.apply(rate), source);
         activity.markProbe(rateText(rate), source);
         RunFigures f;
@@ -174,9 +186,15 @@ final class KneeSearch {
         long windowEnd;
         synchronized (this) { // only the window's state: the activity is called outside it
             resetWindow(start + plan.settle().toNanos(), start + plan.hold().toNanos());
-            while (!windowDone && activity.isRunning()) {
-                wait(50);
+            waiter = Thread.currentThread();
+        }
+        while (!windowDone() && activity.isRunning()) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
             }
+            activity.clock().park(50_000_000); // the window's last interval unparks it (see interval)
+        }
+        synchronized (this) {
             boolean done = windowDone;
             windowFrom = Long.MAX_VALUE;
             if (!done) {
@@ -192,8 +210,7 @@ final class KneeSearch {
         if (!passed) {
             why.append(explodedWhy);
         } else {
-            // sustained: what completed kept up with what was asked, to within half the precision
-            double floor = rate * (1 - Math.max(0.01, plan.precision() / 2));
+            double floor = sustainedFloor(rate, f.durationSeconds(), plan.precision(), activity.config().arrivals());
             passed = f.achievedRate() >= floor;
             why.append(String.format(Locale.ROOT, "achieved %.1f/s", f.achievedRate())).append(passed ? " ok" : " BROKEN");
             for (Threshold gate : plan.gates()) {
@@ -212,6 +229,27 @@ final class KneeSearch {
         return p;
     }
 
+    /** Standard deviations of a Poisson count that a probe's shortfall may be and still count as noise. */
+    static final double POISSON_SIGMAS = 3;
+
+    /**
+     * The lowest achieved rate (ops/s) at which a probe of {@code rate} over a judged window of {@code seconds} was
+     * sustained: what completed kept up with what was asked to within half the precision (at least 1 %). Uniform
+     * arrivals ask for exactly rate × seconds ops, so that is the whole allowance. Poisson arrivals ask for a random
+     * count with mean and variance λT = rate × seconds; a count {@value #POISSON_SIGMAS} standard deviations
+     * ({@code sqrt(λT)}) short is still the arrival law's noise (one-sided, about 1 probe in 740 of a system that keeps
+     * up), so that much more is allowed: at 200/s over 4 s, 800 ops asked, 85 (10.6 %) more. A probe that short of a
+     * rate the system could hold is therefore not told apart from noise: hold a probe longer to narrow it (the
+     * allowance shrinks as 1 / sqrt(λT)).
+     */
+    static double sustainedFloor(double rate, double seconds, double precision, Arrivals arrivals) {
+        double floor = rate * (1 - Math.max(0.01, precision / 2));
+        if (arrivals == Arrivals.POISSON && seconds > 0) {
+            floor -= POISSON_SIGMAS * Math.sqrt(rate * seconds) / seconds;
+        }
+        return floor;
+    }
+
     /**
      * After a broken probe the system under test still holds the queue it built: the load pauses for as
      * long as the probe's slowest response (at most the hold) so the next probe starts on a drained system.
@@ -222,9 +260,13 @@ final class KneeSearch {
                 ? plan.settle().toNanos() : response.max());
         activity.pause(source);
         try {
-            long until = System.nanoTime() + nanos;
-            for (long left = nanos; left > 0 && activity.isRunning(); left = until - System.nanoTime()) {
-                Thread.sleep(Math.max(1, Math.min(50, left / 1_000_000)));
+            RunClock clock = activity.clock();
+            long until = clock.nanoTime() + nanos;
+            for (long left = nanos; left > 0 && activity.isRunning(); left = until - clock.nanoTime()) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                clock.park(Math.min(50_000_000, left));
             }
         } finally {
             activity.resume(source);

@@ -69,7 +69,7 @@ public final class ScenarioParser {
             "url", "url", "method", "method", "headers", "header", "body", "body", "expect", "expect",
             "connect-timeout", "connect-timeout", "request-timeout", "request-timeout", "http-version", "http-version");
     private static final Set<String> TOP_KEYS = Set.of("name", "description", "op", "threads", "strictness", "arrivals", "limiter",
-            "phases");
+            "phases", "workload");
     private static final Set<String> PHASE_KEYS = Set.of("name", "duration", "rate", "steps", "search", "strictness", "threads",
             "warmup");
 
@@ -147,6 +147,14 @@ public final class ScenarioParser {
         String name = top.containsKey("name") ? oneLine(top.get("name").getValueNode(), "name") : defaultName();
         String description = top.containsKey("description") ? oneLine(top.get("description").getValueNode(), "description") : "";
         String op = top.containsKey("op") ? oneLine(top.get("op").getValueNode(), "op") : null;
+        if (top.containsKey("workload")) { // a workload file, relative to this one: the op every phase runs
+            if (op != null) {
+                throw new ScenarioException(source, line(top.get("workload").getKeyNode()), "give 'op' or 'workload', not both");
+            }
+            Path dir = Path.of(source).toAbsolutePath().getParent();
+            String file = oneLine(top.get("workload").getValueNode(), "workload");
+            op = "workload:" + (dir == null ? Path.of(file) : dir.resolve(file)).normalize();
+        }
         Integer threads = top.containsKey("threads") ? threads(top.get("threads").getValueNode()) : null;
         Double strictness = top.containsKey("strictness") ? strictness(top.get("strictness").getValueNode()) : null;
         Arrivals arrivals = null;
@@ -175,7 +183,7 @@ public final class ScenarioParser {
         Map<String, List<String>> opOptions = new LinkedHashMap<>();
         Map<String, Integer> lines = new HashMap<>();
         if (op != null) {
-            lines.put("op", line(top.get("op").getKeyNode()));
+            lines.put("op", line(top.get(top.containsKey("op") ? "op" : "workload").getKeyNode()));
         }
         for (Map.Entry<String, String> k : OP_OPTION_KEYS.entrySet()) {
             if (top.containsKey(k.getKey())) {

@@ -5,6 +5,7 @@ import dev.pacer.engine.result.Knee;
 import dev.pacer.engine.run.Activity;
 import dev.pacer.engine.run.ActivityConfig;
 import dev.pacer.engine.run.Reporter;
+import dev.pacer.engine.time.RunClock;
 import dev.pacer.engine.run.Shard;
 import dev.pacer.engine.text.Durations;
 import dev.pacer.engine.text.SettingException;
@@ -14,7 +15,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -88,7 +88,7 @@ public final class ScenarioRunner {
     public void start() {
         Phase first = scenario.phases().get(0);
         CompletableFuture<Void> firstCut = reporter.beginPhase(first.name(), first.warmup(), SOURCE);
-        Thread.ofPlatform().name("pacer-scenario").daemon(true).start(() -> play(firstCut));
+        activity.clock().start(Thread.ofPlatform().name("pacer-scenario").daemon(true), () -> play(firstCut));
     }
 
     /** Plays the phases; {@code firstCut} completes when the reporter has begun the first. */
@@ -226,8 +226,10 @@ public final class ScenarioRunner {
     }
 
     private static void sleepUntil(Activity activity, long deadline) {
-        for (long left = deadline - System.nanoTime(); left > 0 && activity.isRunning(); left = deadline - System.nanoTime()) {
-            LockSupport.parkNanos(Math.min(left, 50_000_000));
+        RunClock clock = activity.clock();
+        for (long left = deadline - clock.nanoTime(); left > 0 && activity.isRunning();
+                left = deadline - clock.nanoTime()) {
+            clock.park(Math.min(left, 50_000_000));
         }
     }
 

@@ -11,7 +11,8 @@ import java.util.Map;
  * What a run says before it starts: one line for people, and its settings as a map for the log's header.
  * <pre>
  * pacer: sleep:1ms, 4 threads, rate 2000,0, park threshold 120us, for 10.0s
- * pacer: control endpoint http://127.0.0.1:7070 (GET /status; POST /rate /strictness /threads /pause /resume /stop)
+ * pacer: control endpoint http://127.0.0.1:7070 (GET /status; POST /rate ... /stop); console page
+ *   http://127.0.0.1:7070/
  * </pre>
  */
 public final class StartLines {
@@ -60,10 +61,11 @@ public final class StartLines {
         return c.isEmpty() ? null : "pacer: note: " + c;
     }
 
-    /** Where the control endpoint listens and what it answers. */
+    /** Where the control endpoint listens, what it answers, and where its console page is. */
     public static String control(InetSocketAddress address) {
-        return "pacer: control endpoint http://" + address.getHostString() + ":" + address.getPort()
-                + " (GET /status; POST /rate /strictness /threads /pause /resume /stop)";
+        String url = "http://" + address.getHostString() + ":" + address.getPort();
+        return "pacer: control endpoint " + url + " (GET /status; POST /rate /strictness /threads /pause /resume"
+                + " /stop); console page " + url + "/";
     }
 
     /** The run's settings by name, for the log's header (see {@code HlogComments}). */

@@ -66,6 +66,11 @@ public final class StatusBlock {
         this.facts = facts;
     }
 
+    /** The falling-behind warning of the last interval (what follows {@code ! behind: }), or null. */
+    public synchronized String warning() {
+        return warning;
+    }
+
     /** The block's lines, each at most {@code width} characters; empty before the first interval. */
     public synchronized List<String> render(int width) {
         List<String> lines = new ArrayList<>();

@@ -11,10 +11,9 @@ import dev.pacer.engine.result.ThresholdResult;
 import dev.pacer.engine.metrics.LatencySummary;
 import dev.pacer.engine.metrics.Metric;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import dev.pacer.engine.text.Json;
+import dev.pacer.engine.text.OutputFile;
 import dev.pacer.ratelimit.LimiterSnapshot;
 import java.util.Map;
 
@@ -87,27 +86,11 @@ public final class SummaryJson {
     }
 
     /**
-     * Writes the summary. A regular file (or one not there yet) is replaced atomically: a temp file beside
-     * it, then a move, so a reader never sees half a file; through a symbolic link, the file it points to
-     * is replaced and the link kept. Anything else ({@code /dev/null}, {@code /dev/stdout}, a pipe) is
-     * written into, never replaced. The temp file is created like any other file (the umask decides its
-     * mode; a createTempFile would be private, 0600, and so would the summary).
+     * Writes the summary, replacing a regular file atomically (a reader never sees half of it) and writing into a
+     * device or a pipe: see {@link OutputFile#replace}.
      */
     public static void write(Summary s, Path file) throws IOException {
-        byte[] json = Json.PRETTY.writeValueAsBytes(toJson(s));
-        Path target = Files.exists(file) ? file.toRealPath() : file;
-        if (Files.exists(target) && !Files.isRegularFile(target) || Files.isSymbolicLink(target)) {
-            Files.write(target, json); // a device, a pipe, or a link to nowhere yet (writing makes its file)
-            return;
-        }
-        Path absolute = target.toAbsolutePath();
-        Path tmp = absolute.resolveSibling("." + absolute.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
-        try {
-            Files.write(tmp, json);
-            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        OutputFile.replace(file, Json.PRETTY.writeValueAsBytes(toJson(s)));
     }
 
     /** {@code ops, errors, targetRate, achievedRate, durationSeconds, wait, service, response}. */

@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.function.Consumer;
 
 /**
@@ -34,6 +35,30 @@ public final class OutputFile implements AutoCloseable {
         this.onFailure = onFailure;
         this.failures = new Failures(new BufferedOutputStream(Files.newOutputStream(file), 64 * 1024));
         this.out = new PrintStream(failures, false);
+    }
+
+    /**
+     * Writes a whole file at once. A regular file (or one not there yet) is replaced atomically: a temp file beside
+     * it, then a move, so a reader never sees half a file, and a write that fails (a full disk, the folder gone)
+     * leaves no truncated file and what was there before in place; through a symbolic link, the file it points to
+     * is replaced and the link kept. Anything else ({@code /dev/null}, {@code /dev/stdout}, a pipe) is written
+     * into, never replaced. The temp file is created like any other file (the umask decides its mode; a
+     * createTempFile would be private, 0600, and so would the file).
+     */
+    public static void replace(Path file, byte[] bytes) throws IOException {
+        Path target = Files.exists(file) ? file.toRealPath() : file;
+        if (Files.exists(target) && !Files.isRegularFile(target) || Files.isSymbolicLink(target)) {
+            Files.write(target, bytes); // a device, a pipe, or a link to nowhere yet (writing makes its file)
+            return;
+        }
+        Path absolute = target.toAbsolutePath();
+        Path tmp = absolute.resolveSibling("." + absolute.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
+        try {
+            Files.write(tmp, bytes);
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
     }
 
     /** Where to print; call {@link #flush()} after each record. */

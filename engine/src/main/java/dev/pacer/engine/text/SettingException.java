@@ -63,6 +63,31 @@ public final class SettingException extends IllegalArgumentException {
         }
         m.appendTail(why);
         String name = namer.apply(setting);
-        return value == null ? "missing " + name + ": " + why : "invalid " + name + " '" + value + "': " + why;
+        return value == null ? "missing " + name + ": " + why : "invalid " + name + " '" + visible(value) + "': " + why;
+    }
+
+    /**
+     * The value on one line: a line break, a tab or another control character is shown escaped (backslash r, n, t,
+     * or backslash u and the four hex digits of its code), so the reason after it is not cut off and the terminal
+     * is not driven by what was given.
+     */
+    static String visible(String value) {
+        StringBuilder b = null;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            boolean control = Character.isISOControl(c);
+            if (control && b == null) {
+                b = new StringBuilder(value.length() + 8).append(value, 0, i);
+            }
+            if (b != null) {
+                switch (c) {
+                    case '\r' -> b.append("\\r");
+                    case '\n' -> b.append("\\n");
+                    case '\t' -> b.append("\\t");
+                    default -> b.append(control ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+                }
+            }
+        }
+        return b == null ? value : b.toString();
     }
 }

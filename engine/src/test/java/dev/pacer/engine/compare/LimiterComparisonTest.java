@@ -40,7 +40,8 @@ class LimiterComparisonTest {
 
     @Test
     void theBurstPeakIsTheMostStartsWithinAnyWindow() throws Exception {
-        LimiterComparison.StallingOp op = new LimiterComparison.StallingOp(1_000, 0, 10);
+        LimiterComparison.StallingOp op = new LimiterComparison.StallingOp(1_000, 0, 10,
+                dev.pacer.engine.time.RunClock.system());
         Field starts = LimiterComparison.StallingOp.class.getDeclaredField("starts");
         starts.setAccessible(true);
         long[] t = (long[]) starts.get(op);

@@ -1,11 +1,15 @@
 package dev.pacer.engine.run;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pacer.engine.op.OpSpec;
 import dev.pacer.engine.text.SettingException;
+import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.ratelimit.Grant;
+import dev.pacer.ratelimit.LimiterDesign;
 import dev.pacer.ratelimit.ManualNanoClock;
 import dev.pacer.ratelimit.ManualSleeper;
 import dev.pacer.ratelimit.RateLimiter;
@@ -13,9 +17,12 @@ import dev.pacer.ratelimit.RateLimiters;
 import dev.pacer.ratelimit.RateSpec;
 import java.time.Duration;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** Shards of one test on a synthetic clock: their slots are exactly the global slots, each once. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ShardTest {
 
     static final long T0 = 1_000_000_000L;
@@ -45,6 +52,57 @@ class ShardTest {
         assertEquals(4_000, all.size());
         assertEquals(0, all.first());
         assertEquals(3_999L * 125_000, all.last(), "the shards' slots are the global schedule without a hole");
+    }
+
+    /** The first {@code n} scheduled times (ns after T0) of a Poisson run of {@code config}, as Activity builds it. */
+    static long[] poissonSchedule(ActivityConfig config, int n) {
+        ManualNanoClock clock = new ManualNanoClock(T0);
+        Shard shard = config.shard();
+        long offset = shard == null ? 0 : shard.offsetNanos(config.rate().opsPerSecond());
+        RateLimiter l = RateLimiters.builder(config.share(config.rate())).clock(clock).sleeper(new ManualSleeper(clock))
+                .arrivals(Arrivals.POISSON).seed(config.streamSeed()).origin(T0 + offset).build();
+        Grant g = l.newGrant();
+        long[] times = new long[n];
+        for (int k = 0; k < n; k++) {
+            l.acquire(g);
+            times[k] = g.scheduledNanos() - T0;
+        }
+        return times;
+    }
+
+    static ActivityConfig poisson(Shard shard, long seed) {
+        return new ActivityConfig(OpSpec.parse("noop"), 1, false, RateSpec.of(200), null, 0, 0, Arrivals.POISSON, seed,
+                shard, null, LimiterDesign.ATOMIC);
+    }
+
+    @Test
+    void poissonShardsGivenOneSeedDrawIndependentStreams() {
+        long globalSlice = 5_000_000; // 200/s
+        long[] s0 = poissonSchedule(poisson(new Shard(0, 2), 42), 600);
+        long[] s1 = poissonSchedule(poisson(new Shard(1, 2), 42), 600);
+        TreeSet<Long> first = new TreeSet<>();
+        for (long t : s0) {
+            first.add(t);
+        }
+        int coincidences = 0;
+        for (long t : s1) {
+            Long near = first.ceiling(t - globalSlice - 1_000);
+            if (near != null && near <= t - globalSlice + 1_000) {
+                coincidences++;
+            }
+        }
+        // independent streams at 100/s each: a shard-1 arrival within 1 us of one global slice after a shard-0 arrival
+        // has probability about 2e-4, so 600 arrivals expect 0.12 such coincidences; copies coincide every time
+        assertTrue(coincidences <= 3,
+                coincidences + " of 600 shard-1 arrivals lie one global slice after a shard-0 one");
+        assertArrayEquals(s1, poissonSchedule(poisson(new Shard(1, 2), 42), 600), "the same seed and shard replay");
+        assertEquals(Long.valueOf(42), poisson(new Shard(0, 2), 42).streamSeed(),
+                "shard 0 draws the seed's own stream");
+        assertEquals(null, new ActivityConfig(OpSpec.parse("noop"), 1, false, RateSpec.of(200), null, 0, 0,
+                Arrivals.POISSON, null, new Shard(1, 2), null, LimiterDesign.ATOMIC).streamSeed(),
+                "no seed: each process draws its own");
+        assertTrue(!java.util.Arrays.equals(s1, poissonSchedule(poisson(new Shard(1, 2), 43), 600)),
+                "another seed, another stream");
     }
 
     @Test

@@ -47,6 +47,10 @@ final class H1Connection implements Runnable {
     private long sentNanos;
     private long cycle;
     private ByteBuf fixed;
+    /** Responses read on the current channel: above 0 it is a reused keep-alive connection. */
+    private int served;
+    /** Whether the request on the wire was already resent once (after a reused connection's close). */
+    private boolean resent;
 
     H1Connection(H1Pool pool, EventLoop loop) {
         this.pool = pool;
@@ -63,6 +67,30 @@ final class H1Connection implements Runnable {
         });
     }
 
+    /**
+     * Opens this (idle, never used) connection ahead of its first request, on its event loop; completes when it is
+     * open or failed to open (then its first request connects again).
+     */
+    java.util.concurrent.CompletableFuture<Void> open() {
+        java.util.concurrent.CompletableFuture<Void> opened = new java.util.concurrent.CompletableFuture<>();
+        loop.execute(() -> {
+            if (channel != null) {
+                opened.complete(null);
+                return;
+            }
+            ChannelFuture f = bootstrap.connect(pool.address);
+            Channel ch = f.channel();
+            channel = ch;
+            f.addListener(done -> {
+                if (!done.isSuccess() && ch == channel) {
+                    channel = null;
+                }
+                opened.complete(null);
+            });
+        });
+        return opened;
+    }
+
     /** Hands this (idle) connection a request; called by its owner, on any thread. */
     void dispatch(long cycle, Completion completion) {
         this.nextCycle = cycle;
@@ -77,7 +105,8 @@ final class H1Connection implements Runnable {
         next = null;
         cycle = nextCycle;
         inFlight = c;
-        sentNanos = System.nanoTime();
+        resent = false;
+        sentNanos = pool.transport.clock.nanoTime();
         parser.reset(pool.template.isHead());
         if (channel != null && channel.isActive()) {
             write();
@@ -90,6 +119,7 @@ final class H1Connection implements Runnable {
         ChannelFuture f = bootstrap.connect(pool.address);
         Channel ch = f.channel();
         channel = ch;
+        served = 0;
         f.addListener(done -> {
             if (ch != channel) {
                 return; // given up meanwhile (timeout)
@@ -106,20 +136,26 @@ final class H1Connection implements Runnable {
     }
 
     private void write() {
-        ByteBuf request;
+        ByteBuf head;
         if (pool.template.isFixed()) {
             if (fixed == null) {
-                fixed = pool.template.fixedRequest();
+                fixed = pool.template.fixedHead();
             }
             if (fixed.refCnt() == 1) { // no earlier write still holds it: resend the same bytes
-                request = fixed.retain().setIndex(0, fixed.writerIndex());
+                head = fixed.retain().setIndex(0, fixed.writerIndex());
             } else {
-                request = fixed.retainedDuplicate().setIndex(0, fixed.writerIndex());
+                head = fixed.retainedDuplicate().setIndex(0, fixed.writerIndex());
             }
         } else {
-            request = pool.template.request(channel.alloc(), cycle, digits);
+            head = pool.template.head(channel.alloc(), cycle, digits);
         }
-        channel.writeAndFlush(request, channel.voidPromise());
+        ByteBuf body = pool.template.body();
+        if (body == null) {
+            channel.writeAndFlush(head, channel.voidPromise());
+        } else {
+            channel.write(head, channel.voidPromise());
+            channel.writeAndFlush(body, channel.voidPromise());
+        }
     }
 
     /** Completes the request on the wire (if any) exactly once, then returns the connection to the pool. */
@@ -131,6 +167,25 @@ final class H1Connection implements Runnable {
         inFlight = null;
         pool.release(this);
         c.complete(outcome);
+    }
+
+    /**
+     * The channel closed or was reset before a byte of the response: when it was a reused keep-alive connection
+     * the server most likely closed it as idle while the request was on its way, unprocessed (a FIN; or a reset
+     * when the request had reached its socket unread, as Linux resets a socket closed with unread bytes).
+     * An idempotent request (RFC 9110 9.2.2: GET, HEAD, PUT, DELETE, OPTIONS, TRACE) is then sent once more
+     * on a new connection, as browsers and HTTP clients do; it completes (and is counted) once, its times
+     * running from the first send. True if it was resent.
+     */
+    private boolean resendAfterIdleClose() {
+        if (inFlight == null || resent || served == 0 || !parser.nothingRead() || !pool.template.isIdempotent()) {
+            return false;
+        }
+        resent = true;
+        abandon();
+        parser.reset(pool.template.isHead());
+        connect();
+        return true;
     }
 
     /** Drops the channel (it will not be used again) and closes it. */
@@ -185,6 +240,7 @@ final class H1Connection implements Runnable {
                     return;
                 }
                 if (done) {
+                    served++;
                     if (parser.mustClose() || in.isReadable()) {
                         abandon();
                     }
@@ -200,6 +256,9 @@ final class H1Connection implements Runnable {
             if (ctx.channel() != channel) {
                 return;
             }
+            if (resendAfterIdleClose()) {
+                return;
+            }
             channel = null;
             if (inFlight != null) {
                 finish(parser.endsAtClose() ? pool.outcomes.forStatus(parser.status()) : HttpOutcomes.RESET);
@@ -210,6 +269,9 @@ final class H1Connection implements Runnable {
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             if (ctx.channel() != channel) {
                 ctx.close();
+                return;
+            }
+            if (HttpOutcomes.forFailure(cause) == HttpOutcomes.RESET && resendAfterIdleClose()) {
                 return;
             }
             abandon();

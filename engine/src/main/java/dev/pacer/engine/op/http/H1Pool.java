@@ -79,7 +79,7 @@ final class H1Pool implements HttpSender {
             }
             H1Connection[] own = mine.toArray(H1Connection[]::new);
             scanners.add(loop.scheduleAtFixedRate(() -> {
-                long now = System.nanoTime();
+                long now = transport.clock.nanoTime();
                 for (H1Connection c : own) {
                     c.checkTimeout(now);
                 }
@@ -90,6 +90,23 @@ final class H1Pool implements HttpSender {
     @Override
     public int capacity() {
         return all.length;
+    }
+
+    /** Opens the first {@code connections} that requests will take (the top of the idle stack), before any request. */
+    @Override
+    public void open(int connections, long timeoutMillis) throws InterruptedException {
+        List<java.util.concurrent.CompletableFuture<Void>> opened = new ArrayList<>();
+        synchronized (this) {
+            for (int i = idleCount - 1; i >= Math.max(0, idleCount - connections); i--) {
+                opened.add(idle[i].open());
+            }
+        }
+        try {
+            java.util.concurrent.CompletableFuture.allOf(opened.toArray(java.util.concurrent.CompletableFuture[]::new))
+                    .get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            // those not open yet open with their first request, as without this
+        }
     }
 
     /** Sends one request on an idle connection, or queues it for the next one released. */

@@ -8,7 +8,9 @@ import io.netty.util.ByteProcessor;
  * where the response ends (Content-Length, chunked, or the connection's close), and whether the
  * connection may be reused. Bodies are skipped, never copied; a line (status, header, chunk size) is
  * copied into a reused array, so nothing is allocated per response. Interim 1xx responses (except 101)
- * are skipped; HEAD, 204 and 304 responses have no body.
+ * are skipped; HEAD, 204 and 304 responses have no body. Header values are read as comma-separated
+ * tokens ({@code Connection: x-noclose} is not {@code close}); a malformed or conflicting Content-Length
+ * is a protocol error; a 101 ends the connection's HTTP/1.1 (it must close).
  *
  * <p>Not thread-safe: one per connection, used on its event loop only.
  */
@@ -38,6 +40,7 @@ final class H1ResponseParser {
     private boolean http10KeepAlive;
     private boolean http10;
     private long remaining;
+    private boolean sawByte;
 
     /** Starts reading the response to a new request; {@code head}: it was a HEAD request (no body follows). */
     void reset(boolean head) {
@@ -45,6 +48,7 @@ final class H1ResponseParser {
         state = STATUS;
         lineLength = 0;
         status = 0;
+        sawByte = false;
         clearHeaders();
     }
 
@@ -54,6 +58,11 @@ final class H1ResponseParser {
         close = false;
         http10 = false;
         http10KeepAlive = false;
+    }
+
+    /** True while not one byte of the response has been read since {@link #reset}. */
+    boolean nothingRead() {
+        return state == STATUS && lineLength == 0 && status == 0 && !sawByte;
     }
 
     /** The response's status (after the status line was read), else 0. */
@@ -78,6 +87,7 @@ final class H1ResponseParser {
      * @throws IllegalStateException on a malformed response (the connection must be closed)
      */
     boolean read(ByteBuf in) {
+        sawByte |= in.isReadable();
         while (in.isReadable()) {
             switch (state) {
                 case BODY, CHUNK_DATA -> {
@@ -146,6 +156,9 @@ final class H1ResponseParser {
                 }
                 http10 = line[7] == '0';
                 status = (line[9] - '0') * 100 + (line[10] - '0') * 10 + (line[11] - '0');
+                if (status == 101) {
+                    close = true; // the connection now speaks another protocol: never reused for HTTP/1.1
+                }
                 state = HEADERS;
             }
             case HEADERS -> {
@@ -171,17 +184,22 @@ final class H1ResponseParser {
             case CHUNK_SIZE -> {
                 long size = 0;
                 int digits = 0;
-                for (int i = 0; i < n; i++) {
+                int i = 0;
+                for (; i < n; i++) {
                     int d = Character.digit(line[i], 16);
                     if (d < 0) {
-                        break; // ';' chunk extensions, or trailing spaces
+                        break;
+                    }
+                    if (digits == 0 && d == 0 && i + 1 < n && Character.digit(line[i + 1], 16) >= 0) {
+                        continue; // a leading zero: worth nothing, and no limit on how many
                     }
                     if (++digits > 15) {
                         throw new IllegalStateException("a chunk size too large");
                     }
                     size = size * 16 + d;
                 }
-                if (digits == 0) {
+                int rest = skipSpaces(i, n);
+                if (i == 0 || (rest < n && line[rest] != ';')) { // only ';' chunk extensions may follow
                     throw new IllegalStateException("a malformed chunk size");
                 }
                 remaining = size;
@@ -208,25 +226,35 @@ final class H1ResponseParser {
             throw new IllegalStateException("a malformed header line");
         }
         if (nameIs("content-length", colon)) {
-            long v = 0;
-            int i = skipSpaces(colon + 1, n);
-            int start = i;
-            for (; i < n && line[i] >= '0' && line[i] <= '9'; i++) {
-                v = v * 10 + (line[i] - '0');
-                if (v > Long.MAX_VALUE / 20) {
-                    throw new IllegalStateException("a Content-Length too large");
-                }
-            }
-            if (i == start) {
-                throw new IllegalStateException("a malformed Content-Length");
+            long v = contentLengthValue(colon + 1, n);
+            if (contentLength >= 0 && contentLength != v) {
+                throw new IllegalStateException("conflicting Content-Lengths");
             }
             contentLength = v;
         } else if (nameIs("transfer-encoding", colon)) {
-            chunked |= valueContains("chunked", colon + 1, n);
+            // chunked is the last coding when the body is chunked (RFC 9112 6.1); a list may span several lines
+            chunked = lastTokenIs("chunked", colon + 1, n);
         } else if (nameIs("connection", colon)) {
-            close |= valueContains("close", colon + 1, n);
-            http10KeepAlive |= valueContains("keep-alive", colon + 1, n);
+            close |= hasToken("close", colon + 1, n);
+            http10KeepAlive |= hasToken("keep-alive", colon + 1, n);
         }
+    }
+
+    /** A Content-Length value: digits and nothing else but surrounding spaces ({@code 2abc} is malformed). */
+    private long contentLengthValue(int from, int n) {
+        int i = skipSpaces(from, n);
+        int start = i;
+        long v = 0;
+        for (; i < n && line[i] >= '0' && line[i] <= '9'; i++) {
+            v = v * 10 + (line[i] - '0');
+            if (v > Long.MAX_VALUE / 20) {
+                throw new IllegalStateException("a Content-Length too large");
+            }
+        }
+        if (i == start || skipSpaces(i, n) != n) {
+            throw new IllegalStateException("a malformed Content-Length");
+        }
+        return v;
     }
 
     private boolean startsWith(String prefix, int n) {
@@ -278,22 +306,50 @@ final class H1ResponseParser {
         return true;
     }
 
-    /** Case-insensitive: does line[from, to) contain {@code lowerWord}? */
-    private boolean valueContains(String lowerWord, int from, int to) {
-        int m = lowerWord.length();
-        outer:
-        for (int i = from; i + m <= to; i++) {
-            for (int j = 0; j < m; j++) {
-                int c = line[i + j];
-                if (c >= 'A' && c <= 'Z') {
-                    c |= 0x20;
+    /** Case-insensitive: is {@code lowerWord} one of the comma-separated tokens of line[from, to)? */
+    private boolean hasToken(String lowerWord, int from, int to) {
+        int start = from;
+        for (int i = from; i <= to; i++) {
+            if (i == to || line[i] == ',') {
+                if (tokenIs(lowerWord, start, i)) {
+                    return true;
                 }
-                if (c != lowerWord.charAt(j)) {
-                    continue outer;
-                }
+                start = i + 1;
             }
-            return true;
         }
         return false;
+    }
+
+    /** Case-insensitive: is {@code lowerWord} the last comma-separated token of line[from, to)? */
+    private boolean lastTokenIs(String lowerWord, int from, int to) {
+        int start = from;
+        for (int i = from; i < to; i++) {
+            if (line[i] == ',') {
+                start = i + 1;
+            }
+        }
+        return tokenIs(lowerWord, start, to);
+    }
+
+    /** Case-insensitive: is line[from, to), spaces around it ignored, exactly {@code lowerWord}? */
+    private boolean tokenIs(String lowerWord, int from, int to) {
+        int i = skipSpaces(from, to);
+        int end = to;
+        while (end > i && (line[end - 1] == ' ' || line[end - 1] == '\t')) {
+            end--;
+        }
+        if (end - i != lowerWord.length()) {
+            return false;
+        }
+        for (int j = 0; j < lowerWord.length(); j++) {
+            int c = line[i + j];
+            if (c >= 'A' && c <= 'Z') {
+                c |= 0x20;
+            }
+            if (c != lowerWord.charAt(j)) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -17,9 +18,12 @@ import java.util.Set;
  * {@code {cycle}} placeholder replaced by the cycle number), headers, body. Validated when built: a bad
  * URL, header or method is one line naming it.
  *
- * <p>HTTP/1.1: the whole request (head and body) is encoded once into byte segments split at each
- * {@code {cycle}}; a URL without one is a single segment, {@link #fixedRequest()}, that connections
- * copy once and resend. Immutable, thread-safe.
+ * <p>HTTP/1.1: the request's head is encoded once into byte segments split at each {@code {cycle}}; a
+ * head without one is a single segment, {@link #fixedHead()}, that connections copy once and resend.
+ * The body is one direct buffer for the whole op, shared by every connection and both protocols: each
+ * send writes a {@link #body() duplicate} of it (its own indexes, the same bytes), never a copy, so a
+ * 10 MB body costs 10 MB whatever the connections. Nobody writes to it; the JDK frees it with the op.
+ * Immutable, thread-safe.
  */
 final class HttpRequestTemplate {
 
@@ -33,7 +37,8 @@ final class HttpRequestTemplate {
     private final String url;
     private final String method;
     private final List<String[]> headers;
-    private final byte[] body;
+    /** The shared body (unreleasable, direct), or null; send {@link #body()}, a duplicate. */
+    private final ByteBuf body;
     private final boolean tls;
     private final String host;
     private final int port;
@@ -43,6 +48,20 @@ final class HttpRequestTemplate {
     private final byte[][] segments;
 
     HttpRequestTemplate(String url, String method, List<String> headerLines, byte[] body) {
+        this(url, method, headerLines, body == null ? null : shared(body));
+    }
+
+    /**
+     * One direct copy of {@code bytes} that every send duplicates and none may release: the JDK frees it when
+     * the last template holding it is collected, so no write still in flight can outlive it.
+     */
+    static ByteBuf shared(byte[] bytes) {
+        ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
+        return Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(direct));
+    }
+
+    /** @param body a buffer from {@link #shared} (or an equally unreleasable one), or null */
+    HttpRequestTemplate(String url, String method, List<String> headerLines, ByteBuf body) {
         this.url = url;
         URI uri = checkUrl(url);
         this.method = method.toUpperCase(Locale.ROOT);
@@ -81,7 +100,7 @@ final class HttpRequestTemplate {
             head.append("User-Agent: pacer\r\n");
         }
         if (body != null) {
-            head.append("Content-Length: ").append(body.length).append("\r\n");
+            head.append("Content-Length: ").append(body.readableBytes()).append("\r\n");
         } else if (method.equals("POST") || method.equals("PUT") || method.equals("PATCH")) {
             head.append("Content-Length: 0\r\n");
         }
@@ -91,9 +110,6 @@ final class HttpRequestTemplate {
         for (int i = 0; i < parts.length; i++) {
             ByteArrayOutputStream b = new ByteArrayOutputStream();
             b.writeBytes(parts[i].getBytes(StandardCharsets.ISO_8859_1));
-            if (i == parts.length - 1 && body != null) {
-                b.writeBytes(body);
-            }
             out[i] = b.toByteArray();
         }
         return out;
@@ -103,8 +119,8 @@ final class HttpRequestTemplate {
         return segments.length == 1;
     }
 
-    /** The whole request of a fixed template, in a new unpooled direct buffer (for a connection to keep). */
-    ByteBuf fixedRequest() {
+    /** The head of a fixed template's request, in a new unpooled direct buffer (for a connection to keep). */
+    ByteBuf fixedHead() {
         return Unpooled.directBuffer(segments[0].length).writeBytes(segments[0]);
     }
 
@@ -118,22 +134,22 @@ final class HttpRequestTemplate {
     }
 
     private int size(int cycleDigits) {
-        int size = (segments.length - 1) * cycleDigits;
+        int size = (segments.length - 1) * cycleDigits + bodyLength();
         for (byte[] s : segments) {
             size += s.length;
         }
         return size;
     }
 
-    /** A template's request for one cycle, in a buffer from {@code alloc}; {@code digits} is scratch space (20 bytes). */
-    ByteBuf request(ByteBufAllocator alloc, long cycle, byte[] digits) {
+    /** A template's request head for one cycle, in a buffer from {@code alloc}; {@code digits}: scratch (20 bytes). */
+    ByteBuf head(ByteBufAllocator alloc, long cycle, byte[] digits) {
         int n = 0;
         long v = cycle;
         do {
             digits[digits.length - 1 - n++] = (byte) ('0' + (v % 10));
             v /= 10;
         } while (v > 0);
-        ByteBuf buf = alloc.ioBuffer(size(n));
+        ByteBuf buf = alloc.ioBuffer(size(n) - bodyLength());
         for (int i = 0; i < segments.length; i++) {
             if (i > 0) {
                 buf.writeBytes(digits, digits.length - n, n);
@@ -156,6 +172,14 @@ final class HttpRequestTemplate {
         return method;
     }
 
+    /** Whether the method is idempotent (RFC 9110 9.2.2), so a request the server may not have seen can be resent. */
+    boolean isIdempotent() {
+        return switch (method) {
+            case "GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE" -> true;
+            default -> false;
+        };
+    }
+
     boolean isHead() {
         return method.equals("HEAD");
     }
@@ -164,8 +188,18 @@ final class HttpRequestTemplate {
         return headers;
     }
 
-    byte[] body() {
-        return body;
+    /** The body to send once (a duplicate of the shared buffer: write it, never keep it), or null. */
+    ByteBuf body() {
+        return body == null ? null : body.duplicate();
+    }
+
+    /** The body's length in bytes (0 without one). */
+    int bodyLength() {
+        return body == null ? 0 : body.readableBytes();
+    }
+
+    boolean hasBody() {
+        return body != null;
     }
 
     boolean tls() {
@@ -225,6 +259,9 @@ final class HttpRequestTemplate {
             }
             if (uri.getHost() == null) {
                 throw new SettingException("url", url, "no host");
+            }
+            if (uri.getPort() == 0 || uri.getPort() > 65_535) {
+                throw new SettingException("url", url, "port " + uri.getPort() + " is out of range (1 to 65535)");
             }
             return uri;
         } catch (URISyntaxException e) {

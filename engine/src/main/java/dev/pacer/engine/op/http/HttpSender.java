@@ -11,6 +11,14 @@ interface HttpSender extends AutoCloseable {
     /** How many requests may be in flight at once (HTTP/1.1: the connections). */
     int capacity();
 
+    /**
+     * Opens up to {@code connections} of its connections ahead of the first request (a TCP connect, and TLS where
+     * the URL asks for it; no request is sent), waiting at most {@code timeoutMillis}; a connection that fails to
+     * open is opened again by its first request. Default: nothing (connections open on first use).
+     */
+    default void open(int connections, long timeoutMillis) throws InterruptedException {
+    }
+
     /** Closes the connections; requests still in flight or queued complete as cancelled. */
     @Override
     void close();

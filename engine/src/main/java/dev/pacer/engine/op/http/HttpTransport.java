@@ -40,7 +40,11 @@ final class HttpTransport implements AutoCloseable {
     private final boolean epoll;
     private final int connectTimeoutMillis;
 
-    HttpTransport(int threads, Duration connectTimeout) {
+    /** The run's clock: the op's send times and timeouts are read on it. */
+    final dev.pacer.ratelimit.NanoClock clock;
+
+    HttpTransport(int threads, Duration connectTimeout, dev.pacer.ratelimit.NanoClock clock) {
+        this.clock = clock;
         this.epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         // Netty's own thread type (FastThreadLocalThread): only on those do its allocator's thread caches and its

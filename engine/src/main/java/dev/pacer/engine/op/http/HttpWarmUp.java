@@ -9,9 +9,13 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
@@ -38,6 +42,12 @@ final class HttpWarmUp {
     static final long PACED_GAP_NANOS = 100_000;
     static final long REQUESTS = 150_000;
     static final int IN_FLIGHT = 16;
+    /**
+     * The most connections the warm-up opens, whatever the op's (the default, so a default run warms up as it
+     * runs): the JIT learns as much from 64 as from 600, and each costs two descriptors (client and server end)
+     * while it lasts.
+     */
+    static final int MAX_CONNECTIONS = 64;
     static final Duration SETTLE_MAX = Duration.ofSeconds(2);
 
     /** Makes a sender of the op's kind (protocol, connections) for a template pointed at another server. */
@@ -46,6 +56,8 @@ final class HttpWarmUp {
     }
 
     private final HttpTransport transport;
+    /** Real time whatever the run's clock: the warm-up spends it compiling the client against a private server. */
+    private static final dev.pacer.engine.time.RunClock REAL = dev.pacer.engine.time.RunClock.system();
     private final HttpRequestTemplate template;
     private final SenderFactory factory;
     private final boolean h2;
@@ -57,15 +69,26 @@ final class HttpWarmUp {
         this.h2 = h2;
     }
 
+    /** Warm-up requests answered (a response of any status), for tests; written by the event loops. */
+    private final AtomicLong answered = new AtomicLong();
+
+    long answered() {
+        return answered.get();
+    }
+
     void run() throws InterruptedException {
+        // the private server takes the op's request whatever its size (Netty's defaults stop at a 4 KB request
+        // line and 8 KB of headers: a longer URL or header would fail every warm-up request, with warnings)
+        int head = Math.max(8192, template.size(20) - template.bodyLength() + 1024);
         Channel server = new ServerBootstrap().group(transport.group()).channel(transport.serverChannelClass())
                 .childHandler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel ch) {
                         if (h2) {
-                            WarmUpServers.h2c(ch);
+                            WarmUpServers.h2c(ch, head);
                         } else {
-                            ch.pipeline().addLast(new HttpServerCodec(), new OkHandler());
+                            ch.pipeline().addLast(new HttpServerCodec(new HttpDecoderConfig()
+                                    .setMaxInitialLineLength(head).setMaxHeaderSize(head)), new OkHandler());
                         }
                     }
                 })
@@ -86,7 +109,7 @@ final class HttpWarmUp {
      * loop, for {@link #DURATION} or {@link #REQUESTS}: the bulk of the JIT's work. Then the connections close.
      */
     private void closedLoop(HttpRequestTemplate local, InetSocketAddress address) throws InterruptedException {
-        long deadline = System.nanoTime() + DURATION.toNanos();
+        long deadline = REAL.nanoTime() + DURATION.toNanos();
         AtomicLong sent = new AtomicLong();
         CountDownLatch done = new CountDownLatch(IN_FLIGHT);
         try (HttpSender sender = factory.create(local, address)) {
@@ -109,11 +132,11 @@ final class HttpWarmUp {
         CountDownLatch done = new CountDownLatch((int) n);
         Runnable counter = done::countDown;
         try (HttpSender sender = factory.create(local, address)) {
-            long next = System.nanoTime();
+            long next = REAL.nanoTime();
             for (int i = 0; i < n; i++) {
                 sender.send(i, completion(i, counter));
                 next += PACED_GAP_NANOS;
-                long wait = next - System.nanoTime();
+                long wait = next - REAL.nanoTime();
                 if (wait > 0) {
                     java.util.concurrent.locks.LockSupport.parkNanos(wait);
                 }
@@ -122,37 +145,46 @@ final class HttpWarmUp {
         }
     }
 
-    private static Completion completion(int i, Runnable then) {
+    private Completion completion(int i, Runnable then) {
         return switch (i % 3) {
-            case 0 -> new First(then);
-            case 1 -> new Second(then);
-            default -> new Third(then);
+            case 0 -> new First(then, answered);
+            case 1 -> new Second(then, answered);
+            default -> new Third(then, answered);
         };
     }
 
-    private record First(Runnable then) implements Completion {
+    private static void count(Outcome outcome, AtomicLong answered) {
+        if (outcome != null && !outcome.isError()) {
+            answered.incrementAndGet();
+        }
+    }
+
+    private record First(Runnable then, AtomicLong answered) implements Completion {
         @Override
         public void complete(Outcome outcome) {
+            count(outcome, answered);
             then.run();
         }
     }
 
-    private record Second(Runnable then) implements Completion {
+    private record Second(Runnable then, AtomicLong answered) implements Completion {
         @Override
         public void complete(Outcome outcome) {
+            count(outcome, answered);
             then.run();
         }
     }
 
-    private record Third(Runnable then) implements Completion {
+    private record Third(Runnable then, AtomicLong answered) implements Completion {
         @Override
         public void complete(Outcome outcome) {
+            count(outcome, answered);
             then.run();
         }
     }
 
     /** Round 1's lane: each completion sends the next request, until the deadline or the count. */
-    private static final class Again implements Runnable {
+    private final class Again implements Runnable {
         private final HttpSender sender;
         private final AtomicLong sent;
         private final long deadline;
@@ -169,7 +201,7 @@ final class HttpWarmUp {
         @Override
         public void run() {
             long n = sent.incrementAndGet();
-            if (n < REQUESTS && System.nanoTime() < deadline) {
+            if (n < REQUESTS && REAL.nanoTime() < deadline) {
                 sender.send(n, completion(++uses, this));
             } else {
                 done.countDown();
@@ -187,9 +219,9 @@ final class HttpWarmUp {
         if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
             return;
         }
-        long deadline = System.nanoTime() + SETTLE_MAX.toNanos();
+        long deadline = REAL.nanoTime() + SETTLE_MAX.toNanos();
         long before = jit.getTotalCompilationTime();
-        while (System.nanoTime() < deadline) {
+        while (REAL.nanoTime() < deadline) {
             Thread.sleep(100);
             long now = jit.getTotalCompilationTime();
             if (now - before < 10) {
@@ -199,15 +231,41 @@ final class HttpWarmUp {
         }
     }
 
-    /** Answers every HTTP/1.1 request with 200 "ok". */
+    /**
+     * Answers every HTTP/1.1 request with 200, in turn in three shapes real servers use: nginx's (Title-Case names,
+     * Server, Date, Content-Type, Content-Length, Connection), bare lower-case names, and a chunked body. The parser
+     * meets the branches of each before the run: warmed on one shape only, its compiled code was thrown away at
+     * the first response of a server that answered in another (seen with nginx: the header parsing deoptimised).
+     */
     private static final class OkHandler extends SimpleChannelInboundHandler<HttpObject> {
+        private int answered;
+
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
-            if (msg instanceof LastHttpContent) {
-                FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
-                        Unpooled.wrappedBuffer(new byte[] {'o', 'k'}));
-                r.headers().set(HttpHeaderNames.CONTENT_LENGTH, 2);
-                ctx.writeAndFlush(r);
+            if (!(msg instanceof LastHttpContent)) {
+                return;
+            }
+            switch (answered++ % 3) {
+                case 0 -> {
+                    FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                            Unpooled.wrappedBuffer(new byte[] {'o', 'k', '\n'}));
+                    r.headers().set("Server", "nginx").set("Date", "Thu, 01 Jan 1970 00:00:00 GMT")
+                            .set("Content-Type", "text/plain").set("Content-Length", 3).set("Connection", "keep-alive");
+                    ctx.writeAndFlush(r);
+                }
+                case 1 -> {
+                    FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                            Unpooled.wrappedBuffer(new byte[] {'o', 'k'}));
+                    r.headers().set(HttpHeaderNames.CONTENT_LENGTH, 2);
+                    ctx.writeAndFlush(r);
+                }
+                default -> {
+                    HttpResponse r = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+                    r.headers().set("Content-Type", "text/plain").set("Transfer-Encoding", "chunked");
+                    ctx.write(r);
+                    ctx.write(new DefaultHttpContent(Unpooled.wrappedBuffer(new byte[] {'o', 'k'})));
+                    ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+                }
             }
         }
     }

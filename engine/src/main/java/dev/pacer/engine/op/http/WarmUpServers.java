@@ -24,8 +24,14 @@ final class WarmUpServers {
 
     /** HTTP/2 with prior knowledge (h2c) on {@code ch}: answers every request with 200 "ok". */
     static void h2c(Channel ch) {
+        h2c(ch, 8192);
+    }
+
+    /** As {@link #h2c(Channel)}, taking request headers of up to {@code maxHeaderList} bytes (HPACK-decoded). */
+    static void h2c(Channel ch, int maxHeaderList) {
         ch.pipeline().addLast(Http2FrameCodecBuilder.forServer()
-                        .initialSettings(Http2Settings.defaultSettings().maxConcurrentStreams(1000)).build(),
+                        .initialSettings(Http2Settings.defaultSettings().maxConcurrentStreams(1000)
+                                .maxHeaderListSize(maxHeaderList)).build(),
                 new OkHandler());
     }
 

@@ -70,4 +70,47 @@ class H1ResponseParserTest {
             assertThrows(IllegalStateException.class, () -> p.read(Unpooled.copiedBuffer(bad, StandardCharsets.US_ASCII)), bad);
         }
     }
+
+    static void protocolError(String bad) {
+        for (int piece : new int[] {1, 1000}) {
+            H1ResponseParser p = new H1ResponseParser();
+            p.reset(false);
+            byte[] bytes = bad.getBytes(StandardCharsets.ISO_8859_1);
+            assertThrows(IllegalStateException.class, () -> {
+                for (int i = 0; i < bytes.length; i += piece) {
+                    p.read(Unpooled.wrappedBuffer(bytes, i, Math.min(piece, bytes.length - i)));
+                }
+            }, bad);
+        }
+    }
+
+    @Test
+    void headerValuesAreMatchedAsTokensNotSubstrings() {
+        // not chunked: the body is the 3 bytes Content-Length gives (as chunked, "abc" is a bad chunk size)
+        both("HTTP/1.1 200 OK\r\nTransfer-Encoding: notchunked\r\nContent-Length: 3\r\n\r\nabc", 200, false);
+        both("HTTP/1.1 200 OK\r\nConnection: x-noclose\r\nContent-Length: 1\r\n\r\nx", 200, false);
+        both("HTTP/1.1 200 OK\r\nConnection: keep-alive, Close\r\nContent-Length: 1\r\n\r\nx", 200, true);
+        both("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n1\r\nx\r\n0\r\n\r\n", 200, false);
+        both("HTTP/1.0 200 OK\r\nConnection: not-keep-alive\r\nContent-Length: 1\r\n\r\nx", 200, true);
+    }
+
+    @Test
+    void aMalformedOrConflictingContentLengthIsAProtocolError() {
+        protocolError("HTTP/1.1 200 OK\r\nContent-Length: 2abc\r\n\r\nok");
+        protocolError("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 5\r\n\r\nok");
+        protocolError("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 2\r\n\r\nok");
+        both("HTTP/1.1 200 OK\r\nContent-Length: 2 \r\nContent-Length: 2\r\n\r\nok", 200, false);
+    }
+
+    @Test
+    void aChunkSizeWithLeadingZerosIsValid() {
+        both("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0000000000000000005\r\nhello\r\n000\r\n\r\n",
+                200, false);
+        protocolError("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5x\r\nhello\r\n0\r\n\r\n");
+    }
+
+    @Test
+    void aConnectionIsNotReusedAfter101() {
+        both("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n", 101, true);
+    }
 }

@@ -21,6 +21,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -31,12 +32,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The http op over HTTP/2 with prior knowledge (h2c), against a Netty HTTP/2 server started here that counts what it gets. */
+@org.junit.jupiter.api.Timeout(120)
 class Http2OpTest {
 
     EventLoopGroup group;
@@ -45,6 +48,10 @@ class Http2OpTest {
     final AtomicLong requests = new AtomicLong();
     final Set<Channel> connections = ConcurrentHashMap.newKeySet();
     final Set<String> paths = ConcurrentHashMap.newKeySet();
+    final Set<String> cycleHeaders = ConcurrentHashMap.newKeySet();
+    /** When above 0: every goAwayEvery-th request on a connection is answered by a GOAWAY instead. */
+    volatile int goAwayEvery;
+    final AtomicLong goAwaysSent = new AtomicLong();
 
     @BeforeEach
     void startServer() {
@@ -55,13 +62,31 @@ class Http2OpTest {
                     protected void initChannel(Channel ch) {
                         connections.add(ch);
                         WarmUpServers.h2c(ch);
+                        AtomicInteger seenHere = new AtomicInteger();
                         ch.pipeline().addBefore(ch.pipeline().context(WarmUpServers.OkHandler.class).name(), "count",
                                 new ChannelInboundHandlerAdapter() {
                                     @Override
                                     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                                        if (msg instanceof Http2HeadersFrame h && goAwayEvery > 0
+                                                && seenHere.incrementAndGet() % goAwayEvery == 0) {
+                                            // GOAWAY naming the stream before this one as the last processed:
+                                            // this request is dropped unanswered, as a server that stops does
+                                            goAwaysSent.incrementAndGet();
+                                            Http2FrameCodec codec = ctx.pipeline().get(Http2FrameCodec.class);
+                                            codec.goAway(ctx.pipeline().context(codec), h.stream().id() - 2,
+                                                    io.netty.handler.codec.http2.Http2Error.NO_ERROR.code(),
+                                                    io.netty.buffer.Unpooled.EMPTY_BUFFER, ctx.newPromise());
+                                            ctx.flush();
+                                            io.netty.util.ReferenceCountUtil.release(msg);
+                                            return;
+                                        }
                                         if (msg instanceof Http2HeadersFrame h) {
                                             requests.incrementAndGet();
                                             paths.add(h.headers().path().toString());
+                                            CharSequence cycle = h.headers().get("x-cycle");
+                                            if (cycle != null) {
+                                                cycleHeaders.add(cycle.toString());
+                                            }
                                         }
                                         ctx.fireChannelRead(msg);
                                     }
@@ -116,5 +141,29 @@ class Http2OpTest {
         assertEquals(300L, s.outcomes().get("2xx"), s.outcomes().toString());
         assertEquals(300L, requests.get());
         assertEquals(3, connections.size(), "spread over 3 connections");
+    }
+
+    @Test
+    void aCycleInAHeaderIsReplacedOverH2AsOverHttp11() throws Exception {
+        Summary s = run(null, 50, null, h2(base + "/h", "header", "X-Cycle: c-{cycle}"));
+        assertEquals(50L, s.outcomes().get("2xx"), s.outcomes().toString());
+        Set<String> expected = new java.util.HashSet<>();
+        for (int c = 0; c < 50; c++) {
+            expected.add("c-" + c);
+        }
+        assertEquals(expected, cycleHeaders, "the server saw each cycle's number in the header, never '{cycle}'");
+    }
+
+    @Test
+    void afterAGoAwayTheUnprocessedStreamsAreSentOnceOnANewConnection() throws Exception {
+        goAwayEvery = 50;
+        Summary s = run("400", 0, Duration.ofSeconds(2), h2(base + "/g/{cycle}", "request-timeout", "1s"));
+        assertTrue(goAwaysSent.get() >= 10, "the server sent GOAWAYs: " + goAwaysSent.get());
+        assertEquals(s.ops(), (long) s.outcomes().get("2xx"), "no timeout, no reset: " + s.outcomes());
+        assertEquals(s.ops(), requests.get(), "the server answered each op once, dropped ones on a new connection");
+        assertTrue(connections.size() > goAwaysSent.get(), "a new connection after each GOAWAY: " + connections.size());
+        for (long c = 0; c < s.ops(); c++) {
+            assertTrue(paths.contains("/g/" + c), "cycle " + c + " was answered");
+        }
     }
 }

@@ -46,6 +46,31 @@ public final class GuavaLimiters {
         }
     }
 
+    /**
+     * Guava's {@code setRate}, then pacer's one deviation from it: on a rate increase the time priced ahead of now
+     * ({@code nextFreeTicketMicros} in the future) shrinks by the ratio of the rates, so a request priced at a slow
+     * rate does not hold the limiter at that rate's spacing after the change (pacer's StoredPermitsLimiter.retune,
+     * in whole microseconds, rounded down as there). {@code old} is the rate before, as given.
+     */
+    public static void setRateMovingPricedAhead(RateLimiter limiter, double old, double permitsPerSecond,
+                                                FakeStopwatch stopwatch) {
+        limiter.setRate(permitsPerSecond);
+        double factor = old / permitsPerSecond;
+        if (factor < 1) {
+            try {
+                java.lang.reflect.Field f = SmoothRateLimiter.class.getDeclaredField("nextFreeTicketMicros");
+                f.setAccessible(true);
+                long next = f.getLong(limiter);
+                long now = stopwatch.readMicros();
+                if (next > now) {
+                    f.setLong(limiter, now + (long) ((next - now) * factor));
+                }
+            } catch (ReflectiveOperationException e) {
+                throw new AssertionError("Guava's SmoothRateLimiter has no nextFreeTicketMicros any more", e);
+            }
+        }
+    }
+
     /** Guava's {@code SmoothBursty} storing {@code maxBurstSeconds} of idle time (its public factory fixes 1.0). */
     public static RateLimiter bursty(double permitsPerSecond, double maxBurstSeconds, FakeStopwatch stopwatch) {
         RateLimiter limiter = new SmoothRateLimiter.SmoothBursty(stopwatch, maxBurstSeconds);

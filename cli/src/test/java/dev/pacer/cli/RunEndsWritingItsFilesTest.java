@@ -1,0 +1,98 @@
+package dev.pacer.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a run or a report writes at its end is written, or said not to be: after the op used every file descriptor,
+ * after a SIGHUP, and when the page cannot be written (no half page is left).
+ */
+@Timeout(180)
+class RunEndsWritingItsFilesTest {
+
+    @TempDir
+    Path dir;
+
+    /** Runs a command under {@code bash} with a limit set first ({@code ulimit -n 256}). */
+    static List<String> limited(String ulimit) {
+        return List.of("bash", "-c", "ulimit " + ulimit + " && exec \"$@\"", "pacer");
+    }
+
+    @Test
+    void aRunWhoseOpHeldEveryDescriptorStillWritesItsSummaryAndPlot() throws Exception {
+        PacerProcess.Result r = PacerProcess.start(dir, limited("-n 256"), List.of("-Xmx256m"), "run",
+                "--op", "descriptor-hog", "--rate", "200", "--duration", "1s", "--hlog", "h.hlog", "--summary", "s.json",
+                "--plot", "p.html", "-q").await(60);
+        assertEquals(0, r.exitCode(), r.stderr());
+        JsonNode s = ControlEndToEndTest.JSON.readTree(dir.resolve("s.json").toFile());
+        assertTrue(s.get("ops").asLong() >= 150, s.toString());
+        assertTrue(Files.readString(dir.resolve("p.html")).contains("id=\"pacer-data\""), "the page is written");
+    }
+
+    @Test
+    void sighupEndsTheRunWithItsSummaryAndItsLastInterval() throws Exception {
+        PacerProcess p = PacerProcess.start(dir, "run", "--rate", "1000", "--duration", "60s", "--interval", "200ms",
+                "--hlog", "hup.hlog", "--summary", "hup.json", "-q", "--no-console");
+        Path hlog = dir.resolve("hup.hlog");
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (System.nanoTime() < deadline
+                && (!Files.exists(hlog) || RunCommandEndToEndTest.hlogCounts(hlog).getOrDefault("response", 0L) < 1000)) {
+            Thread.sleep(100);
+        }
+        p.signal("HUP");
+        PacerProcess.Result r = p.await(30);
+        assertEquals(129, r.exitCode(), "128 + SIGHUP; stderr: " + r.stderr());
+        JsonNode s = ControlEndToEndTest.JSON.readTree(dir.resolve("hup.json").toFile());
+        assertEquals("signal", s.get("stopReason").asText());
+        assertEquals("SIGHUP", s.get("stoppedBy").asText());
+        long ops = s.get("ops").asLong();
+        assertEquals(ops, RunCommandEndToEndTest.hlogCounts(hlog).get("response"), "the last interval made it into the log");
+        assertTrue(r.stdout().contains("stopped by SIGHUP"), r.stdout());
+    }
+
+    @Test
+    void aRunsPlotWhoseFolderWasRemovedFailsTheRunWithOneLine() throws Exception {
+        Path pages = Files.createDirectory(dir.resolve("pages"));
+        PacerProcess p = PacerProcess.start(dir, "run", "--rate", "100", "--duration", "3s", "--hlog", "r.hlog",
+                "--plot", "pages/r.html", "-q", "--no-console");
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (System.nanoTime() < deadline && !Files.exists(dir.resolve("r.hlog"))) {
+            Thread.sleep(20); // the run has started
+        }
+        Files.delete(pages);
+        PacerProcess.Result r = p.await(60);
+        assertEquals(1, r.exitCode(), r.stderr());
+        String err = r.stderr().strip();
+        assertEquals("pacer: could not write pages/r.html: no such file or folder", err);
+    }
+
+    @Test
+    void aReportPageThatCannotBeWrittenWholeLeavesTheOldPageAndExitsOne() throws Exception {
+        ReportEndToEndTest.writeLog(dir.resolve("big.hlog"), 60, 1000);
+        Path page = Files.writeString(dir.resolve("p.html"), "the page from before");
+        // a file size limit of 4 KiB: the page (its script alone is larger) is cut short, as on a full disk
+        PacerProcess.Result r = PacerProcess.start(dir, limited("-f 4"), List.of("-Xmx256m", "-XX:-UsePerfData"),
+                "report", "big.hlog", "--plot", "p.html").await(60);
+        assertEquals(1, r.exitCode(), r.stderr());
+        assertEquals("pacer report: could not write p.html: File too large", r.stderr().strip());
+        assertEquals("the page from before", Files.readString(page), "no half page over it");
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(List.of(), left.filter(f -> f.getFileName().toString().endsWith(".tmp")).toList(),
+                    "no temp file left");
+        }
+        PacerProcess.Result full = PacerProcess.run(dir, 60, "report", "big.hlog", "--plot", "/dev/full");
+        assertEquals(1, full.exitCode(), full.stderr());
+        assertEquals("pacer report: could not write /dev/full: No space left on device", full.stderr().strip());
+        assertFalse(full.stdout().isEmpty(), "the report itself is printed");
+    }
+}

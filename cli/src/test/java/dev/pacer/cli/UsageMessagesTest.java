@@ -1,0 +1,72 @@
+package dev.pacer.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Bad values found by an adversarial pass: each is one line naming the flag and the value, with its reason whole,
+ * and exit 2. Usage errors never reach a run, so these run in this JVM.
+ */
+@Timeout(60)
+class UsageMessagesTest {
+
+    @TempDir
+    Path dir;
+
+    static NewUserTest.Result refused(String named, String... args) {
+        NewUserTest.Result r = NewUserTest.pacer(args);
+        assertEquals(2, r.exitCode(), r.stderr());
+        NewUserTest.assertOneLineNaming(r, named);
+        return r;
+    }
+
+    @Test
+    void aBodyFromAFolderOrFromNoFileIsOneLineAndExitTwo() throws Exception {
+        Files.createDirectory(dir.resolve("folder"));
+        String folder = "@" + dir.resolve("folder");
+        refused("pacer: invalid --body '" + folder + "': " + dir.resolve("folder") + " is a folder; give a file",
+                "run", "--op", "http", "--url", "http://127.0.0.1:1/", "--rate", "10", "--duration", "1s", "--body", folder);
+        refused("pacer: invalid --body '@': give a file after the @", "run", "--op", "http", "--url", "http://127.0.0.1:1/",
+                "--rate", "10", "--duration", "1s", "--body", "@");
+        String missing = "@" + dir.resolve("missing.json");
+        refused("pacer: invalid --body '" + missing + "': no file " + dir.resolve("missing.json"), "run", "--op", "http",
+                "--url", "http://127.0.0.1:1/", "--rate", "10", "--duration", "1s", "--body", missing);
+    }
+
+    @Test
+    void aPortPastTheRangeNamesTheUrl() {
+        refused("pacer: invalid --url 'http://127.0.0.1:65536/': port 65536 is out of range (1 to 65535)",
+                "run", "--op", "http", "--url", "http://127.0.0.1:65536/", "--rate", "10", "--duration", "1s", "-q");
+    }
+
+    @Test
+    void aLineBreakInAHeaderOrUrlIsShownEscapedAndTheReasonFollowsIt() {
+        refused("pacer: invalid --header 'X-A: b\\r\\nX-B: c': the value has a line break",
+                "run", "--op", "http", "--url", "http://127.0.0.1:1/", "--rate", "10", "--duration", "1s", "-q",
+                "--header", "X-A: b\r\nX-B: c");
+        NewUserTest.Result url = refused("pacer: invalid --url 'http://127.0.0.1:1/a\\r\\nb': ", "run", "--op", "http",
+                "--url", "http://127.0.0.1:1/a\r\nb", "--rate", "10", "--duration", "1s", "-q");
+        assertTrue(url.stderr().strip().length() > "pacer: invalid --url 'http://127.0.0.1:1/a\\r\\nb': ".length() + 5,
+                "a reason follows: " + url.stderr());
+    }
+
+    @Test
+    void aSearchHoldShorterThanWhatItJudgesIsRefused() {
+        refused("pacer: invalid --hold '1ns': a probe is judged on the reporting intervals after its first fifth: give at"
+                + " least 1.25 x --interval (1.25s)", "run", "--search", "response.p99<20ms", "--hold", "1ns", "-q");
+        refused("pacer: invalid --interval '20.0s': is too long for a search's probes of 10s (--hold)",
+                "run", "--search", "response.p99<20ms", "--interval", "20s", "-q");
+    }
+
+    @Test
+    void aSearchAsAShardIsRefused() {
+        refused("pacer: --search cannot run as a shard (--shard 0/2)", "run", "--search", "response.p99<20ms",
+                "--shard", "0/2", "-q");
+    }
+}

@@ -1,0 +1,24 @@
+package dev.pacer.engine.workload;
+
+/**
+ * One cycle of a workload while it runs: its global cycle and the values its steps saved, which later steps of
+ * the same cycle read and no other cycle ever sees. Owned by one cycle at a time (its steps run one after the
+ * other, each started from the previous one's completion, which orders the writes before the reads).
+ */
+final class CycleState {
+
+    final long cycle;
+    /** The saved values by slot ({@link Workload.Op#savedNames()}); null until saved. */
+    final String[] saved;
+    /** Whether each saved value is JSON text (quoted in a JSON body) rather than a number or boolean. */
+    final boolean[] savedIsText;
+
+    private static final String[] NO_VALUES = {};
+    private static final boolean[] NO_FLAGS = {};
+
+    CycleState(long cycle, int savedSlots) {
+        this.cycle = cycle;
+        this.saved = savedSlots == 0 ? NO_VALUES : new String[savedSlots]; // most ops save nothing: no arrays
+        this.savedIsText = savedSlots == 0 ? NO_FLAGS : new boolean[savedSlots];
+    }
+}

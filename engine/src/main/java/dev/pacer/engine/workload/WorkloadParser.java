@@ -1,0 +1,652 @@
+package dev.pacer.engine.workload;
+
+import com.fasterxml.jackson.core.JsonPointer;
+import dev.pacer.engine.workload.Template.Encoding;
+import dev.pacer.engine.workload.Template.Slot;
+import java.io.IOException;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
+
+/**
+ * Reads a workload file (YAML, with SnakeYAML's node API) and compiles it: every problem is one
+ * {@code file:line: what is wrong} ({@link WorkloadException}) before anything runs. The format is in
+ * docs/workloads.md.
+ */
+public final class WorkloadParser {
+
+    static final int MAX_BYTES = 4 << 20;
+    /** The most ops a workload may have (each is a tag of its own in the run's figures). */
+    static final int MAX_OPS = 64;
+
+    private static final Set<String> TOP_KEYS = Set.of("name", "description", "driver", "base", "seed", "vars",
+            "headers", "bindings", "ops");
+    private static final Set<String> OP_KEYS = Set.of("weight", "steps", "request", "headers", "body", "json", "check",
+            "save");
+    private static final Set<String> STEP_KEYS = Set.of("request", "headers", "body", "json", "check", "save");
+    private static final Set<String> CHECK_KEYS = Set.of("status", "body", "regex", "json", "warn");
+    private static final Set<String> RESTRICTED = Set.of("host", "content-length", "connection", "expect", "upgrade",
+            "transfer-encoding");
+    private static final Pattern VAR = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_-]*)}");
+    private static final Pattern IDENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]*");
+    private static final Pattern OP_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}");
+    private static final Pattern SAVE = Pattern.compile("(json|header)\\((.*)\\)");
+
+    private final String source;
+    private final Path dir;
+    private final Map<String, String> overrides;
+    private final Map<String, String> vars = new HashMap<>();
+    private final Map<String, Node> varNodes = new LinkedHashMap<>();
+    private final Map<String, Workload.Binding> bindings = new LinkedHashMap<>();
+
+    private WorkloadParser(String source, Path dir, Map<String, String> overrides) {
+        this.source = source;
+        this.dir = dir;
+        this.overrides = overrides;
+    }
+
+    /**
+     * Reads and compiles a workload file.
+     *
+     * @param vars values for the file's {@code vars} given from outside (the command line), by name
+     * @throws WorkloadException {@code file:line: what is wrong}
+     * @throws IOException       when the file cannot be read at all
+     */
+    public static Workload parse(Path file, Map<String, String> vars) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        if (bytes.length > MAX_BYTES) {
+            throw new WorkloadException(file.toString(), 1, "over 4 MB; put data in csv files");
+        }
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw new WorkloadException(file.toString(), 1, "not UTF-8 text");
+        }
+        Path dir = file.toAbsolutePath().getParent();
+        return parse(text, file.toString(), dir, vars);
+    }
+
+    /** Compiles workload text; {@code dir} resolves the csv files it names. */
+    public static Workload parse(String text, String source, Path dir, Map<String, String> vars) {
+        return new WorkloadParser(source, dir, vars == null ? Map.of() : vars).read(text);
+    }
+
+    /** True when the YAML text is a workload (it has top-level {@code ops}), not a scenario. */
+    public static boolean isWorkload(Path file) {
+        try {
+            String head = Files.readString(file);
+            return head.lines().anyMatch(l -> l.startsWith("ops:"));
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private Workload read(String text) {
+        Node root;
+        try {
+            LoaderOptions limits = new LoaderOptions();
+            limits.setCodePointLimit(MAX_BYTES);
+            root = new Yaml(limits).compose(new StringReader(text));
+        } catch (MarkedYAMLException e) {
+            int line = e.getProblemMark() != null ? e.getProblemMark().getLine() + 1 : 1;
+            throw new WorkloadException(source, line, "not valid YAML: " + e.getProblem());
+        } catch (YAMLException e) {
+            throw new WorkloadException(source, 1, "not valid YAML: " + e.getMessage());
+        }
+        if (root == null) {
+            throw new WorkloadException(source, 1, "the file is empty; a workload needs 'base' and 'ops'");
+        }
+        Map<String, NodeTuple> top = mapping(root, "a workload", TOP_KEYS);
+        if (top.containsKey("driver")) {
+            Node d = top.get("driver").getValueNode();
+            if (!scalar(d, "driver").equals("http")) {
+                throw new WorkloadException(source, line(d), "driver '" + scalar(d, "driver") + "' is not known; http is");
+            }
+        }
+        if (top.containsKey("vars")) {
+            for (NodeTuple t : mapping(top.get("vars").getValueNode(), "vars", null).values()) {
+                String name = scalar(t.getKeyNode(), "a var's name");
+                if (!IDENT.matcher(name).matches()) {
+                    throw new WorkloadException(source, line(t.getKeyNode()), "var name '" + name + "' is not a name");
+                }
+                varNodes.put(name, t.getValueNode());
+            }
+        }
+        for (String o : overrides.keySet()) {
+            if (!varNodes.containsKey(o)) {
+                throw new WorkloadException(source, line(root), "no var named '" + o + "' to set (vars: "
+                        + String.join(", ", new TreeSet<>(varNodes.keySet())) + ")");
+            }
+        }
+        String name = top.containsKey("name") ? text(top.get("name").getValueNode(), "name") : defaultName();
+        long seed = 0;
+        if (top.containsKey("seed")) {
+            Node s = top.get("seed").getValueNode();
+            try {
+                seed = Long.parseLong(text(s, "seed"));
+            } catch (NumberFormatException e) {
+                throw new WorkloadException(source, line(s), "seed '" + scalar(s, "seed") + "' is not a whole number");
+            }
+        }
+        if (!top.containsKey("base")) {
+            throw new WorkloadException(source, line(root), "a workload needs 'base', the server's URL, e.g. http://127.0.0.1:8080");
+        }
+        URI base = base(top.get("base").getValueNode());
+        List<Workload.Header> defaults = top.containsKey("headers")
+                ? headers(top.get("headers").getValueNode(), n -> { throw new IllegalArgumentException(
+                        "default headers take no {" + n + "}: put them in an op"); })
+                : List.of();
+        if (top.containsKey("bindings")) {
+            BindingParser bp = new BindingParser(dir == null ? Path.of(".") : dir, new HashMap<>());
+            for (NodeTuple t : mapping(top.get("bindings").getValueNode(), "bindings", null).values()) {
+                String b = scalar(t.getKeyNode(), "a binding's name");
+                if (!IDENT.matcher(b).matches()) {
+                    throw new WorkloadException(source, line(t.getKeyNode()), "binding name '" + b
+                            + "' is not a name (letters, digits, _ and -)");
+                }
+                String fnText = text(t.getValueNode(), "binding '" + b + "'");
+                try {
+                    bindings.put(b, new Workload.Binding(b, fnText, bp.compile(fnText, CycleRandom.salt(seed, b))));
+                } catch (IllegalArgumentException e) {
+                    throw new WorkloadException(source, line(t.getValueNode()), "binding '" + b + "': " + e.getMessage());
+                }
+            }
+        }
+        if (!top.containsKey("ops")) {
+            throw new WorkloadException(source, line(root), "a workload needs 'ops', e.g. ops: {get: {weight: 1, request: GET /}}");
+        }
+        Map<String, NodeTuple> opNodes = mapping(top.get("ops").getValueNode(), "ops", null);
+        if (opNodes.isEmpty()) {
+            throw new WorkloadException(source, line(top.get("ops").getValueNode()), "'ops' has no ops");
+        }
+        if (opNodes.size() > MAX_OPS) {
+            throw new WorkloadException(source, line(top.get("ops").getValueNode()), "more than " + MAX_OPS + " ops");
+        }
+        List<Workload.Op> ops = new ArrayList<>();
+        for (NodeTuple t : opNodes.values()) {
+            ops.add(op(t, defaults));
+        }
+        try {
+            Mix.order(ops.stream().mapToLong(Workload.Op::weight).toArray());
+        } catch (IllegalArgumentException e) {
+            throw new WorkloadException(source, line(top.get("ops").getValueNode()), e.getMessage());
+        }
+        return new Workload(name, source, base, seed, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(bindings)),
+                List.copyOf(ops));
+    }
+
+    private String defaultName() {
+        String f = Path.of(source).getFileName().toString();
+        return f.replaceFirst("\\.ya?ml$", "");
+    }
+
+    private URI base(Node node) {
+        String b = text(node, "base");
+        try {
+            URI uri = new URI(b);
+            if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
+                throw new WorkloadException(source, line(node), "base '" + b + "' must be an http:// URL with a host");
+            }
+            if (uri.getRawPath() != null && !uri.getRawPath().isEmpty() && !uri.getRawPath().equals("/")
+                    || uri.getRawQuery() != null) {
+                throw new WorkloadException(source, line(node), "base '" + b
+                        + "' is scheme, host and port only; paths go in each request");
+            }
+            return uri;
+        } catch (URISyntaxException e) {
+            throw new WorkloadException(source, line(node), "base '" + b + "' is not a URL: " + e.getReason());
+        }
+    }
+
+    private Workload.Op op(NodeTuple t, List<Workload.Header> defaults) {
+        String name = scalar(t.getKeyNode(), "an op's name");
+        int keyLine = line(t.getKeyNode());
+        if (!OP_NAME.matcher(name).matches()) {
+            throw new WorkloadException(source, keyLine, "op name '" + name + "' must be 1 to 64 letters, digits, _ . -");
+        }
+        Map<String, NodeTuple> m = mapping(t.getValueNode(), "op '" + name + "'", OP_KEYS);
+        if (!m.containsKey("weight")) {
+            throw new WorkloadException(source, keyLine, "op '" + name + "' needs a 'weight' (e.g. weight: 70)");
+        }
+        Node w = m.get("weight").getValueNode();
+        long weight;
+        try {
+            weight = Long.parseLong(text(w, "weight"));
+        } catch (NumberFormatException e) {
+            throw new WorkloadException(source, line(w), "op '" + name + "': weight '" + scalar(w, "weight")
+                    + "' is not a whole number");
+        }
+        if (weight < 1) {
+            throw new WorkloadException(source, line(w), "op '" + name + "': weight must be ≥ 1, got " + weight
+                    + " (leave the op out to run it never)");
+        }
+        List<String> saved = new ArrayList<>();
+        List<Workload.Step> steps = new ArrayList<>();
+        if (m.containsKey("steps")) {
+            for (String k : m.keySet()) {
+                if (!k.equals("steps") && !k.equals("weight")) {
+                    throw new WorkloadException(source, line(m.get(k).getKeyNode()), "op '" + name
+                            + "' has steps: '" + k + "' goes in a step");
+                }
+            }
+            Node sn = m.get("steps").getValueNode();
+            if (!(sn instanceof SequenceNode seq) || seq.getValue().isEmpty()) {
+                throw new WorkloadException(source, line(sn), "op '" + name + "': 'steps' must be a non-empty list of requests");
+            }
+            for (Node s : seq.getValue()) {
+                steps.add(step(mapping(s, "a step of '" + name + "'", STEP_KEYS), s, name, saved, defaults));
+            }
+        } else {
+            if (!m.containsKey("request")) {
+                throw new WorkloadException(source, keyLine, "op '" + name + "' needs a 'request' (e.g. GET /items/{item}) or 'steps'");
+            }
+            Map<String, NodeTuple> stepKeys = new HashMap<>(m);
+            stepKeys.remove("weight");
+            steps.add(step(stepKeys, t.getValueNode(), name, saved, defaults));
+        }
+        return new Workload.Op(name, weight, List.copyOf(steps), List.copyOf(saved));
+    }
+
+    private Workload.Step step(Map<String, NodeTuple> m, Node node, String op, List<String> saved,
+                               List<Workload.Header> defaults) {
+        if (!m.containsKey("request")) {
+            throw new WorkloadException(source, line(node), "a step of '" + op + "' needs a 'request' (e.g. POST /orders)");
+        }
+        List<String> laterSaves = new ArrayList<>();
+        if (m.containsKey("save")) {
+            for (NodeTuple s : mapping(m.get("save").getValueNode(), "save", null).values()) {
+                laterSaves.add(scalar(s.getKeyNode(), "a saved name"));
+            }
+        }
+        Function<String, Slot> resolve = slots(saved, laterSaves);
+        Node rn = m.get("request").getValueNode();
+        String request = text(rn, "request").strip();
+        int space = request.indexOf(' ');
+        String method = space < 0 ? "" : request.substring(0, space);
+        String target = space < 0 ? request : request.substring(space + 1).strip();
+        if (!method.matches("[A-Z]+")) {
+            throw new WorkloadException(source, line(rn), "request '" + request
+                    + "' must be a method and a path, e.g. GET /items/{item}");
+        }
+        if (method.equals("HEAD") || method.equals("CONNECT")) {
+            throw new WorkloadException(source, line(rn), "request '" + request + "': " + method
+                    + " is not supported in workloads (use the http op: --op http --method " + method + ")");
+        }
+        if (!target.startsWith("/") || target.contains(" ")) {
+            throw new WorkloadException(source, line(rn), "request '" + request
+                    + "': the path must start with / and have no spaces (the host is in 'base')");
+        }
+        Template targetT = template(rn, target, Encoding.URL, resolve);
+        List<Workload.Header> headers = new ArrayList<>(defaults);
+        if (m.containsKey("headers")) {
+            headers.addAll(headers(m.get("headers").getValueNode(), resolve));
+        }
+        if (m.containsKey("body") && m.containsKey("json")) {
+            throw new WorkloadException(source, line(m.get("json").getKeyNode()), "a request has 'body' or 'json', not both");
+        }
+        Template body = null;
+        String contentType = null;
+        if (m.containsKey("body")) {
+            Node bn = m.get("body").getValueNode();
+            body = template(bn, text(bn, "body"), Encoding.RAW, resolve);
+        } else if (m.containsKey("json")) {
+            Template.Builder b = new Template.Builder();
+            json(m.get("json").getValueNode(), b, resolve);
+            body = b.build("json");
+            contentType = "application/json";
+        }
+        Workload.Check check = m.containsKey("check") ? check(m.get("check").getValueNode(), resolve) : null;
+        List<Workload.Save> saves = new ArrayList<>();
+        if (m.containsKey("save")) {
+            for (NodeTuple s : mapping(m.get("save").getValueNode(), "save", null).values()) {
+                saves.add(save(s, saved, op));
+            }
+        }
+        return new Workload.Step(method, targetT, List.copyOf(headers), body, contentType, check, List.copyOf(saves),
+                line(node));
+    }
+
+    private Workload.Save save(NodeTuple s, List<String> saved, String op) {
+        String name = scalar(s.getKeyNode(), "a saved name");
+        int keyLine = line(s.getKeyNode());
+        if (!IDENT.matcher(name).matches()) {
+            throw new WorkloadException(source, keyLine, "saved name '" + name + "' is not a name");
+        }
+        if (bindings.containsKey(name) || saved.contains(name) || name.equals("cycle")) {
+            throw new WorkloadException(source, keyLine, "op '" + op + "' saves '" + name
+                    + "', which is already a binding or saved value");
+        }
+        Node v = s.getValueNode();
+        Matcher m = SAVE.matcher(text(v, "save").strip());
+        if (!m.matches()) {
+            throw new WorkloadException(source, line(v), "save '" + name + "': expected json(/pointer) or header(Name), got '"
+                    + scalar(v, "save") + "'");
+        }
+        String arg = m.group(2).strip();
+        JsonPointer pointer = null;
+        String header = null;
+        if (m.group(1).equals("json")) {
+            pointer = pointer(v, arg);
+        } else {
+            if (!arg.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
+                throw new WorkloadException(source, line(v), "save '" + name + "': '" + arg + "' is not a header name");
+            }
+            header = arg;
+        }
+        saved.add(name);
+        return new Workload.Save(name, saved.size() - 1, pointer, header);
+    }
+
+    private JsonPointer pointer(Node node, String text) {
+        try {
+            return JsonPointer.compile(text);
+        } catch (IllegalArgumentException e) {
+            throw new WorkloadException(source, line(node), "'" + text + "' is not a JSON pointer (e.g. /items/0/id): "
+                    + e.getMessage());
+        }
+    }
+
+    private Function<String, Slot> slots(List<String> saved, List<String> laterInStep) {
+        List<String> before = List.copyOf(saved);
+        return name -> {
+            Workload.Binding b = bindings.get(name);
+            if (b != null) {
+                return new BindingSlot(name, b.fn());
+            }
+            int i = before.indexOf(name);
+            if (i >= 0) {
+                return new SavedSlot(name, i);
+            }
+            if (name.equals("cycle")) {
+                return new BindingSlot(name, new Fns.Seq(0));
+            }
+            if (laterInStep.contains(name)) {
+                throw new IllegalArgumentException("{" + name + "} is saved by this step, so only later steps can use it");
+            }
+            throw new IllegalArgumentException("{" + name + "} is neither a binding nor saved by an earlier step (bindings: "
+                    + String.join(", ", new TreeSet<>(bindings.keySet())) + ")");
+        };
+    }
+
+    private Template template(Node node, String text, Encoding e, Function<String, Slot> resolve) {
+        try {
+            return Template.of(text, e, resolve);
+        } catch (IllegalArgumentException ex) {
+            throw new WorkloadException(source, line(node), ex.getMessage());
+        }
+    }
+
+    private void json(Node node, Template.Builder b, Function<String, Slot> resolve) {
+        try {
+            if (node instanceof MappingNode map) {
+                b.literal("{");
+                Set<String> keys = new LinkedHashSet<>();
+                boolean first = true;
+                for (NodeTuple t : map.getValue()) {
+                    String key = scalar(t.getKeyNode(), "a JSON key");
+                    if (!keys.add(key)) {
+                        throw new WorkloadException(source, line(t.getKeyNode()), "duplicate JSON key '" + key + "'");
+                    }
+                    b.literal(first ? "" : ",");
+                    first = false;
+                    b.literal("\"").text(key, Encoding.JSON_STRING, n -> {
+                        throw new IllegalArgumentException("JSON keys take no {" + n + "}");
+                    }).literal("\":");
+                    json(t.getValueNode(), b, resolve);
+                }
+                b.literal("}");
+            } else if (node instanceof SequenceNode seq) {
+                b.literal("[");
+                for (int i = 0; i < seq.getValue().size(); i++) {
+                    b.literal(i == 0 ? "" : ",");
+                    json(seq.getValue().get(i), b, resolve);
+                }
+                b.literal("]");
+            } else {
+                ScalarNode s = (ScalarNode) node;
+                String v = vars(s.getValue(), node);
+                Tag tag = s.getTag();
+                if (tag.equals(Tag.INT) || tag.equals(Tag.FLOAT)) {
+                    b.literal(new java.math.BigDecimal(v.replace("_", "")).toString());
+                } else if (tag.equals(Tag.BOOL)) {
+                    b.literal(v.toLowerCase(Locale.ROOT).startsWith("t") || v.toLowerCase(Locale.ROOT).startsWith("y")
+                            ? "true" : "false");
+                } else if (tag.equals(Tag.NULL)) {
+                    b.literal("null");
+                } else {
+                    Matcher whole = Template.NAME.matcher(v);
+                    if (whole.matches() && whole.group(2) != null) {
+                        b.slot(resolve.apply(whole.group(2)), Encoding.JSON_VALUE);
+                    } else {
+                        b.literal("\"").text(v, Encoding.JSON_STRING, resolve).literal("\"");
+                    }
+                }
+            }
+        } catch (NumberFormatException e) {
+            throw new WorkloadException(source, line(node), "'" + ((ScalarNode) node).getValue() + "' is not a JSON number");
+        } catch (WorkloadException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            throw new WorkloadException(source, line(node), e.getMessage());
+        }
+    }
+
+    private List<Workload.Header> headers(Node node, Function<String, Slot> resolve) {
+        List<Workload.Header> out = new ArrayList<>();
+        for (NodeTuple t : mapping(node, "headers", null).values()) {
+            String name = scalar(t.getKeyNode(), "a header's name");
+            if (!name.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
+                throw new WorkloadException(source, line(t.getKeyNode()), "header name '" + name + "' is not an HTTP token");
+            }
+            if (RESTRICTED.contains(name.toLowerCase(Locale.ROOT))) {
+                throw new WorkloadException(source, line(t.getKeyNode()), "the client sets " + name + " itself");
+            }
+            String value = text(t.getValueNode(), "header " + name);
+            if (value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0) {
+                throw new WorkloadException(source, line(t.getValueNode()), "header " + name + " has a line break");
+            }
+            out.add(new Workload.Header(name, template(t.getValueNode(), value, Encoding.HEADER, resolve)));
+        }
+        return out;
+    }
+
+    private Workload.Check check(Node node, Function<String, Slot> resolve) {
+        Map<String, NodeTuple> m = mapping(node, "check", CHECK_KEYS);
+        long[] status = null;
+        String statusText = null;
+        if (m.containsKey("status")) {
+            Node sn = m.get("status").getValueNode();
+            status = new long[10];
+            List<Node> items = sn instanceof SequenceNode seq ? seq.getValue() : List.of(sn);
+            if (items.isEmpty()) {
+                throw new WorkloadException(source, line(sn), "check status: an empty list accepts nothing");
+            }
+            List<String> texts = new ArrayList<>();
+            for (Node item : items) {
+                String s = text(item, "status").strip().toLowerCase(Locale.ROOT);
+                texts.add(s);
+                if (s.matches("[1-5]xx")) {
+                    int c = s.charAt(0) - '0';
+                    for (int code = c * 100; code < c * 100 + 100; code++) {
+                        status[code >> 6] |= 1L << code;
+                    }
+                } else if (s.matches("[1-5][0-9][0-9]")) {
+                    int code = Integer.parseInt(s);
+                    status[code >> 6] |= 1L << code;
+                } else {
+                    throw new WorkloadException(source, line(item), "check status '" + s
+                            + "': expected a status (200), a class (2xx) or a list of them");
+                }
+            }
+            statusText = String.join(",", texts);
+        }
+        Template contains = null;
+        if (m.containsKey("body")) {
+            Node bn = m.get("body").getValueNode();
+            contains = template(bn, text(bn, "check body"), Encoding.RAW, resolve);
+        }
+        Pattern regex = null;
+        if (m.containsKey("regex")) {
+            Node rn = m.get("regex").getValueNode();
+            try {
+                regex = Pattern.compile(text(rn, "regex"));
+            } catch (PatternSyntaxException e) {
+                throw new WorkloadException(source, line(rn), "regex '" + scalar(rn, "regex") + "' does not compile: "
+                        + e.getDescription());
+            }
+        }
+        List<Workload.JsonEquals> json = new ArrayList<>();
+        if (m.containsKey("json")) {
+            for (NodeTuple t : mapping(m.get("json").getValueNode(), "check json", null).values()) {
+                String p = scalar(t.getKeyNode(), "a JSON pointer");
+                JsonPointer pointer = pointer(t.getKeyNode(), p);
+                Node v = t.getValueNode();
+                json.add(new Workload.JsonEquals(pointer, template(v, text(v, "check json " + p), Encoding.RAW, resolve)));
+            }
+        }
+        boolean warn = false;
+        if (m.containsKey("warn")) {
+            Node wn = m.get("warn").getValueNode();
+            String w = scalar(wn, "warn");
+            if (!w.equals("true") && !w.equals("false")) {
+                throw new WorkloadException(source, line(wn), "warn must be true or false, got '" + w + "'");
+            }
+            warn = w.equals("true");
+        }
+        return new Workload.Check(status, statusText, contains, regex, List.copyOf(json), warn);
+    }
+
+    // --- YAML helpers -----------------------------------------------------------------------------------------
+
+    /** A mapping's tuples by key, refusing duplicates and (with {@code allowed}) unknown keys. */
+    private Map<String, NodeTuple> mapping(Node node, String what, Set<String> allowed) {
+        if (!(node instanceof MappingNode map)) {
+            throw new WorkloadException(source, line(node), what + " must be a mapping of keys (key: value)");
+        }
+        Map<String, NodeTuple> out = new LinkedHashMap<>();
+        for (NodeTuple t : map.getValue()) {
+            String key = scalar(t.getKeyNode(), "key");
+            if (allowed != null && !allowed.contains(key)) {
+                throw new WorkloadException(source, line(t.getKeyNode()), "unknown key '" + key + "' in " + what
+                        + " (expected: " + String.join(", ", new TreeSet<>(allowed)) + ")");
+            }
+            if (out.put(key, t) != null) {
+                throw new WorkloadException(source, line(t.getKeyNode()), "duplicate key '" + key + "' in " + what);
+            }
+        }
+        return out;
+    }
+
+    private String scalar(Node node, String what) {
+        if (!(node instanceof ScalarNode s)) {
+            throw new WorkloadException(source, line(node), what + " must be a single value");
+        }
+        return s.getValue();
+    }
+
+    /** A scalar with its {@code ${var}}s resolved; an empty or null value is refused. */
+    private String text(Node node, String what) {
+        String raw = scalar(node, what);
+        if (raw.isEmpty() || ((ScalarNode) node).getTag().equals(Tag.NULL)) {
+            throw new WorkloadException(source, line(node), what + " is empty");
+        }
+        return vars(raw, node);
+    }
+
+    private String vars(String text, Node at) {
+        return vars(text, at, new LinkedHashSet<>());
+    }
+
+    private String vars(String text, Node at, Set<String> resolving) {
+        Matcher m = VAR.matcher(text);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(out, Matcher.quoteReplacement(var(m.group(1), at, resolving)));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    private String var(String name, Node at, Set<String> resolving) {
+        String done = vars.get(name);
+        if (done != null) {
+            return done;
+        }
+        Node node = varNodes.get(name);
+        if (node == null) {
+            throw new WorkloadException(source, line(at), "${" + name + "} is not a var (vars: "
+                    + String.join(", ", new TreeSet<>(varNodes.keySet())) + ")");
+        }
+        if (!resolving.add(name)) {
+            throw new WorkloadException(source, line(node), "var '" + name + "' refers to itself: "
+                    + String.join(" → ", resolving) + " → " + name);
+        }
+        String value = overrides.containsKey(name) ? overrides.get(name) : vars(scalar(node, "var " + name), node, resolving);
+        resolving.remove(name);
+        vars.put(name, value);
+        return value;
+    }
+
+    private static int line(Node node) {
+        return node.getStartMark() == null ? 1 : node.getStartMark().getLine() + 1;
+    }
+
+    /** A slot for a binding's value. */
+    record BindingSlot(String name, Fn fn) implements Slot {
+        @Override
+        public void write(CycleState st, Bytes out) {
+            fn.write(st.cycle, out);
+        }
+
+        @Override
+        public void writeJson(CycleState st, Bytes out) {
+            fn.writeJson(st.cycle, out);
+        }
+    }
+
+    /** A slot for a value an earlier step saved. */
+    record SavedSlot(String name, int slot) implements Slot {
+        @Override
+        public void write(CycleState st, Bytes out) {
+            out.appendUtf8(st.saved[slot]);
+        }
+
+        @Override
+        public void writeJson(CycleState st, Bytes out) {
+            if (st.savedIsText[slot]) {
+                byte[] b = st.saved[slot].getBytes(StandardCharsets.UTF_8);
+                out.append((byte) '"').appendJsonEscaped(b, 0, b.length).append((byte) '"');
+            } else {
+                out.appendUtf8(st.saved[slot]);
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package dev.pacer.engine.workload;
+
+import java.io.PrintStream;
+
+/**
+ * {@code pacer show}: what cycles would send, without sending anything: for each cycle its op, each binding's
+ * value and each step's rendered request. Steps after one that saves a value show {@code ~name~} in place of a
+ * saved value, which only a response can give.
+ */
+public final class WorkloadShow {
+
+    private WorkloadShow() {
+    }
+
+    /**
+     * Prints cycles {@code from .. to - 1} as a test of {@code shards} shards would run them.
+     */
+    public static void print(Workload w, long from, long to, int shards, PrintStream out) {
+        Mix mix = Mix.of(w.ops().stream().mapToLong(Workload.Op::weight).toArray(), shards);
+        Bytes scratch = new Bytes(256);
+        String authority = w.base().getRawAuthority();
+        out.printf("workload %s: %d ops, mix window %d cycles%s%n", w.name(), w.ops().size(), mix.length(),
+                shards > 1 ? " (as " + shards + " shards)" : "");
+        for (long c = from; c < to; c++) {
+            Workload.Op op = w.ops().get(mix.op(c));
+            out.printf("%ncycle %d: %s%n", c, op.name());
+            for (Workload.Binding b : w.bindings().values()) {
+                out.printf("  %s = %s%n", b.name(), b.fn().has(c) ? b.fn().text(c) : "(none: the file is used up)");
+            }
+            CycleState st = new CycleState(c, op.savedNames().size());
+            for (int i = 0; i < st.saved.length; i++) {
+                st.saved[i] = "~" + op.savedNames().get(i) + "~";
+            }
+            for (Workload.Step step : op.steps()) {
+                String text = Rendered.of(step, st, scratch).text(authority);
+                for (String line : text.split("\n", -1)) {
+                    if (!line.isEmpty()) {
+                        out.println("  | " + line);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dev.pacer.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pacer.engine.op.Op;
+import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.time.ManualRunClock;
+import dev.pacer.engine.text.SettingException;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The Java API used wrongly: each misuse is refused in one clear line, or made harmless. */
+@Timeout(60)
+class ApiMisuseTest {
+
+    @Test
+    void anAnonymousClassOpIsNamedCustomNotRefused() throws Exception {
+        Op anonymous = new Op() {
+            @Override
+            public Outcome run(long cycle) {
+                return null;
+            }
+        };
+        LoadTest.Result r = LoadTest.unpaced().op(anonymous).cycles(10).run();
+        assertEquals("custom", r.summary().op());
+        assertEquals(10, r.summary().ops());
+    }
+
+    @Test
+    void aSecondStartWhileTheFirstRunsIsRefusedSoTheyDoNotShareALog(@TempDir Path dir) throws Exception {
+        ManualRunClock clock = new ManualRunClock();
+        LoadTest test = PoissonRunTest.quiet(LoadTest.rate(10).op(cycle -> null).duration(Duration.ofSeconds(2)))
+                .hlog(dir.resolve("run.hlog")).clock(clock);
+        LoadTest.Running first = test.start();
+        IllegalStateException e = assertThrows(IllegalStateException.class, test::start);
+        assertTrue(e.getMessage().contains("already running"), e.getMessage());
+        assertEquals(20, ManualClock.finish(clock, first).summary().ops());
+        assertEquals(20, ManualClock.finish(clock, test.start()).summary().ops(), "once it has ended it runs again");
+    }
+
+    @Test
+    void aDurationTooLongToTimeIsRefusedInOneLine() {
+        SettingException e = assertThrows(SettingException.class,
+                () -> LoadTest.rate(10).op(cycle -> null).duration(Duration.ofSeconds(Long.MAX_VALUE)).start());
+        assertEquals("duration", e.setting());
+        assertTrue(e.getMessage().contains("too long: at most 8760h"), e.getMessage());
+    }
+
+    @Test
+    void aNullIntervalOrGraceIsRefusedNamingTheSetting() {
+        SettingException e = assertThrows(SettingException.class, () -> LoadTest.rate(10).interval(null));
+        assertEquals("interval", e.setting());
+        assertTrue(e.getMessage().contains("must be given"), e.getMessage());
+        assertEquals("grace", assertThrows(SettingException.class, () -> LoadTest.rate(10).grace(null)).setting());
+    }
+}

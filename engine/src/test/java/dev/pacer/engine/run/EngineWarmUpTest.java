@@ -1,0 +1,148 @@
+package dev.pacer.engine.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pacer.engine.LoadRun;
+import dev.pacer.engine.RunOptions;
+import dev.pacer.engine.op.AsyncOp;
+import dev.pacer.engine.op.Completion;
+import dev.pacer.engine.op.Op;
+import dev.pacer.engine.op.OpSpec;
+import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.result.Summary;
+import dev.pacer.ratelimit.RateSpec;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The engine's warm-up runs the engine off the record: the real op is never called, nothing it runs reaches the
+ * real run's recorders, and the real limiter (made when the run starts) grants exactly the run's ops.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class EngineWarmUpTest {
+
+    static final Duration BOUND = Duration.ofMillis(600);
+
+    /** A synchronous op that counts its calls. */
+    static final class Counting implements Op {
+        final AtomicLong calls = new AtomicLong();
+
+        @Override
+        public Outcome run(long cycle) {
+            calls.incrementAndGet();
+            return Outcome.OK;
+        }
+    }
+
+    /** An asynchronous op that counts its starts and completes at once. */
+    static final class CountingAsync implements AsyncOp {
+        final AtomicLong calls = new AtomicLong();
+
+        @Override
+        public void start(long cycle, Completion completion) {
+            calls.incrementAndGet();
+            completion.complete(Outcome.OK);
+        }
+
+        @Override
+        public int capacity() {
+            return 7;
+        }
+    }
+
+    static ActivityConfig config(String rate, int threads, long cycles) {
+        return new ActivityConfig(OpSpec.parse("noop"), threads, false, rate == null ? null : RateSpec.parse(rate),
+                null, cycles);
+    }
+
+    @Test
+    void aWarmUpRunsStandInOpsNeverTheRealOneAndRecordsNothingOfTheRealRun() {
+        Counting op = new Counting();
+        Activity real = new Activity(config("20000", 2, 0), op);
+        EngineWarmUp.Result warm = EngineWarmUp.before(real, BOUND);
+        assertNotNull(warm);
+        assertTrue(warm.ops() > 0, "it ran stand-in ops: " + warm);
+        assertTrue(warm.seconds() > 0 && warm.seconds() <= BOUND.toNanos() / 1e9 + 0.5, "within its bound: " + warm);
+        assertEquals(0, op.calls.get(), "the real op is never called");
+        assertEquals(0, real.metrics().drain(0, 1, 0, 1).ops(), "nothing reached the real run's recorders");
+        assertNull(real.limiterSnapshot(), "the real limiter does not exist yet");
+        assertTrue(real.isRunning(), "the real run is still to start");
+    }
+
+    @Test
+    void anAsynchronousOpIsStoodInForByAnAsynchronousOpWithItsInFlightBound() {
+        CountingAsync op = new CountingAsync();
+        Activity real = new Activity(config("20000", 1, 0), op);
+        EngineWarmUp.Result warm = EngineWarmUp.before(real, BOUND);
+        assertNotNull(warm);
+        assertTrue(warm.ops() > 0, "it ran stand-in ops: " + warm);
+        assertEquals(0, op.calls.get(), "the real op is never started");
+        Set<Class<?>> kinds = new HashSet<>();
+        for (int round = 0; round < 3; round++) {
+            AsyncOp standIn = assertInstanceOf(AsyncOp.class, EngineWarmUp.standIn(op, round, Runnable::run));
+            assertEquals(7, standIn.capacity());
+            kinds.add(standIn.getClass());
+        }
+        assertEquals(3, kinds.size(), "three classes, so the worker's call of the op is not inlined for one");
+    }
+
+    @Test
+    void theRunAfterAWarmUpIsExactlyItsOwnItsLimiterGrantsOnlyItsOpsAndItsStartLineSaysSo() throws Exception {
+        Counting op = new Counting();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream errStream = new PrintStream(err, true, StandardCharsets.UTF_8);
+        RunOptions options = RunOptions.builder(config("5000", 2, 1000)).engineWarmUp(BOUND).announce(true).build();
+        LoadRun run = new LoadRun(options, op, new PrintStream(new ByteArrayOutputStream()), errStream);
+        Summary summary = run.run();
+        assertEquals(1000, summary.ops(), "the run's cycles, none of the warm-up's");
+        assertEquals(1000, op.calls.get(), "the real op ran the run's ops only");
+        assertEquals(1000, run.activity().limiterSnapshot().permitsGranted(),
+                "the real limiter granted the run's ops and nothing else");
+        String lines = err.toString(StandardCharsets.UTF_8);
+        assertTrue(lines.matches("(?s).*pacer: engine warm-up \\S+ off the record \\([0-9,]+ stand-in ops\\).*"),
+                lines);
+    }
+
+    @Test
+    void aZeroBoundOrARunStoppedBeforeItsStartIsNoWarmUp() {
+        Counting op = new Counting();
+        assertNull(EngineWarmUp.before(new Activity(config("1000", 1, 0), op), Duration.ZERO));
+        Activity stopped = new Activity(config(null, 1, 0), op);
+        stopped.stop(dev.pacer.engine.event.StopReason.SIGNAL, "test");
+        assertNull(EngineWarmUp.before(stopped, BOUND));
+        assertEquals(0, op.calls.get());
+    }
+
+    @Test
+    void aRateWhoseTenthIsBelowTheLeastRateIsWarmedAtItsRate() {
+        Counting op = new Counting();
+        Activity real = new Activity(config("1e-6", 1, 0), op);
+        EngineWarmUp.Result warm = EngineWarmUp.before(real, Duration.ofMillis(300));
+        assertNotNull(warm);
+        assertNull(EngineWarmUp.tenth(RateSpec.parse("1e-6")));
+        assertEquals(0, op.calls.get());
+    }
+
+    @Test
+    void anUnpacedRunIsWarmedUnpaced() {
+        Counting op = new Counting();
+        Activity real = new Activity(config(null, 1, 0), op);
+        EngineWarmUp.Result warm = EngineWarmUp.before(real, Duration.ofMillis(300));
+        assertNotNull(warm);
+        assertNull(EngineWarmUp.privateConfig(real.config(), null).rate());
+        assertTrue(warm.ops() > 0, warm.toString());
+        assertEquals(0, op.calls.get());
+    }
+}

@@ -1,0 +1,273 @@
+package dev.pacer.engine.workload;
+
+import dev.pacer.engine.time.RunClock;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.pacer.engine.op.Outcome;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A workload's requests, checks and saves against the JDK's HTTP server on loopback. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class WorkloadOpTest {
+
+    private HttpServer server;
+    private String base;
+    private final List<String> requests = new CopyOnWriteArrayList<>();
+    private final Map<String, String> bodies = new ConcurrentHashMap<>();
+    private final AtomicInteger orders = new AtomicInteger();
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void start() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+        server.setExecutor(Executors.newFixedThreadPool(4));
+        server.createContext("/", this::handle);
+        server.start();
+        base = "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    @AfterEach
+    void stop() {
+        server.stop(0);
+    }
+
+    private void handle(HttpExchange x) throws IOException {
+        String path = x.getRequestURI().getRawPath();
+        byte[] in = x.getRequestBody().readAllBytes();
+        requests.add(x.getRequestMethod() + " " + x.getRequestURI().getRawPath()
+                + (x.getRequestURI().getRawQuery() == null ? "" : "?" + x.getRequestURI().getRawQuery()));
+        bodies.put(path, new String(in, StandardCharsets.UTF_8));
+        int status = 200;
+        String body = "";
+        if (path.startsWith("/items/")) {
+            String id = path.substring("/items/".length());
+            body = "{\"id\": " + (id.equals("13") ? 0 : id) + ", \"name\": \"item " + id + "\"}";
+        } else if (path.equals("/orders")) {
+            int n = orders.incrementAndGet();
+            status = 201;
+            body = in.length > 0 && new String(in, StandardCharsets.UTF_8).contains("\"ref\":7") ? "{}"
+                    : "{\"orderId\": \"o-" + n + "\"}";
+            x.getResponseHeaders().add("Location", "/orders/o-" + n);
+        } else if (path.equals("/never")) {
+            return; // no response: the client's request timeout ends it
+        } else if (path.startsWith("/status/")) {
+            status = Integer.parseInt(path.substring("/status/".length()));
+        }
+        byte[] out = body.getBytes(StandardCharsets.UTF_8);
+        x.sendResponseHeaders(status, out.length == 0 ? -1 : out.length);
+        if (out.length > 0) {
+            x.getResponseBody().write(out);
+        }
+        x.close();
+    }
+
+    private WorkloadOp op(String yaml) throws IOException {
+        return op(base, yaml, Duration.ofSeconds(10));
+    }
+
+    private WorkloadOp op(String url, String yaml, Duration timeout) throws IOException {
+        Workload w = WorkloadParser.parse("base: " + url + "\n" + yaml, "w.yaml", dir, Map.of());
+        return new WorkloadOp(w, 1, Duration.ofSeconds(5), timeout, 16, RunClock.system());
+    }
+
+    @Test
+    void noResponseIsATimeoutAndNoServerIsRefused() throws Exception {
+        try (WorkloadOp op = op(base, "ops: {a: {weight: 1, request: GET /never}}", Duration.ofMillis(300))) {
+            assertEquals(CheckOutcomes.TIMEOUT, run(op, 0));
+        }
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closed = s.getLocalPort();
+        }
+        try (WorkloadOp op = op("http://127.0.0.1:" + closed, "ops: {a: {weight: 1, request: GET /}}", Duration.ofSeconds(5))) {
+            assertEquals(CheckOutcomes.REFUSED, run(op, 0));
+        }
+    }
+
+    @Test
+    void theBreakdownCountsEachOpsCyclesAndErrors() throws Exception {
+        try (WorkloadOp op = op("""
+                ops:
+                  browse: {weight: 3, request: "GET /items/{cycle}", check: {json: {/id: "{cycle}"}}}
+                  fail: {weight: 1, request: "GET /status/500", check: {status: 200}}
+                """)) {
+            for (long c = 0; c < 16; c++) {
+                run(op, c);
+            }
+            String table = op.breakdown();
+            assertTrue(table.lines().anyMatch(l -> l.matches("  browse +12 +1 .*")), table); // cycle 13's body is wrong
+            assertTrue(table.lines().anyMatch(l -> l.matches("  fail +4 +4 .*")), table);
+        }
+    }
+
+    @Test
+    void aCycleInFlightWhenTheOpClosesCompletesAsCancelled() throws Exception {
+        WorkloadOp op = op(base, "ops: {a: {weight: 1, request: GET /never}}", Duration.ofSeconds(30));
+        java.util.concurrent.CompletableFuture<Outcome> done = new java.util.concurrent.CompletableFuture<>();
+        op.start(0, done::complete);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (requests.isEmpty() && System.nanoTime() < deadline) { // the request reached the server
+            Thread.sleep(5);
+        }
+        op.close();
+        assertEquals(Outcome.CANCELLED, done.get(10, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void manyCyclesInFlightAtOnceEachCompleteOnceOverSixteenConnections() throws Exception {
+        try (WorkloadOp op = op("ops: {a: {weight: 1, request: \"GET /items/{cycle}\", check: {json: {/id: \"{cycle}\"}}}}")) {
+            java.util.concurrent.ConcurrentLinkedQueue<Outcome> outcomes = new java.util.concurrent.ConcurrentLinkedQueue<>();
+            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(500);
+            for (long c = 1000; c < 1500; c++) {
+                op.start(c, o -> {
+                    outcomes.add(o == null ? Outcome.OK : o);
+                    done.countDown();
+                });
+            }
+            assertTrue(done.await(30, TimeUnit.SECONDS));
+            assertEquals(500, outcomes.size());
+            assertTrue(outcomes.stream().allMatch(o -> o == Outcome.OK), outcomes.toString());
+            assertEquals(500, requests.size());
+        }
+    }
+
+    private static Outcome run(WorkloadOp op, long cycle) throws Exception {
+        return op.run(cycle);
+    }
+
+    @Test
+    void aTwoHundredWithAWrongBodyIsCheckJson() throws Exception {
+        try (WorkloadOp op = op("""
+                ops:
+                  browse: {weight: 1, request: "GET /items/{cycle}", check: {status: 200, json: {/id: "{cycle}"}}}
+                """)) {
+            for (long c = 10; c < 16; c++) {
+                assertEquals(c == 13 ? CheckOutcomes.CHECK_JSON : Outcome.OK, run(op, c), "cycle " + c);
+            }
+        }
+    }
+
+    @Test
+    void aWrongStatusIsCheckStatusAndBodyChecksUseContainsAndRegex() throws Exception {
+        try (WorkloadOp op = op("""
+                ops:
+                  a: {weight: 1, request: "GET /status/503", check: {status: [200, 2xx]}}
+                """)) {
+            assertEquals(CheckOutcomes.CHECK_STATUS, run(op, 0));
+        }
+        try (WorkloadOp op = op("""
+                ops:
+                  a: {weight: 1, request: "GET /items/{cycle}", check: {body: "item {cycle}", regex: '"id": [0-9]+'}}
+                """)) {
+            assertEquals(Outcome.OK, run(op, 4));
+        }
+        try (WorkloadOp op = op("""
+                ops:
+                  a: {weight: 1, request: "GET /items/{cycle}", check: {body: "nothing like it"}}
+                """)) {
+            assertEquals(CheckOutcomes.CHECK_BODY, run(op, 4));
+        }
+    }
+
+    @Test
+    void aSavedValueCarriesToTheNextStepAndJsonIsTyped() throws Exception {
+        try (WorkloadOp op = op("""
+                ops:
+                  checkout:
+                    weight: 1
+                    steps:
+                      - {request: "POST /orders", json: {ref: "{cycle}"}, check: {status: 201}, save: {order: json(/orderId), where: header(Location)}}
+                      - {request: "POST /orders/{order}/pay", json: {order: "{order}", at: "{where}"}, check: {status: 200}}
+                """)) {
+            assertEquals(Outcome.OK, run(op, 3));
+            assertEquals(List.of("POST /orders", "POST /orders/o-1/pay"), requests);
+            assertEquals("{\"ref\":3}", bodies.get("/orders"));
+            assertEquals("{\"order\":\"o-1\",\"at\":\"/orders/o-1\"}", bodies.get("/orders/o-1/pay"));
+        }
+    }
+
+    @Test
+    void aMissingExtractionEndsTheCycleAndTheLaterStepIsNotSent() throws Exception {
+        try (WorkloadOp op = op("""
+                ops:
+                  checkout:
+                    weight: 1
+                    steps:
+                      - {request: "POST /orders", json: {ref: "{cycle}"}, save: {order: json(/orderId)}}
+                      - {request: "POST /orders/{order}/pay"}
+                """)) {
+            assertEquals(CheckOutcomes.EXTRACT_MISSING, run(op, 7));
+            assertEquals(List.of("POST /orders"), requests, "the pay step was not sent");
+        }
+    }
+
+    @Test
+    void aFailedCheckEndsTheCycleButAWarnCheckOnlyCounts() throws Exception {
+        String steps = """
+                ops:
+                  two:
+                    weight: 1
+                    steps:
+                      - {request: "GET /status/500", check: {status: 200%s}}
+                      - {request: "GET /items/{cycle}"}
+                """;
+        try (WorkloadOp op = op(steps.formatted(""))) {
+            assertEquals(CheckOutcomes.CHECK_STATUS, run(op, 1));
+            assertEquals(List.of("GET /status/500"), requests);
+        }
+        requests.clear();
+        try (WorkloadOp op = op(steps.formatted(", warn: true"))) {
+            Outcome o = run(op, 1);
+            assertEquals(CheckOutcomes.WARN_STATUS, o);
+            assertFalse(o.isError());
+            assertEquals(List.of("GET /status/500", "GET /items/1"), requests);
+        }
+    }
+
+    @Test
+    void theSameCycleSendsTheSameRequestWhateverTheShardCount() throws Exception {
+        String yaml = """
+                bindings: {user: "uniform(1, 1000)", item: "zipf(500, 1.1) | permute"}
+                ops:
+                  browse: {weight: 3, request: "GET /items/{item}?user={user}"}
+                  other: {weight: 1, request: "GET /status/204?user={user}"}
+                """;
+        Workload w = WorkloadParser.parse("base: " + base + "\n" + yaml, "w.yaml", dir, Map.of());
+        for (long c = 0; c < 40; c++) {
+            CycleState st = new CycleState(c, 0);
+            String one = Rendered.of(w.ops().get(0).steps().get(0), st, new Bytes(8)).target();
+            Workload again = WorkloadParser.parse("base: " + base + "\n" + yaml, "w.yaml", dir, Map.of());
+            assertEquals(one, Rendered.of(again.ops().get(0).steps().get(0), st, new Bytes(8)).target());
+        }
+        try (WorkloadOp op = new WorkloadOp(w, 4, Duration.ofSeconds(5), Duration.ofSeconds(10), 4, RunClock.system())) {
+            for (long c = 0; c < 8; c++) {
+                assertEquals(Outcome.OK, run(op, c));
+            }
+            // with 4 shards, cycles 0-3 are each shard's first op (browse), 4-7 their second (browse)
+            assertTrue(requests.stream().allMatch(r -> r.startsWith("GET /items/")), requests.toString());
+        }
+    }
+}

@@ -1,0 +1,183 @@
+package dev.pacer.engine.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class WorkloadParserTest {
+
+    static final String SHOP = """
+            name: shop-mix
+            base: http://127.0.0.1:8080
+            vars: {items: 100000, users: 50000}
+            bindings:
+              user: uniform(1, ${users})
+              item: zipf(${items}, 1.1) | permute
+              name: pick('say "hi" \\ back':1, plain:1)
+              ref:  uuid()
+            ops:
+              browse:      {weight: 70, request: "GET /items/{item}?user={user}", check: {status: 200, json: {/id: "{item}"}}}
+              add-to-cart: {weight: 25, request: "POST /users/{user}/cart", json: {item: "{item}", name: "{name}", n: 2, ok: true}, check: {status: [200, 201]}}
+              checkout:
+                weight: 5
+                steps:
+                  - {request: "POST /users/{user}/orders", json: {ref: "{ref}"}, check: {status: 201}, save: {order: json(/orderId)}}
+                  - {request: "POST /orders/{order}/pay", headers: {X-Order: "{order}"}, check: {status: 2xx}}
+            """;
+
+    @TempDir
+    Path dir;
+
+    private Workload parse(String text) {
+        return WorkloadParser.parse(text, "w.yaml", dir, Map.of());
+    }
+
+    @Test
+    void theShopExampleRendersTypedEscapedRequests() {
+        Workload w = parse(SHOP);
+        assertEquals("shop-mix", w.name());
+        assertEquals(java.util.List.of("browse", "add-to-cart", "checkout"), w.opNames());
+        Bytes scratch = new Bytes(64);
+        Workload.Op cart = w.ops().get(1);
+        CycleState st = new CycleState(5, 0);
+        Rendered r = Rendered.of(cart.steps().get(0), st, scratch);
+        long user = w.bindings().get("user").fn().asLong(5);
+        long item = w.bindings().get("item").fn().asLong(5);
+        assertEquals("/users/" + user + "/cart", r.target());
+        String name = w.bindings().get("name").fn().text(5);
+        String nameJson = name.equals("plain") ? "\"plain\"" : "\"say \\\"hi\\\" \\\\ back\"";
+        assertEquals("{\"item\":" + item + ",\"name\":" + nameJson + ",\"n\":2,\"ok\":true}",
+                new String(r.body(), StandardCharsets.UTF_8));
+        assertEquals(java.util.List.of("Content-Type", "application/json"), r.headers());
+        assertTrue(user >= 1 && user <= 50000 && item >= 1 && item <= 100000);
+    }
+
+    @Test
+    void aSavedValueFillsLaterStepsOfItsCycleTypedInJson() {
+        Workload w = parse(SHOP);
+        Workload.Op checkout = w.ops().get(2);
+        assertEquals(java.util.List.of("order"), checkout.savedNames());
+        CycleState st = new CycleState(9, 1);
+        st.saved[0] = "a b/7";
+        st.savedIsText[0] = true;
+        Rendered r = Rendered.of(checkout.steps().get(1), st, new Bytes(16));
+        assertEquals("/orders/a%20b%2f7/pay", r.target());
+        assertEquals("a b/7", r.headers().get(1));
+    }
+
+    @Test
+    void varsAreOverriddenFromOutside() {
+        Workload w = WorkloadParser.parse(SHOP, "w.yaml", dir, Map.of("users", "3"));
+        for (long c = 0; c < 100; c++) {
+            assertTrue(w.bindings().get("user").fn().asLong(c) <= 3);
+        }
+    }
+
+    @Test
+    void showPrintsBindingsAndRequestsWithoutSending() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        WorkloadShow.print(parse(SHOP), 0, 20, 1, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String out = bytes.toString(StandardCharsets.UTF_8);
+        assertEquals(14, out.split("cycle \\d+: browse", -1).length - 1, out);
+        assertEquals(5, out.split("cycle \\d+: add-to-cart", -1).length - 1);
+        assertTrue(out.contains("cycle 8: checkout"), out);
+        assertTrue(out.contains("| POST /orders/~order~/pay HTTP/1.1"), out);
+    }
+
+    @Test
+    void aCsvFileIsReadRelativeToTheWorkload() throws IOException {
+        Files.writeString(dir.resolve("names.csv"), "first_name,last\nAda,L\nAlan,T\n");
+        Workload w = parse("""
+                base: http://localhost:1
+                bindings: {name: "csv(names.csv, first_name, seq)"}
+                ops: {a: {weight: 1, request: "GET /{name}"}}
+                """);
+        assertEquals("Alan", w.bindings().get("name").fn().text(1));
+    }
+
+    /** A broken file, the line the error must name, and a piece of its message. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '¦', textBlock = """
+            ops: {a: {weight: 1, request: GET /}}¦1¦needs 'base'
+            base: http://h:1¦1¦needs 'ops'
+            base: http://h:1\\nops: {}¦2¦no ops
+            base: ftp://h:1\\nops: {a: {weight: 1, request: GET /}}¦1¦http:// URL
+            base: http://h:1/api\\nops: {a: {weight: 1, request: GET /}}¦1¦paths go in each request
+            base: http://h:1\\nbogus: 1\\nops: {a: {weight: 1, request: GET /}}¦2¦unknown key 'bogus'
+            base: http://h:1\\nops:\\n  a: {weight: 0, request: GET /}¦3¦weight must be ≥ 1
+            base: http://h:1\\nops:\\n  a: {weight: -3, request: GET /}¦3¦weight must be ≥ 1
+            base: http://h:1\\nops:\\n  a: {weight: lots, request: GET /}¦3¦not a whole number
+            base: http://h:1\\nops:\\n  a: {request: GET /}¦3¦needs a 'weight'
+            base: http://h:1\\nops:\\n  a: {weight: 1}¦3¦needs a 'request'
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: /x}¦3¦method and a path
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: GET x}¦3¦must start with /
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: HEAD /}¦3¦HEAD is not supported
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: 'GET /{nope}'}¦3¦{nope} is neither a binding
+            base: http://h:1\\nbindings:\\n  x: frobnicate(1)\\nops: {a: {weight: 1, request: GET /}}¦3¦unknown function 'frobnicate'
+            base: http://h:1\\nbindings:\\n  x: uniform(1)\\nops: {a: {weight: 1, request: GET /}}¦3¦takes 2 arguments
+            base: http://h:1\\nbindings:\\n  x: uniform(9, 1)\\nops: {a: {weight: 1, request: GET /}}¦3¦lower bound
+            base: http://h:1\\nbindings:\\n  x: uniform(a, 1)\\nops: {a: {weight: 1, request: GET /}}¦3¦'a' is not a whole number
+            base: http://h:1\\nbindings:\\n  x: zipf(0, 1.1)\\nops: {a: {weight: 1, request: GET /}}¦3¦n ≥ 1
+            base: http://h:1\\nbindings:\\n  x: zipf(10, 0)\\nops: {a: {weight: 1, request: GET /}}¦3¦exponent s > 0
+            base: http://h:1\\nbindings:\\n  x: gaussian(1, 10, 1)\\nops: {a: {weight: 1, request: GET /}}¦3¦p ≥ 2
+            base: http://h:1\\nbindings:\\n  x: exponential(1, 10, 0)\\nops: {a: {weight: 1, request: GET /}}¦3¦p > 0
+            base: http://h:1\\nbindings:\\n  x: uuid() | add(1)\\nops: {a: {weight: 1, request: GET /}}¦3¦input is text
+            base: http://h:1\\nbindings:\\n  x: uniform(1, 2) | uniform(1, 2)\\nops: {a: {weight: 1, request: GET /}}¦3¦starts a binding
+            base: http://h:1\\nbindings:\\n  x: uniform(1, 2) | div(0)\\nops: {a: {weight: 1, request: GET /}}¦3¦k > 0
+            base: http://h:1\\nbindings:\\n  x: hash() | mul(4)\\nops: {a: {weight: 1, request: GET /}}¦3¦overflows
+            base: http://h:1\\nbindings:\\n  x: uniform(1, 2\\nops: {a: {weight: 1, request: GET /}}¦3¦no closing
+            base: http://h:1\\nbindings:\\n  x: csv(missing.csv, a)\\nops: {a: {weight: 1, request: GET /}}¦3¦no such file
+            base: http://h:1\\nbindings:\\n  x: pick(a:0)\\nops: {a: {weight: 1, request: GET /}}¦3¦must be ≥ 1
+            base: http://h:1\\nbindings:\\n  x: alnum(1, 99999999)\\nops: {a: {weight: 1, request: GET /}}¦3¦length
+            base: http://h:1\\nbindings:\\n  x: timestamp(yesterday, 1s)\\nops: {a: {weight: 1, request: GET /}}¦3¦instant
+            base: http://h:1\\nbindings:\\n  x: seq(1)\\nops: {a: {weight: 1, request: GET /}}¦3¦takes 0 arguments
+            base: http://h:1\\nvars: {a: '${b}', b: '${a}'}\\nbindings:\\n  x: uniform(1, ${a})\\nops: {a: {weight: 1, request: GET /}}¦2¦refers to itself
+            base: http://h:1\\nbindings:\\n  x: uniform(1, ${nope})\\nops: {a: {weight: 1, request: GET /}}¦3¦is not a var
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, check: {status: 700}}¦3¦expected a status
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, check: {regex: '(('}}¦3¦does not compile
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, check: {json: {id: 1}}}¦3¦not a JSON pointer
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, check: {warn: maybe}}¦3¦true or false
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, save: {o: body(x)}}¦3¦json(/pointer) or header
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: 'GET /{o}', save: {o: json(/id)}}¦3¦saved by this step
+            base: http://h:1\\nops:\\n  a:\\n    weight: 1\\n    steps:\\n      - {request: 'GET /{o}'}\\n      - {request: GET /, save: {o: json(/id)}}¦6¦neither a binding
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, headers: {Host: x}}¦3¦sets Host itself
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, body: x, json: {a: 1}}¦3¦not both
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /}\\n  a: {weight: 1, request: GET /}¦4¦duplicate key 'a'
+            base: http://h:1\\nops:\\n  a: {weight: 1, steps: [], request: GET /}¦3¦goes in a step
+            base: http://h:1\\ndriver: kafka\\nops: {a: {weight: 1, request: GET /}}¦2¦driver 'kafka'
+            base: http://h:1\\nops: [1, 2¦2¦not valid YAML
+            """)
+    void aBrokenFileIsOneLineNamingItsLine(String text, int line, String what) {
+        WorkloadException e = assertThrows(WorkloadException.class, () -> parse(text.replace("\\n", "\n")));
+        assertEquals(line, e.line(), e.getMessage());
+        assertTrue(e.getMessage().startsWith("w.yaml:" + line + ": "), e.getMessage());
+        assertTrue(e.getMessage().contains(what), e.getMessage());
+        assertEquals(1, e.getMessage().lines().count());
+    }
+
+    @Test
+    void weightsThatReduceToAHugeWindowAreRefused() {
+        WorkloadException e = assertThrows(WorkloadException.class, () -> parse("""
+                base: http://h:1
+                ops:
+                  a: {weight: 1000003, request: GET /}
+                  b: {weight: 1000033, request: GET /}
+                """));
+        assertTrue(e.getMessage().contains("rounder weights"), e.getMessage());
+    }
+}
