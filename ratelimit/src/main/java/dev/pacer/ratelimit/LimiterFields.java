@@ -31,9 +31,10 @@ import java.lang.invoke.VarHandle;
  *       grants and compensation: {@link LimiterAllocated#caeAllocated}, a loser retrying from the witness;
  *       tryAcquire: {@link LimiterAllocated#casAllocated}; reconfigure/resume: {@code getAndAdd(shift)}; a
  *       grant giving back the unused tail of its run: {@link LimiterAllocated#casAllocated} from the run's
- *       end to its next slot, only while that end is still the value (nothing claimed since); a rewinding
- *       reconfigure (rate increase with waiters ahead), under the control lock: {@code getAndAdd} of a
- *       negative shift</td>
+ *       end to its next slot, only while that end is still the value (nothing claimed since) and no rewind
+ *       has begun since the run's claim; a rewinding reconfigure (rate increase with waiters ahead), under
+ *       the control lock: {@link LimiterAllocated#caeAllocated} back to the rewind's point, retrying from
+ *       the witness</td>
  *       <td>grows, but for a give-back, which only frees slots no one else holds, and a rewind; slots below
  *       it are claimed, each value returned by an add or a winning CAS starts slots owned by exactly one
  *       caller, or, for a slot at or after a rewind's point claimed before it, stale (its owner gives it

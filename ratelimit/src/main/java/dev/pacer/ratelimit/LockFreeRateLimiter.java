@@ -156,6 +156,13 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     private final long[] rewindPoints = new long[REWIND_RING];
     /** Schedule taken back by rewinds in all (units): written under the control lock, read by snapshots. */
     private volatile long rewound;
+    /**
+     * The rewinds begun: set to the next generation under the control lock before a rewind reads the
+     * schedule pointer (back to the current one if nothing was rewound), so it runs ahead of the published
+     * {@link LimiterSettings#rewinds} while a rewind is in progress. A run's give-back reads it before its
+     * CAS and gives back only if it still equals the generation the run was claimed under.
+     */
+    private volatile int rewindsBegun;
 
     /** Serializes reconfigure/pause/resume; never taken by acquirers. */
     private final Object controlLock = new Object();
@@ -597,14 +604,20 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
         return r;
     }
 
-    /** Returns a grant's unused run of slices: to the schedule if it is its end, else as idle time (also on folds). */
+    /**
+     * Returns a grant's unused run of slices: to the schedule if it is its end, else as idle time (also on
+     * folds). A run claimed before a rewind (one begun since its claim) only goes to idle: its tail at or
+     * after the rewind's point was counted in {@link #rewound} and is stale, and the schedule's end may
+     * have been moved back and claimed up to the run's end again, so a give-back CAS could succeed on a
+     * value that no longer means "nothing claimed since".
+     */
     void abandonRun(GrantState st) {
         long unused = st.reservedUnits();
         long from = st.runNext;
         st.runNext = st.runEnd;
         // the run's tail is still the schedule's end (nothing claimed since): give it back to the schedule,
         // so AVERAGE mode forfeits nothing; otherwise it is a hole, given away as idle time
-        if (unused > 0 && !casAllocated(st.runEnd, from)) {
+        if (unused > 0 && (rewindsBegun != st.runSettings.rewinds || !casAllocated(st.runEnd, from))) {
             idle.getAndAdd(unused);
         }
     }
@@ -749,18 +762,28 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     private boolean rewindFuture(LimiterSettings old, long newSlice) {
         long now = readClock(old);
         long from = old.paused ? Math.min(now, old.pausedAtUnits) : now;
+        rewindsBegun = old.rewinds + 1; // before the pointer is read: runs' give-backs go to idle from here
         long a = lvAllocated();
-        long inProgress = Math.min(Math.max(0, a - from), old.sliceUnits);
-        // slots within the park threshold may have gone already (early callers below it do not park): kept
-        long share = (long) ((double) inProgress * newSlice / old.sliceUnits);
-        long point = Math.min(a, from + Math.max(thresholdUnits, share));
+        long point;
         boolean rewind = false;
-        if (a > point) {
-            // a wait-free add rather than a CAS that busy claimers could starve: claims that land between the read
-            // and the add were made before the rewind and are given back like the rest
-            getAndAddAllocated(point - a);
-            rewound += a - point;
-            rewind = true;
+        while (true) {
+            long inProgress = Math.min(Math.max(0, a - from), old.sliceUnits);
+            // slots within the park threshold may have gone already (early callers below it do not park): kept
+            long share = (long) ((double) inProgress * newSlice / old.sliceUnits);
+            point = Math.min(a, from + Math.max(thresholdUnits, share));
+            if (a <= point) {
+                break;
+            }
+            // a CAS, not an add: a run's give-back (which moves the pointer back too) that lands between the
+            // read and the move is seen, never undone; a lost CAS retries from the witness, and claims that
+            // landed meanwhile are after the point, given back like the rest
+            long witness = caeAllocated(a, point);
+            if (witness == a) {
+                rewound += a - point;
+                rewind = true;
+                break;
+            }
+            a = witness;
         }
         for (long b = burstNext.get(); b > point; b = burstNext.get()) {
             if (burstNext.compareAndSet(b, point)) {
@@ -770,6 +793,8 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
         }
         if (rewind) {
             rewindPoints[(old.rewinds + 1) & (REWIND_RING - 1)] = point;
+        } else {
+            rewindsBegun = old.rewinds;
         }
         return rewind;
     }
