@@ -109,7 +109,7 @@ public final class EngineWarmUp {
         int quiet = 0; // rounds in a row in which the JIT compiled for under SETTLED_MILLIS
         for (long round = 1; round <= maxRounds && real.isRunning(); round++) {
             Activity warm = new Activity(privateConfig(config, round % 2 == 1 && slow != null ? slow : full),
-                    standIn(real.op, round, completer));
+                    standIn(real.op, round, completer), real.clock());
             real.addStopListener(() -> warm.stop(StopReason.SIGNAL, "warm-up")); // dropped with the real run
             if (!real.isRunning()) {
                 break;

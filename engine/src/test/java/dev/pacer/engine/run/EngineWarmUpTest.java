@@ -14,6 +14,7 @@ import dev.pacer.engine.op.Op;
 import dev.pacer.engine.op.OpSpec;
 import dev.pacer.engine.op.Outcome;
 import dev.pacer.engine.result.Summary;
+import dev.pacer.engine.time.RunClock;
 import dev.pacer.ratelimit.RateSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -70,7 +71,7 @@ class EngineWarmUpTest {
     @Test
     void aWarmUpRunsStandInOpsNeverTheRealOneAndRecordsNothingOfTheRealRun() {
         Counting op = new Counting();
-        Activity real = new Activity(config("20000", 2, 0), op);
+        Activity real = new Activity(config("20000", 2, 0), op, RunClock.system());
         EngineWarmUp.Result warm = EngineWarmUp.before(real, BOUND);
         assertNotNull(warm);
         assertTrue(warm.ops() > 0, "it ran stand-in ops: " + warm);
@@ -84,7 +85,7 @@ class EngineWarmUpTest {
     @Test
     void anAsynchronousOpIsStoodInForByAnAsynchronousOpWithItsInFlightBound() {
         CountingAsync op = new CountingAsync();
-        Activity real = new Activity(config("20000", 1, 0), op);
+        Activity real = new Activity(config("20000", 1, 0), op, RunClock.system());
         EngineWarmUp.Result warm = EngineWarmUp.before(real, BOUND);
         assertNotNull(warm);
         assertTrue(warm.ops() > 0, "it ran stand-in ops: " + warm);
@@ -118,8 +119,8 @@ class EngineWarmUpTest {
     @Test
     void aZeroBoundOrARunStoppedBeforeItsStartIsNoWarmUp() {
         Counting op = new Counting();
-        assertNull(EngineWarmUp.before(new Activity(config("1000", 1, 0), op), Duration.ZERO));
-        Activity stopped = new Activity(config(null, 1, 0), op);
+        assertNull(EngineWarmUp.before(new Activity(config("1000", 1, 0), op, RunClock.system()), Duration.ZERO));
+        Activity stopped = new Activity(config(null, 1, 0), op, RunClock.system());
         stopped.stop(dev.pacer.engine.event.StopReason.SIGNAL, "test");
         assertNull(EngineWarmUp.before(stopped, BOUND));
         assertEquals(0, op.calls.get());
@@ -128,7 +129,7 @@ class EngineWarmUpTest {
     @Test
     void aRateWhoseTenthIsBelowTheLeastRateIsWarmedAtItsRate() {
         Counting op = new Counting();
-        Activity real = new Activity(config("1e-6", 1, 0), op);
+        Activity real = new Activity(config("1e-6", 1, 0), op, RunClock.system());
         EngineWarmUp.Result warm = EngineWarmUp.before(real, Duration.ofMillis(300));
         assertNotNull(warm);
         assertNull(EngineWarmUp.tenth(RateSpec.parse("1e-6")));
@@ -138,7 +139,7 @@ class EngineWarmUpTest {
     @Test
     void anUnpacedRunIsWarmedUnpaced() {
         Counting op = new Counting();
-        Activity real = new Activity(config(null, 1, 0), op);
+        Activity real = new Activity(config(null, 1, 0), op, RunClock.system());
         EngineWarmUp.Result warm = EngineWarmUp.before(real, Duration.ofMillis(300));
         assertNotNull(warm);
         assertNull(EngineWarmUp.privateConfig(real.config(), null).rate());
