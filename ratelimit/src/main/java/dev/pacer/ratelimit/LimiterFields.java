@@ -39,7 +39,8 @@ import java.lang.invoke.VarHandle;
  *       it are claimed, each value returned by an add or a winning CAS starts slots owned by exactly one
  *       caller, or, for a slot at or after a rewind's point claimed before it, stale (its owner gives it
  *       back as idle time)</td></tr>
- *   <tr><td>{@code horizon}</td><td>a caller that read the clock on a slow path, in a fast-path mode:
+ *   <tr><td>{@code horizon}</td><td>a caller (or control: reconfigure, pause, resume) that read the clock
+ *       on a slow path, in a fast-path mode:
  *       {@link LimiterClockView#casHorizon} from the value it read, only if that is at least the staleness
  *       target older than its reading (one winner per election; never on the fast path); the constructor:
  *       MIN; reconfigure to a mode without the fast path: {@link LimiterClockView#soHorizon} MIN</td>

@@ -609,7 +609,10 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
      * folds). A run claimed before a rewind (one begun since its claim) only goes to idle: its tail at or
      * after the rewind's point was counted in {@link #rewound} and is stale, and the schedule's end may
      * have been moved back and claimed up to the run's end again, so a give-back CAS could succeed on a
-     * value that no longer means "nothing claimed since".
+     * value that no longer means "nothing claimed since". Not excluded: a whole rewind between this check
+     * and the CAS, followed by claims up to exactly the run's end; that needs a run ending past the rewind's
+     * point (claimed, while far behind, at least the park threshold ahead of the clock) and a nanosecond
+     * window.
      */
     void abandonRun(GrantState st) {
         long unused = st.reservedUnits();
