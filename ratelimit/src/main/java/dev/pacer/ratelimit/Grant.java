@@ -13,11 +13,12 @@ package dev.pacer.ratelimit;
  * After {@code wait = limiter.acquire(grant)}: {@link #scheduledNanos()} is the op's scheduled time,
  * {@link #startNanos()} the limiter's reading of its start time and {@link #waitNanos()} the wait
  * (= start − scheduled, ≥ 0), all on the {@link NanoClock}'s scale. On the fast path the start is the
- * limiter's cached clock or the caller's own latest reading ({@link #sawClock}), whichever is later:
- * about a microsecond stale at most (see {@link RateLimiters.Builder}), so wait is a lower bound there. An early caller that went without parking (its delay was below the
- * park threshold) starts before its scheduled time and reports a wait of 0.
+ * grant's cached clock or the caller's own latest reading ({@link #sawClock}), whichever is later:
+ * less than twice the staleness target (1 µs) old while the caller keeps its pace (see
+ * {@link LockFreeRateLimiter}), so wait is a lower bound there. An early caller that went without parking
+ * (its delay was below the park threshold) starts before its scheduled time and reports a wait of 0.
  *
- * <p>{@link #close()} returns any unused run of slices to the limiter (as idle time) and folds the
+ * <p>{@link #close()} returns any unused run of slices to the limiter (to the schedule, or as idle time) and folds the
  * tallies into the limiter's totals; a grant that is just dropped is folded when it is collected.
  */
 public final class Grant implements AutoCloseable {

@@ -9,8 +9,8 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Single writer: the thread using the grant. {@link #permits} and {@link #waitSum} are written with
  * opaque stores so the limiter's {@code snapshot()} (another thread) reads each as a whole, recent
- * value with opaque loads; the run fields are plain, read by other threads only after the owner is
- * gone or closed. A {@code snapshot()} taken while the owner claims runs reads {@code runNext} and
+ * value with opaque loads; the run and clock fields are plain, the run fields read by other threads only after the
+ * owner is gone or closed. A {@code snapshot()} taken while the owner claims runs reads {@code runNext} and
  * {@code runEnd} racily and may pair fields of two runs: its {@code reserved} figure is then off by up
  * to the distance between them; once the grants are closed it is exact.
  */
@@ -37,18 +37,20 @@ final class GrantState {
     /** The last grant was far enough behind schedule for the next claim to be a run. */
     boolean wantRun;
     /**
-     * Slices per run claim, adapted to this thread's own pace: doubled (up to
-     * {@link LimiterSettings#MAX_RUN}) when the previous run was used within twice the staleness target,
-     * halved when it took longer, so a slow caller never serves its ops from a stale clock.
+     * The grant's clock: its latest reading (units), {@link Long#MIN_VALUE} before the first. Slots at or
+     * before it go at once, and start at it (or at the handed-over {@link #hintUnits}, if later).
      */
-    int runLen = 2;
-    /**
-     * Clock (units) when the current run was claimed; 0 when there is none to measure. The run's slots
-     * go by this reading: all of them are at least runLag behind it.
-     */
-    long runStartUnits;
-    /** While runLen is 1: late grants left before runs are tried again. */
-    int probeCountdown;
+    long clockUnits = Long.MIN_VALUE;
+    /** When the grant's clock was last refreshed on schedule (units); MIN before the first. */
+    long refreshedUnits = Long.MIN_VALUE;
+    /** Acquires one refresh of the clock serves (1 .. {@code MAX_REFRESH}), adapted to this caller's pace. */
+    int refreshEvery = 1;
+    /** Acquires left before the next refresh; the one that takes it below 0 refreshes. */
+    int refreshLeft;
+    /** Slices the next run claim takes: doubled per consecutive claim while far behind, back to the first after. */
+    int runLen = FIRST_RUN;
+    /** The first run's length. */
+    static final int FIRST_RUN = 2;
     /**
      * A clock reading the caller handed over ({@link Grant#sawClock}), in units; {@link Long#MIN_VALUE} if none
      * (0 is a reading: the origin's, which for a process started after its test's instant lies in the past).

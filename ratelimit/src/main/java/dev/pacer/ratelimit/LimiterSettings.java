@@ -10,10 +10,8 @@ import java.util.concurrent.CountDownLatch;
  */
 final class LimiterSettings {
 
-    /** Slices a thread may claim at once when it is far behind (see {@link #runLagUnits}). */
+    /** Slices a thread claims at once when it is far behind (see {@link #runLagUnits}); fixed, whatever its pace. */
     static final int MAX_RUN = 64;
-    /** Cap on the fast-path window, in slices. */
-    static final int MAX_FAST_SLICES = 4096;
 
     final RateSpec spec;
     final StrictnessMode mode;
@@ -25,10 +23,8 @@ final class LimiterSettings {
     final double compensation;
     /** Whether late callers may go on the cached clock (AVERAGE and COMPENSATING, staleness > 0). */
     final boolean fastPath;
-    /** Target staleness of the cached clock, in units (the fast-path window is sized from it). */
+    /** Target staleness of the cached clock, in units (each grant's refresh period is sized from it). */
     final long stalenessUnits;
-    /** Largest fast-path window, in units. */
-    final long maxWindowUnits;
     /** A caller this far behind (units) claims {@link #MAX_RUN} slices at once; MAX_VALUE disables runs. */
     final long runLagUnits;
     /** True while paused; then {@link #resumed} is the latch that resume() releases. */
@@ -58,8 +54,6 @@ final class LimiterSettings {
         this.stalenessUnits = stalenessUnits;
         this.fastPath = stalenessUnits > 0
                 && (mode == StrictnessMode.AVERAGE || mode == StrictnessMode.COMPENSATING);
-        this.maxWindowUnits = sliceUnits > Long.MAX_VALUE / MAX_FAST_SLICES
-                ? Long.MAX_VALUE : sliceUnits * MAX_FAST_SLICES;
         this.runLagUnits = fastPath && !poisson && sliceUnits <= Long.MAX_VALUE / (4L * MAX_RUN)
                 ? 4L * MAX_RUN * sliceUnits : Long.MAX_VALUE;
         this.paused = paused;

@@ -13,37 +13,48 @@ import java.util.concurrent.atomic.AtomicLong;
  * <ol>
  *   <li><b>Grant.</b> {@code scheduled = allocated.getAndAdd(slice × permits)}: the caller owns that
  *       slot, whatever happens next.</li>
- *   <li><b>Fast path.</b> If {@code scheduled ≤ horizon} the slot is known to be in the past: the caller
- *       goes at once, its wait is {@code seen − scheduled}, and no clock is read. {@code seen} is the
- *       last clock reading any caller published; {@code horizon} also bounds how many callers may
- *       pass before the next read (below). Both are stored by racing readers, so {@code seen} can
- *       briefly lag a {@code horizon} published by another reader: the wait reported on the fast path
- *       is then a lower bound (0 at worst), never an overstatement.</li>
- *   <li><b>Slow path.</b> Otherwise the caller reads the clock and publishes it. Early by less than the
- *       park threshold: it goes at once (wait 0). Early by more: it parks for the delay minus the
- *       typical overshoot, re-reads, and repeats until within the threshold. Late: it goes, with wait
- *       {@code now − scheduled}, after its strictness mode has had its say (below).</li>
+ *   <li><b>Fast path.</b> If {@code scheduled ≤} the grant's own clock the slot is known to be in the
+ *       past: the caller goes at once, its start is that clock and its wait {@code start − scheduled}.
+ *       The grant's clock is its latest reading of the clock (or one the caller handed over with
+ *       {@link Grant#sawClock}, if later), refreshed every k of its acquires (below); so a fast pass reads
+ *       no shared field but the settings, and the wait it reports is a lower bound, never an
+ *       overstatement.</li>
+ *   <li><b>Slow path.</b> Otherwise, if the slot is at or before the published {@code horizon} it is
+ *       late too (start: the later of the two readings). Else the caller reads the clock. Early by less
+ *       than the park threshold: it goes at once (wait 0). Early by more: it parks for the delay minus
+ *       the typical overshoot, re-reads, and repeats until within the threshold. Late: it goes, with
+ *       wait {@code now − scheduled}, after its strictness mode has had its say (below).</li>
  * </ol>
  *
- * <h3>The bound on the fast path</h3>
- * The EngineBlock design notes bound fast passes with a counter. Here the schedule is that counter: at each
- * clock read the reader sets {@code horizon = min(now, allocated + window − slice)} (so the window
- * admits ⌊window / slice⌋ slots), where {@code window} is
- * the schedule that callers consumed per unit of real time since the previous read, times the
- * target staleness (1 µs by default), allowed to grow at most 2× per read. So at 100 M late
- * acquires/s a clock read happens every ~100 grants, while callers with slow ops read it on nearly
- * every grant and their waits stay exact. No extra atomic is touched per op.
+ * <h3>How stale a start may be</h3>
+ * A grant reads the clock every k of its acquires; k doubles (up to {@value #MAX_REFRESH}) while the
+ * previous k acquires took at most the staleness target (1 µs by default), falls to 1 when they took more
+ * than twice it, and stays otherwise. While a caller keeps its pace, a start served from its grant's
+ * clock is therefore less than twice the target old; a caller whose ops take longer than the target
+ * reads the clock on every acquire (a read costs ~20 ns and no shared write), and one that slows down is
+ * served from its old reading for at most the rest of one period. At 100 M late acquires/s a thread
+ * reads the clock once per 64 acquires.
+ *
+ * <h3>The published horizon</h3>
+ * A caller that read the clock on the slow path publishes the reading as {@code horizon}, if the
+ * published one is at least the staleness target old, with one CAS: one winner per reading and per
+ * staleness period, a single field (no pair to tear), and never on the fast path, so the horizon's line is
+ * written at most once per staleness target and in practice far less. It only ever holds real readings,
+ * so a slot at or below it is truly late; a slot not covered by its grant's clock is checked against it
+ * before the caller reads the clock itself.
  *
  * <h3>Strictness</h3>
  * <ul>
  *   <li>{@link StrictnessMode#AVERAGE} (0): nothing more; a backlog drains as fast as callers come.</li>
  *   <li>{@link StrictnessMode#COMPENSATING} (0..1): a late caller that read the clock forfeits that
- *       fraction of the open gap {@code now − allocated} to {@code idle} (one CAS; if it loses a race
- *       the next reader tries again). Clock reads that count: its own read on the slow path or when
- *       it claims a run of slices, and a reading it handed over with {@link Grant#sawClock} (once per
- *       reading); passes on the shared cached clock do not. A gap of one slice or less is left alone.
- *       The fraction is applied exactly, not rounded to a power of two.</li>
- *   <li>{@link StrictnessMode#STRICT} (1): grants are made by CAS as {@code g = max(allocated, now)},
+ *       fraction of the open gap {@code now − allocated} to {@code idle} (a CAS; one that loses a race
+ *       retries on the gap the winner left, its witness). Clock reads that count: its own reads (on the
+ *       slow path, when it claims a run, and each refresh of its grant's clock, which in this mode
+ *       happens at least every {@value #MAX_REFRESH_COMPENSATING} acquires), and a reading it handed
+ *       over with {@link Grant#sawClock} (once per reading); passes on the cached clock do not. A gap of
+ *       one slice or less is left alone. The fraction is applied exactly, not rounded to a power of two.</li>
+ *   <li>{@link StrictnessMode#STRICT} (1): grants are made by CAS as {@code g = max(allocated, now)}
+ *       (a loser retries from the witness the CAS returned),
  *       {@code allocated = g + cost}, so no two grants are scheduled closer than one slice; a late
  *       caller's lateness {@code now − scheduled} is its wait and is forfeited to {@code idle}. Every
  *       strict acquire reads the clock. Starts follow the schedule to within the park threshold: a
@@ -59,22 +70,25 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ul>
  *
  * <h3>Runs of slices</h3>
- * A caller whose last grant was far behind ({@code ≥ 4 × 64} slices) claims its next slices as a run,
- * with one add, and hands them out from its {@link Grant}, each with its exact scheduled time. Each
- * claim reads the clock once, and the run's slices go by that reading (they are all at least
- * {@code runLag} behind it; the shared horizon, set before the run was added, does not cover them).
- * So a run's length adapts to the thread's own pace: each claim doubles the length (up to 64) if the
- * previous run was used within twice the staleness target, halves it otherwise. A caller with slow ops ends up claiming single slices and
- * its starts and waits stay exact (it tries a run of 2 again every {@value #RUN_PROBE_INTERVAL} late
- * grants). Runs are only claimed in the fast-path modes and only used under the settings they were
- * claimed with; slices left unused when settings change or the grant closes are given away as idle
- * time. A caller that hands over its own clock readings ({@link Grant#sawClock}) gets exact starts
- * whatever its pace.
+ * A caller whose last slot was far behind its grant's clock ({@code ≥ 4 × 64} slices) claims its next
+ * slices as a run, with one add, and hands them out from its {@link Grant}, each with its exact
+ * scheduled time. Runs double from 2 to {@value LimiterSettings#MAX_RUN} slices over consecutive claims
+ * while the caller stays far behind, and start from 2 again once it is not: the length follows the
+ * backlog, never the caller's pace (a thread with slow ops is exact through its grant's clock, not
+ * through short runs), so a thread far behind makes one add per 64 acquires at any pace, and a thread
+ * that falls behind once, by a stall, holds few slices when its grant closes. Each slot of a run goes on
+ * the grant's clock like any other: one that the clock has not passed (other threads' runs moved the
+ * schedule on since the claim) is settled on a fresh reading and waits for its time. Runs are only claimed in the
+ * fast-path modes (not strict, burst, paused or Poisson) and only used under the settings they were
+ * claimed with; slices left unused when settings change or the grant closes are given back to the
+ * schedule if they are still its end (one CAS), else given away as idle time, so
+ * {@code allocated = permits × slice + idle + reserved} holds at all times.
  *
  * <h2>Shared fields</h2>
- * The schedule pointer ({@code allocated}), the clock view ({@code seen}, {@code horizon},
- * {@code seenAllocated}, {@code window}) and {@code settings} are padded fields inherited from
- * {@link LimiterFields}, which documents them and their accessors. This class holds:
+ * The schedule pointer ({@code allocated}), the published clock ({@code horizon}) and {@code settings},
+ * each on its own cache line, are inherited from {@link LimiterFields}, which documents them and their
+ * accessors. This class holds ({@code idle} and {@code burstNext} each on its own line too,
+ * {@link PaddedAtomicLong}):
  * <table>
  *   <caption>who writes what</caption>
  *   <tr><th>field</th><th>writers, operation</th><th>readers may assume</th></tr>
@@ -111,8 +125,14 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     /** The longest wait tryAcquire considers; longer timeouts are treated as this one. */
     private static final Duration MAX_TIMEOUT = Duration.ofNanos(1L << 50);
 
-    /** A thread whose runs fell back to single slices tries a run again after this many late grants. */
-    static final int RUN_PROBE_INTERVAL = 1024;
+    /** Most acquires a grant serves from one reading of the clock (see {@link #refreshClock}). */
+    static final int MAX_REFRESH = 64;
+    /**
+     * The same in COMPENSATING mode, where each reading closes its fraction of a backlog: a caller far
+     * behind counts a reading at least every 8 acquires (and at every run claim), so a backlog closes
+     * within a few dozen ops rather than a few hundred; at most one CAS per 8 acquires while behind.
+     */
+    static final int MAX_REFRESH_COMPENSATING = 8;
 
     /** Clock value at creation; positions are counted from here. */
     final long origin;
@@ -121,10 +141,10 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     private final long thresholdUnits;
     private final long overshootNanos;
 
-    /** Schedule given away (forfeited, paused, abandoned), in units. Writers: getAndAdd. */
-    private final AtomicLong idle = new AtomicLong();
-    /** BURST mode: earliest release of the next late caller, in units. Writers: CAS. */
-    private final AtomicLong burstNext = new AtomicLong(Long.MIN_VALUE);
+    /** Schedule given away (forfeited, paused, abandoned), in units. Writers: getAndAdd. Own line. */
+    private final PaddedAtomicLong idle = new PaddedAtomicLong();
+    /** BURST mode: earliest release of the next late caller, in units. Writers: CAS. Own line. */
+    private final PaddedAtomicLong burstNext = new PaddedAtomicLong(Long.MIN_VALUE);
 
     /** Rewinds remembered for waiters that slept through several (a waiter further behind is rescheduled). */
     static final int REWIND_RING = 64;
@@ -136,6 +156,13 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     private final long[] rewindPoints = new long[REWIND_RING];
     /** Schedule taken back by rewinds in all (units): written under the control lock, read by snapshots. */
     private volatile long rewound;
+    /**
+     * The rewinds begun: set to the next generation under the control lock before a rewind reads the
+     * schedule pointer (back to the current one if nothing was rewound), so it runs ahead of the published
+     * {@link LimiterSettings#rewinds} while a rewind is in progress. A run's give-back reads it before its
+     * CAS and gives back only if it still equals the generation the run was claimed under.
+     */
+    private volatile int rewindsBegun;
 
     /** Serializes reconfigure/pause/resume; never taken by acquirers. */
     private final Object controlLock = new Object();
@@ -211,19 +238,16 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
 
     /**
      * One permit: from the caller's run if it has one under the current settings, else a new slot (or
-     * run). Kept under the JIT's inlining budget (325 bytecodes): the claim is split out.
+     * run). A slot at or before the grant's own clock goes at once; nothing shared is read for it but
+     * the settings. Kept under the JIT's inlining budget (325 bytecodes): the rest is split out.
      */
     private long acquireOne(Grant grant, boolean interruptible) throws InterruptedException {
         final LimiterSettings s = lvSettings();
         final GrantState st = grant.state;
         long sch = st.runNext;
-        long hint;
         if (sch < st.runEnd && st.runSettings == s) {
             // runs are only claimed under fast-path settings, so s allows the fast path
             st.runNext = sch + s.sliceUnits;
-            // a run's slots go by the reading taken when it was claimed (they are all at least
-            // runLag behind it); the shared horizon was set before the run was added and misses them
-            hint = Math.max(st.hintUnits, st.runStartUnits);
         } else {
             if (s.paused || s.mode == StrictnessMode.STRICT || s.poisson) {
                 checkOwner(grant);
@@ -231,78 +255,106 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
             }
             sch = claim(grant, st, s);
             if (!s.fastPath) {
-                // burst mode, or no cached clock: neither a horizon (which a reader racing a change of
-                // mode may have stored late) nor a hint may release this slot
+                // burst mode, or no cached clock: no reading but a fresh one may release this slot
                 st.wantRun = false;
                 return settle(sch, s.sliceUnits, 1, s, grant, interruptible);
             }
-            hint = sch < st.runEnd ? Math.max(st.hintUnits, st.runStartUnits) : st.hintUnits;
         }
-        if (sch <= lvHorizon() || sch <= hint) {
-            long now = Math.max(lvSeen(), hint);
-            boolean far = now - sch >= s.runLagUnits;
-            st.wantRun = far;
-            if (far && st.runLen == 1) {
-                probeRuns(st);
-            }
+        long now = grantClock(st, s);
+        if (sch <= now) {
+            st.wantRun = now - sch >= s.runLagUnits;
             return grant.granted(sch, now, 1);
         }
-        st.wantRun = false;
+        return notCovered(sch, now, s, grant, interruptible);
+    }
+
+    /**
+     * The grant's clock: its latest reading (or one handed over with {@link Grant#sawClock}), read
+     * afresh every {@code refreshEvery} acquires (see {@link #refreshClock}). Owner only; no shared field.
+     */
+    private long grantClock(GrantState st, LimiterSettings s) {
+        long c = st.clockUnits;
+        if (--st.refreshLeft < 0) {
+            c = refreshClock(st, s);
+        }
+        return Math.max(c, st.hintUnits);
+    }
+
+    /**
+     * Reads the clock for a grant and sets how many acquires the reading serves: the period doubles (up
+     * to {@value #MAX_REFRESH}) while the previous period took at most the staleness target, falls to 1
+     * when it took more than twice it, and stays otherwise. So while the caller keeps its pace a start
+     * served from the grant's clock is less than twice the staleness target old (k acquires within the
+     * target, then 2k), and a caller with slow ops reads the clock on every acquire; a caller that slows
+     * down is served from the old reading for at most the rest of one period. A clock read costs no
+     * shared write. In COMPENSATING mode it is a reading that counts: the gap is closed by its fraction.
+     */
+    private long refreshClock(GrantState st, LimiterSettings s) {
+        // a reading the caller handed over since the last refresh serves as one (sawClock compensated for it)
+        boolean handedOver = st.hintUnits > st.refreshedUnits;
+        long now = handedOver ? st.hintUnits : nowUnits();
+        int k = st.refreshEvery;
+        if (st.refreshedUnits != Long.MIN_VALUE) {
+            long took = now - st.refreshedUnits;
+            if (took <= s.stalenessUnits) {
+                k = Math.min(s.compensation > 0 ? MAX_REFRESH_COMPENSATING : MAX_REFRESH, k << 1);
+            } else if (took > 2 * s.stalenessUnits) {
+                k = 1;
+            }
+        }
+        st.refreshEvery = k;
+        st.refreshLeft = k - 1;
+        st.refreshedUnits = now;
+        if (now > st.clockUnits) {
+            st.clockUnits = now;
+        }
+        if (s.compensation > 0 && !handedOver) {
+            compensate(now, s);
+        }
+        return now;
+    }
+
+    /**
+     * A slot after the grant's clock: known to be late if at or before the published horizon (a
+     * reading no older than the grant's own, so its start is no staler), else settled on a fresh reading.
+     */
+    private long notCovered(long sch, long grantNow, LimiterSettings s, Grant grant, boolean interruptible)
+            throws InterruptedException {
+        grant.state.wantRun = false;
+        long h = lvHorizon();
+        if (sch <= h) {
+            return grant.granted(sch, Math.max(h, grantNow), 1);
+        }
         return settle(sch, s.sliceUnits, 1, s, grant, interruptible);
     }
 
-    /** A new slot, or a run of slots when the caller is far behind: one atomic add either way. */
+    /**
+     * A new slot, or a run of slots when the caller's last slot was far behind ({@code runLag}) its clock:
+     * one atomic add either way. Runs double from 2 to {@link LimiterSettings#MAX_RUN} over consecutive
+     * claims while the caller stays far behind and start from 2 again once it is not; the caller's pace
+     * plays no part. Each slot of a run goes only once the grant's clock has passed it.
+     */
     private long claim(Grant grant, GrantState st, LimiterSettings s) {
         checkOwner(grant);
         if (st.runNext < st.runEnd) {
             abandonRun(st);
         }
-        int run = 1;
-        if (st.wantRun && st.runLen > 1 && s.fastPath) {
-            long now = readClock(s);
-            if (s.compensation > 0) {
-                compensate(now, s); // a late caller read the clock: close that fraction of the gap first
-            }
-            run = runLength(st, s, now);
-        }
         long cost = s.sliceUnits;
-        long sch = getAndAddAllocated(run == 1 ? cost : run * cost);
-        if (run > 1) {
+        if (st.wantRun && s.runLagUnits != Long.MAX_VALUE) {
+            if (s.compensation > 0) {
+                refreshClock(st, s); // a late caller reads the clock: close that fraction of the gap first
+            }
+            int run = st.runLen;
+            st.runLen = Math.min(LimiterSettings.MAX_RUN, run << 1);
+            long runCost = run * cost;
+            long sch = getAndAddAllocated(runCost);
             st.runNext = sch + cost;
-            st.runEnd = sch + run * cost;
+            st.runEnd = sch + runCost;
             st.runSettings = s;
-        } else {
-            st.runStartUnits = 0;
+            return sch;
         }
-        return sch;
-    }
-
-    /** A thread on single slices while far behind tries a run of 2 again now and then: it may have sped up. */
-    private static void probeRuns(GrantState st) {
-        if (--st.probeCountdown <= 0) {
-            st.runLen = 2;
-        }
-    }
-
-    /**
-     * The length of the run a thread far behind claims next, from its own pace: one clock read per run
-     * measures how long the previous run took; within twice the staleness target the length doubles,
-     * beyond it halves, so the cached clock that run slices go by is never stale by more than that.
-     */
-    private int runLength(GrantState st, LimiterSettings s, long now) {
-        if (st.runStartUnits != 0) {
-            st.runLen = now - st.runStartUnits <= 2 * s.stalenessUnits
-                    ? Math.min(LimiterSettings.MAX_RUN, st.runLen << 1)
-                    : st.runLen >> 1;
-        }
-        if (st.runLen <= 1) {
-            st.runLen = 1;
-            st.runStartUnits = 0;
-            st.probeCountdown = RUN_PROBE_INTERVAL;
-            return 1;
-        }
-        st.runStartUnits = now;
-        return st.runLen;
+        st.runLen = GrantState.FIRST_RUN; // no longer far behind: the next backlog starts from a short run
+        return getAndAddAllocated(cost);
     }
 
     /** Any number of permits, no runs; also the path for paused, strict and Poisson limiters. */
@@ -321,9 +373,15 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
             return acquireStrict(cost, permits, grant, interruptible, s);
         }
         long sch = getAndAddAllocated(cost);
-        long hint = st.hintUnits;
-        if (s.fastPath && (sch <= lvHorizon() || sch <= hint)) {
-            return grant.granted(sch, Math.max(lvSeen(), hint), permits);
+        if (s.fastPath) {
+            long now = grantClock(st, s);
+            if (sch <= now) {
+                return grant.granted(sch, now, permits);
+            }
+            long h = lvHorizon();
+            if (sch <= h) {
+                return grant.granted(sch, Math.max(h, now), permits);
+            }
         }
         return settle(sch, cost, permits, s, grant, interruptible);
     }
@@ -334,10 +392,16 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     /** The caller owns slot {@code sch} but may be early: read the clock and decide. */
     private long settle(long sch, long cost, long permits, LimiterSettings s, Grant grant, boolean interruptible)
             throws InterruptedException {
+        if (LimiterCounters.ON) {
+            LimiterCounters.SLOW.increment();
+        }
         if (isStale(sch, s)) {
             return reschedule(cost, permits, grant, interruptible);
         }
         long now = readClock(s);
+        if (now > grant.state.clockUnits) {
+            grant.state.clockUnits = now; // the grant's clock: a fresher reading serves its next acquires
+        }
         if (sch > now) {
             long target = s.mode == StrictnessMode.BURST
                     ? deferToBurstLine(sch, ScheduleUnits.cost(permits, s.burstSliceUnits))
@@ -361,12 +425,16 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     private long acquireStrict(long cost, long permits, Grant grant, boolean interruptible, LimiterSettings s)
             throws InterruptedException {
         long now = readClock(s);
-        long a;
+        long a = lvAllocated();
         long g;
-        do {
-            a = lvAllocated();
+        while (true) {
             g = Math.max(a, now);
-        } while (!casAllocated(a, g + cost));
+            long witness = caeAllocated(a, g + cost);
+            if (witness == a) {
+                break;
+            }
+            a = witness; // lost to another grant: retry from the value it left, without another load
+        }
         if (g > a) {
             idle.getAndAdd(g - a);
         }
@@ -448,45 +516,50 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
         return acquireShared(permits, grant, interruptible);
     }
 
-    /** Reads the clock (units since origin) and publishes it for the fast path. */
+    /** The clock, in units since origin. */
+    private long nowUnits() {
+        return ScheduleUnits.fromNanos(clock.nanoTime() - origin);
+    }
+
+    /**
+     * Reads the clock (units since origin) and, in the fast-path modes, publishes it as the horizon if
+     * the published one is at least the staleness target old: one CAS, whose single winner per reading
+     * publishes, so the horizon line is written at most once per staleness target and never torn.
+     */
     private long readClock(LimiterSettings s) {
-        long now = ScheduleUnits.fromNanos(clock.nanoTime() - origin);
-        long prevSeen = lvSeen();
-        if (now > prevSeen) {
-            if (s.fastPath) {
-                long a = lvAllocated();
-                long consumed = a - lvSeenAllocated();
-                // schedule consumed per unit of real time, times the target staleness ...
-                double estimate = consumed > 0 ? (double) consumed * s.stalenessUnits / (now - prevSeen) : 0;
-                // ... trusted to grow at most 2x per read (one short interval, or a run just claimed,
-                // is a noisy sample), and to shrink at once
-                long window = (long) Math.min(estimate, Math.min(s.maxWindowUnits, 2.0 * lpWindow() + s.sliceUnits));
-                spWindow(window);
-                soSeenAllocated(a);
-                soSeen(now);
-                // the window admits floor(window / slice) slots from a: below one slice, none
-                soHorizon(Math.min(now, a + window - s.sliceUnits));
-            } else {
-                soSeen(now);
+        long now = nowUnits();
+        if (s.fastPath) {
+            long h = lvHorizon();
+            if (now > h && (h == Long.MIN_VALUE || now - h >= s.stalenessUnits)) {
+                casHorizon(h, now);
             }
         }
         return now;
     }
 
     /**
-     * COMPENSATING: forfeit the strictness fraction of the open gap {@code now − allocated}; one attempt,
-     * losing a race is fine (the winner changed the gap, the next late reader compensates again). A
-     * gap of one slice or less is no backlog and is left alone, so callers that are late by a hair at
-     * high rates do not fight over the schedule pointer.
+     * COMPENSATING: forfeit the strictness fraction of the open gap {@code now − allocated}. A caller that
+     * loses the CAS retries on the gap the winner left (the CAS's witness), so every reading that counts
+     * closes its fraction. A gap of one slice or less is no backlog and is left alone, so callers that
+     * are late by a hair at high rates do not fight over the schedule pointer.
      */
     private void compensate(long now, LimiterSettings s) {
         long a = lvAllocated();
-        long gap = now - a;
-        if (gap > s.sliceUnits) {
-            long forfeit = (long) (gap * s.compensation);
-            if (forfeit > 0 && casAllocated(a, a + forfeit)) {
-                idle.getAndAdd(forfeit);
+        while (true) {
+            long gap = now - a;
+            if (gap <= s.sliceUnits) {
+                return;
             }
+            long forfeit = (long) (gap * s.compensation);
+            if (forfeit <= 0) {
+                return;
+            }
+            long witness = caeAllocated(a, a + forfeit);
+            if (witness == a) {
+                idle.getAndAdd(forfeit);
+                return;
+            }
+            a = witness;
         }
     }
 
@@ -531,11 +604,23 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
         return r;
     }
 
-    /** Gives a grant's unused run of slices away as idle time (also when the registry folds a grant in). */
+    /**
+     * Returns a grant's unused run of slices: to the schedule if it is its end, else as idle time (also on
+     * folds). A run claimed before a rewind (one begun since its claim) only goes to idle: its tail at or
+     * after the rewind's point was counted in {@link #rewound} and is stale, and the schedule's end may
+     * have been moved back and claimed up to the run's end again, so a give-back CAS could succeed on a
+     * value that no longer means "nothing claimed since". Not excluded: a whole rewind between this check
+     * and the CAS, followed by claims up to exactly the run's end; that needs a run ending past the rewind's
+     * point (claimed, while far behind, at least the park threshold ahead of the clock) and a nanosecond
+     * window.
+     */
     void abandonRun(GrantState st) {
         long unused = st.reservedUnits();
+        long from = st.runNext;
         st.runNext = st.runEnd;
-        if (unused > 0) {
+        // the run's tail is still the schedule's end (nothing claimed since): give it back to the schedule,
+        // so AVERAGE mode forfeits nothing; otherwise it is a hole, given away as idle time
+        if (unused > 0 && (rewindsBegun != st.runSettings.rewinds || !casAllocated(st.runEnd, from))) {
             idle.getAndAdd(unused);
         }
     }
@@ -680,18 +765,28 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     private boolean rewindFuture(LimiterSettings old, long newSlice) {
         long now = readClock(old);
         long from = old.paused ? Math.min(now, old.pausedAtUnits) : now;
+        rewindsBegun = old.rewinds + 1; // before the pointer is read: runs' give-backs go to idle from here
         long a = lvAllocated();
-        long inProgress = Math.min(Math.max(0, a - from), old.sliceUnits);
-        // slots within the park threshold may have gone already (early callers below it do not park): kept
-        long share = (long) ((double) inProgress * newSlice / old.sliceUnits);
-        long point = Math.min(a, from + Math.max(thresholdUnits, share));
+        long point;
         boolean rewind = false;
-        if (a > point) {
-            // a wait-free add rather than a CAS that busy claimers could starve: claims that land between the read
-            // and the add were made before the rewind and are given back like the rest
-            getAndAddAllocated(point - a);
-            rewound += a - point;
-            rewind = true;
+        while (true) {
+            long inProgress = Math.min(Math.max(0, a - from), old.sliceUnits);
+            // slots within the park threshold may have gone already (early callers below it do not park): kept
+            long share = (long) ((double) inProgress * newSlice / old.sliceUnits);
+            point = Math.min(a, from + Math.max(thresholdUnits, share));
+            if (a <= point) {
+                break;
+            }
+            // a CAS, not an add: a run's give-back (which moves the pointer back too) that lands between the
+            // read and the move is seen, never undone; a lost CAS retries from the witness, and claims that
+            // landed meanwhile are after the point, given back like the rest
+            long witness = caeAllocated(a, point);
+            if (witness == a) {
+                rewound += a - point;
+                rewind = true;
+                break;
+            }
+            a = witness;
         }
         for (long b = burstNext.get(); b > point; b = burstNext.get()) {
             if (burstNext.compareAndSet(b, point)) {
@@ -701,6 +796,8 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
         }
         if (rewind) {
             rewindPoints[(old.rewinds + 1) & (REWIND_RING - 1)] = point;
+        } else {
+            rewindsBegun = old.rewinds;
         }
         return rewind;
     }

@@ -63,11 +63,11 @@ public final class RateLimiters {
         }
 
         /**
-         * How stale the shared cached clock should get before a caller refreshes it (default 1 µs).
-         * Late callers whose slot is behind the cached clock go without reading the clock; the number
-         * allowed between two reads is sized from the recent pace so that about this much time passes
-         * in between (up to about twice that when callers claim runs of slices). Their waits are lower
-         * bounds off by at most that much. Zero disables the fast path: every acquire reads the clock.
+         * The staleness target of each grant's cached clock (default 1 µs). Late callers whose slot is
+         * behind their grant's clock go without reading the clock; a grant re-reads it every k acquires,
+         * k sized from the caller's own pace so that a start is less than twice this old while the pace
+         * holds. Their waits are lower bounds off by at most that much. Zero disables the fast path:
+         * every acquire reads the clock.
          */
         public Builder fastPathStaleness(Duration staleness) {
             if (staleness.isNegative()) {

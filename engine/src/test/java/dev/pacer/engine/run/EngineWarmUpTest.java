@@ -15,6 +15,7 @@ import dev.pacer.engine.op.Op;
 import dev.pacer.engine.op.OpSpec;
 import dev.pacer.engine.op.Outcome;
 import dev.pacer.engine.result.Summary;
+import dev.pacer.engine.time.RunClock;
 import dev.pacer.ratelimit.RateSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
