@@ -774,6 +774,12 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
             // slots within the park threshold may have gone already (early callers below it do not park): kept
             long share = (long) ((double) inProgress * newSlice / old.sliceUnits);
             point = Math.min(a, from + Math.max(thresholdUnits, share));
+            // the last slot claimed, if it is kept (before the point), is followed one new slice after it, not
+            // sooner: a ramp raising the rate every few ms would otherwise slip in an extra op at each step
+            long last = a - old.sliceUnits;
+            if (last < point) {
+                point = Math.min(a, Math.max(point, last + newSlice));
+            }
             if (a <= point) {
                 break;
             }
