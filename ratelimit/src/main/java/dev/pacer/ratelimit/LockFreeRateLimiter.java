@@ -492,18 +492,26 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
 
     /**
      * Whether a slot (or release time) {@code at}, claimed under settings {@code claimed}, was taken back by a
-     * rewind since: the first rewind after the claim moved the schedule back to a point at or before it. (A claim
-     * that raced that rewind may be judged stale though it came after it: it is then given back too, leaving a
-     * one-slot hole; a stale claim is never judged valid here.) A waiter that slept through more rewinds than
-     * are remembered is rescheduled.
+     * rewind since: some rewind after the claim moved the schedule back to a point at or before it. A later rewind
+     * may move it back further than the first (a second, larger increase a few ms after the first), so every
+     * rewind since the claim is asked. (A claim that raced a rewind may be judged stale though it came after it:
+     * it is then given back too, leaving a one-slot hole; a stale claim is never judged valid here.) A waiter that
+     * slept through more rewinds than are remembered is rescheduled.
      */
     private boolean isStale(long at, LimiterSettings claimed) {
         int now = lvSettings().rewinds;
         if (now == claimed.rewinds) {
             return false;
         }
-        return now - claimed.rewinds >= REWIND_RING / 2
-                || at >= rewindPoints[(claimed.rewinds + 1) & (REWIND_RING - 1)];
+        if (now - claimed.rewinds >= REWIND_RING / 2) {
+            return true;
+        }
+        for (int g = claimed.rewinds + 1; g - now <= 0; g++) {
+            if (at >= rewindPoints[g & (REWIND_RING - 1)]) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -774,11 +782,12 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
             // slots within the park threshold may have gone already (early callers below it do not park): kept
             long share = (long) ((double) inProgress * newSlice / old.sliceUnits);
             point = Math.min(a, from + Math.max(thresholdUnits, share));
-            // the last slot claimed, if it is kept (before the point), is followed one new slice after it, not
-            // sooner: a ramp raising the rate every few ms would otherwise slip in an extra op at each step
-            long last = a - old.sliceUnits;
-            if (last < point) {
-                point = Math.min(a, Math.max(point, last + newSlice));
+            // the last slot kept (the latest one before the point, on the old slice's grid back from the
+            // pointer: several waiting threads hold several) is followed one new slice after it, not sooner: a
+            // ramp raising the rate every few ms would otherwise slip in an extra op per waiter at each step
+            if (a > point) {
+                long kept = a - old.sliceUnits * ((a - point) / old.sliceUnits + 1);
+                point = Math.min(a, Math.max(point, kept + newSlice));
             }
             if (a <= point) {
                 break;

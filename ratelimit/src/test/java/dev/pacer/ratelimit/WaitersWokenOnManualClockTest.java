@@ -142,6 +142,78 @@ class WaitersWokenOnManualClockTest extends DesignOnManualClock {
         }
     }
 
+    /** Four workers acquiring on the atomic limiter; their grants' scheduled times, in grant order. */
+    private List<Long> runAtomic(BlockingSleeper sleeper, RateLimiter l, Changes changes) throws Exception {
+        ConcurrentLinkedQueue<Long> scheduled = new ConcurrentLinkedQueue<>();
+        Thread[] workers = new Thread[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            workers[i] = new Thread(() -> {
+                try (Grant g = l.newGrant()) {
+                    while (!Thread.currentThread().isInterrupted()) {
+                        l.acquireInterruptibly(g);
+                        scheduled.add(g.scheduledNanos());
+                    }
+                } catch (InterruptedException e) {
+                    // the test is over
+                }
+            }, "worker-" + i);
+            workers[i].setDaemon(true);
+            workers[i].start();
+        }
+        try {
+            changes.play();
+        } finally {
+            for (Thread w : workers) {
+                w.interrupt();
+            }
+            for (Thread w : workers) {
+                w.join(5_000);
+            }
+        }
+        return List.copyOf(scheduled);
+    }
+
+    interface Changes {
+        void play() throws Exception;
+    }
+
+    @org.junit.jupiter.api.Test
+    void aRampOfSmallRisesWithFourWaitersGrantsNoMoreThanItsLine() throws Exception {
+        BlockingSleeper sleeper = new BlockingSleeper(clock);
+        RateLimiter l = RateLimiters.builder(RateSpec.of(100)).clock(clock).sleeper(sleeper).build();
+        // 100/s rising by 2/s every 10 ms for a second: 100 -> 298/s, the line's integral is 199 ops (+/- a slot
+        // per waiter at the ends); each rise used to slip in an op per waiting thread
+        List<Long> scheduled = runAtomic(sleeper, l, () -> {
+            for (int step = 1; step <= 100; step++) {
+                runClockTo(sleeper, T0 + step * 10 * MS);
+                l.reconfigure(RateSpec.of(100 + 2 * step));
+            }
+        });
+        long inRamp = scheduled.stream().filter(t -> t >= T0 && t < T0 + S).count();
+        assertTrue(inRamp >= 199 - THREADS && inRamp <= 199 + THREADS, inRamp + " grants in the ramp's second");
+        assertEquals(scheduled.size(), Set.copyOf(scheduled).size(), "no scheduled time granted twice");
+    }
+
+    @org.junit.jupiter.api.Test
+    void aSecondLargerRiseSoonAfterTheFirstNeverGrantsOneSlotTwice() throws Exception {
+        BlockingSleeper sleeper = new BlockingSleeper(clock);
+        RateLimiter l = RateLimiters.builder(RateSpec.of(1)).clock(clock).sleeper(sleeper).build();
+        // at 1/s the four workers hold slots a second apart; 10/s at 0.95 s keeps the slot at 1 s (before its
+        // point, 1.05 s) and takes back the rest; 1000/s at 0.96 s moves the schedule back further, to 0.961 s: the
+        // slot at 1 s, kept by the first rise, lies after the second one's point and must be given back too, or
+        // a new claim 39 slices on hands it out again
+        List<Long> scheduled = runAtomic(sleeper, l, () -> {
+            runClockTo(sleeper, T0 + 950 * MS);
+            l.reconfigure(RateSpec.of(10));
+            runClockTo(sleeper, T0 + 960 * MS);
+            l.reconfigure(RateSpec.of(1000));
+            runClockTo(sleeper, T0 + 1460 * MS);
+        });
+        assertEquals(scheduled.size(), Set.copyOf(scheduled).size(), "no scheduled time granted twice: " + scheduled);
+        long afterSecondRise = scheduled.stream().filter(t -> t >= T0 + 960 * MS && t < T0 + 1460 * MS).count();
+        assertTrue(afterSecondRise >= 495 && afterSecondRise <= 505, afterSecondRise + " grants in the 500 ms at 1000/s");
+    }
+
     /**
      * Moves the clock to {@code until} in steps of 100 µs; before each step, waits (up to 10 s of real time) until
      * every worker is parked, so each has taken every grant due by now.
