@@ -26,13 +26,14 @@ import java.lang.invoke.VarHandle;
  * <table>
  *   <caption>who writes what</caption>
  *   <tr><th>field</th><th>writers, operation</th><th>readers may assume</th></tr>
- *   <tr><td>{@code allocated}</td><td>a caller claiming a slot or a run of 64:
- *       {@link LimiterAllocated#getAndAddAllocated} (a thread far behind: once per 64 acquires); strict
+ *   <tr><td>{@code allocated}</td><td>a caller claiming a slot or a run of 2..64 slices:
+ *       {@link LimiterAllocated#getAndAddAllocated} (a thread far behind: once per run); strict
  *       grants and compensation: {@link LimiterAllocated#caeAllocated}, a loser retrying from the witness;
  *       tryAcquire: {@link LimiterAllocated#casAllocated}; reconfigure/resume: {@code getAndAdd(shift)}; a
  *       grant giving back the unused tail of its run: {@link LimiterAllocated#casAllocated} from the run's
  *       end to its next slot, only while that end is still the value (nothing claimed since) and no rewind
- *       has begun since the run's claim; a rewinding reconfigure (rate increase with waiters ahead), under
+ *       has begun since the run's claim (a rewind landing between that check and the CAS, followed by claims up to
+ *       exactly the run's end, could still double a slot: documented in {@code abandonRun}); a rewinding reconfigure (rate increase with waiters ahead), under
  *       the control lock: {@link LimiterAllocated#caeAllocated} back to the rewind's point, retrying from
  *       the witness</td>
  *       <td>grows, but for a give-back, which only frees slots no one else holds, and a rewind; slots below

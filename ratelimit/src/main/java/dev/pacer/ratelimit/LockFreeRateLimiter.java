@@ -100,7 +100,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <tr><td>{@code seeds}</td><td>grant creation: {@code getAndAdd}</td>
  *       <td>each grant's Poisson generator starts from its own seed</td></tr>
  *   <tr><td>{@code rewound}, {@code rewindPoints}</td><td>a rewinding reconfigure, under the control lock:
- *       plain array store, volatile add, before it publishes the settings of that rewind generation</td>
+ *       plain array store, and a plain {@code +=} on the volatile (one writer: the control lock), before it
+ *       publishes the settings of that rewind generation; {@code snapshot} reads the pointer and it under the
+ *       same lock</td>
  *       <td>a reader that saw settings of generation g sees every rewind point up to g</td></tr>
  *   <tr><td>{@link GrantState#parked}</td><td>its owner, volatile, around a park</td>
  *       <td>a rewind publishes its settings, then reads it and wakes the waiter, which sees them or wakes</td></tr>
@@ -619,8 +621,10 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
      * have been moved back and claimed up to the run's end again, so a give-back CAS could succeed on a
      * value that no longer means "nothing claimed since". Not excluded: a whole rewind between this check
      * and the CAS, followed by claims up to exactly the run's end; that needs a run ending past the rewind's
-     * point (claimed, while far behind, at least the park threshold ahead of the clock) and a nanosecond
-     * window.
+     * point (claimed, while far behind, at least the park threshold ahead of the clock), the giving thread
+     * descheduled between the check and the CAS, and new claims landing exactly on the run's end (likely
+     * when the old slice is a multiple of the new one). Closing it needs the check against a clock reading
+     * taken before it (a run ending before that reading cannot be past a later rewind's point): not done.
      */
     void abandonRun(GrantState st) {
         long unused = st.reservedUnits();
@@ -905,8 +909,12 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
         registry.foldCollected();
         LimiterSettings s = lvSettings();
         GrantRegistry.Totals t = registry.totals();
-        long a = lvAllocated();
-        long advance = a + rewound;
+        long a;
+        long advance;
+        synchronized (controlLock) { // a rewind moves the pointer and counts rewound under it: read the pair whole
+            a = lvAllocated();
+            advance = a + rewound;
+        }
         long now = ScheduleUnits.fromNanos(clock.nanoTime() - origin);
         return new LimiterSnapshot(s.spec, s.paused, ScheduleUnits.toNanos(advance), ScheduleUnits.toNanos(idle.get()),
                 ScheduleUnits.toNanos(t.reservedUnits()), t.permits(), t.waitNanos(), ScheduleUnits.toNanos(now - a));
@@ -917,7 +925,9 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
      * accounting invariant, allocated = granted + idle + reserved).
      */
     long allocatedUnits() {
-        return lvAllocated() + rewound;
+        synchronized (controlLock) { // the pointer and rewound as one rewind left them
+            return lvAllocated() + rewound;
+        }
     }
 
     /** Idle time in units (for tests of the accounting invariant). */
