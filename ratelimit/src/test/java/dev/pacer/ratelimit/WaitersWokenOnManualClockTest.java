@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -106,22 +107,7 @@ class WaitersWokenOnManualClockTest extends DesignOnManualClock {
         RateLimiter l = RateLimiters.builder(RateSpec.of(1000)).design(LimiterDesign.parse(design)).clock(clock)
                 .sleeper(sleeper).build();
         ConcurrentLinkedQueue<Long> starts = new ConcurrentLinkedQueue<>();
-        Thread[] workers = new Thread[THREADS];
-        for (int i = 0; i < THREADS; i++) {
-            workers[i] = new Thread(() -> {
-                try (Grant g = l.newGrant()) {
-                    while (!Thread.currentThread().isInterrupted()) {
-                        l.acquireInterruptibly(g);
-                        starts.add(g.startNanos());
-                    }
-                } catch (InterruptedException e) {
-                    // the test is over
-                }
-            }, "worker-" + i);
-            workers[i].setDaemon(true);
-            workers[i].start();
-        }
-        try {
+        runWorkers(l, Grant::startNanos, starts, () -> {
             runClockTo(sleeper, T0 + S);
             l.reconfigure(RateSpec.of(0.01));
             long back = clock.nanoTime() + S;
@@ -132,26 +118,22 @@ class WaitersWokenOnManualClockTest extends DesignOnManualClock {
             assertTrue(inSecond >= 990 && inSecond <= 1_010,
                     design + ": " + inSecond + " grants in the second after the rate was set back to 1000/s");
             assertEquals(starts.size(), l.snapshot().permitsGranted(), "every grant counted once");
-        } finally {
-            for (Thread w : workers) {
-                w.interrupt();
-            }
-            for (Thread w : workers) {
-                w.join(5_000);
-            }
-        }
+        });
     }
 
-    /** Four workers acquiring on the atomic limiter; their grants' scheduled times, in grant order. */
-    private List<Long> runAtomic(BlockingSleeper sleeper, RateLimiter l, Changes changes) throws Exception {
-        ConcurrentLinkedQueue<Long> scheduled = new ConcurrentLinkedQueue<>();
+    /**
+     * Runs {@link #THREADS} workers acquiring on {@code l}, each adding {@code what} of every grant to {@code into},
+     * while {@code changes} moves the clock and changes the limiter; then stops them.
+     */
+    private static void runWorkers(RateLimiter l, ToLongFunction<Grant> what, ConcurrentLinkedQueue<Long> into,
+                                   Changes changes) throws Exception {
         Thread[] workers = new Thread[THREADS];
         for (int i = 0; i < THREADS; i++) {
             workers[i] = new Thread(() -> {
                 try (Grant g = l.newGrant()) {
                     while (!Thread.currentThread().isInterrupted()) {
                         l.acquireInterruptibly(g);
-                        scheduled.add(g.scheduledNanos());
+                        into.add(what.applyAsLong(g));
                     }
                 } catch (InterruptedException e) {
                     // the test is over
@@ -170,6 +152,12 @@ class WaitersWokenOnManualClockTest extends DesignOnManualClock {
                 w.join(5_000);
             }
         }
+    }
+
+    /** The atomic limiter's grants' scheduled times, in grant order, while {@code changes} plays. */
+    private static List<Long> runAtomic(RateLimiter l, Changes changes) throws Exception {
+        ConcurrentLinkedQueue<Long> scheduled = new ConcurrentLinkedQueue<>();
+        runWorkers(l, Grant::scheduledNanos, scheduled, changes);
         return List.copyOf(scheduled);
     }
 
@@ -183,7 +171,7 @@ class WaitersWokenOnManualClockTest extends DesignOnManualClock {
         RateLimiter l = RateLimiters.builder(RateSpec.of(100)).clock(clock).sleeper(sleeper).build();
         // 100/s rising by 2/s every 10 ms for a second: 100 -> 298/s, the line's integral is 199 ops (+/- a slot
         // per waiter at the ends); each rise used to slip in an op per waiting thread
-        List<Long> scheduled = runAtomic(sleeper, l, () -> {
+        List<Long> scheduled = runAtomic(l, () -> {
             for (int step = 1; step <= 100; step++) {
                 runClockTo(sleeper, T0 + step * 10 * MS);
                 l.reconfigure(RateSpec.of(100 + 2 * step));
@@ -202,7 +190,7 @@ class WaitersWokenOnManualClockTest extends DesignOnManualClock {
         // point, 1.05 s) and takes back the rest; 1000/s at 0.96 s moves the schedule back further, to 0.961 s: the
         // slot at 1 s, kept by the first rise, lies after the second one's point and must be given back too, or
         // a new claim 39 slices on hands it out again
-        List<Long> scheduled = runAtomic(sleeper, l, () -> {
+        List<Long> scheduled = runAtomic(l, () -> {
             runClockTo(sleeper, T0 + 950 * MS);
             l.reconfigure(RateSpec.of(10));
             runClockTo(sleeper, T0 + 960 * MS);
