@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -66,8 +67,9 @@ class RunEndsWritingItsFilesTest {
         PacerProcess p = PacerProcess.start(dir, "run", "--rate", "100", "--duration", "3s", "--hlog", "r.hlog",
                 "--plot", "pages/r.html", "-q", "--no-console");
         long deadline = System.nanoTime() + 30_000_000_000L;
-        while (System.nanoTime() < deadline && !Files.exists(dir.resolve("r.hlog"))) {
-            Thread.sleep(20); // the run has started
+        // the run has started when its log holds an interval (the log itself is opened before --plot is checked)
+        while (System.nanoTime() < deadline && !hasAnInterval(dir.resolve("r.hlog"))) {
+            Thread.sleep(20);
         }
         Files.delete(pages);
         PacerProcess.Result r = p.await(60);
@@ -94,5 +96,10 @@ class RunEndsWritingItsFilesTest {
         assertEquals(1, full.exitCode(), full.stderr());
         assertEquals("pacer report: could not write /dev/full: No space left on device", full.stderr().strip());
         assertFalse(full.stdout().isEmpty(), "the report itself is printed");
+    }
+
+    private static boolean hasAnInterval(Path hlog) throws IOException {
+        return Files.exists(hlog)
+                && Files.readString(hlog, java.nio.charset.StandardCharsets.ISO_8859_1).contains("Tag=");
     }
 }
