@@ -8,6 +8,7 @@ import dev.pacer.engine.result.IntervalReport;
 import dev.pacer.engine.text.OutputFile;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -45,6 +46,9 @@ public final class HlogWriter implements AutoCloseable {
         this.settingsComment = HlogComments.run(settings);
         this.file = new OutputFile(path, onFailure);
         this.writer = new HistogramLogWriter(file.out());
+        // the header's start time is printed as a Date, whose time-zone name is read from the JDK's tzdb.dat on
+        // first use: read it now, before the run's op may hold every file descriptor
+        new Date(0).toString();
     }
 
     /** Writes the header: the run's settings, the format version and the start time (epoch ms). */
