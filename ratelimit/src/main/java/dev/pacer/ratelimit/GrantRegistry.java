@@ -76,25 +76,28 @@ final class GrantRegistry {
 
     private void fold(GrantState st) {
         limiter.abandonRun(st);
+        limiter.giveIdle(st.idleOpaque());
         retiredPermits.getAndAdd(st.permitsOpaque());
         retiredWait.getAndAdd(st.waitSumOpaque());
     }
 
     /**
-     * Permits granted and wait summed over all grants, live and retired, and the schedule the live
-     * grants hold in unused runs (units). Does not fold in collected grants: {@link #foldCollected}
+     * Permits granted and wait summed over all grants, live and retired, the schedule the live grants hold
+     * in unused runs (units) and the idle time they have not yet handed to the limiter (units). Does not fold in collected grants: {@link #foldCollected}
      * first.
      */
     Totals totals() {
         long permits = retiredPermits.get();
         long wait = retiredWait.get();
         long reserved = 0;
+        long idle = 0;
         for (GrantRef ref : grants) {
             permits += ref.state.permitsOpaque();
             wait += ref.state.waitSumOpaque();
             reserved += ref.state.reservedUnits();
+            idle += ref.state.idleOpaque();
         }
-        return new Totals(permits, wait, reserved);
+        return new Totals(permits, wait, reserved, idle);
     }
 
     /** Wakes every live grant's owner that is parked waiting for a slot (see {@link GrantState#parked}). */
@@ -107,8 +110,11 @@ final class GrantRegistry {
         }
     }
 
-    /** See {@link #totals()}: wait in nanoseconds, reserved in units. */
-    record Totals(long permits, long waitNanos, long reservedUnits) { }
+    /**
+     * See {@link #totals()}: wait in nanoseconds; reserved, and the idle time live grants hold on their own tally
+     * ({@link GrantState#idleUnits}), in units.
+     */
+    record Totals(long permits, long waitNanos, long reservedUnits, long idleUnits) { }
 
     /** Weak reference to a grant that keeps its state reachable, so a dropped grant's tallies are folded in. */
     static final class GrantRef extends WeakReference<Grant> {

@@ -18,12 +18,14 @@ final class GrantState {
 
     private static final VarHandle PERMITS;
     private static final VarHandle WAIT_SUM;
+    private static final VarHandle IDLE;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             PERMITS = l.findVarHandle(GrantState.class, "permits", long.class);
             WAIT_SUM = l.findVarHandle(GrantState.class, "waitSum", long.class);
+            IDLE = l.findVarHandle(GrantState.class, "idleUnits", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -92,10 +94,25 @@ final class GrantState {
     long permits;
     /** Sum of waits in ns; owner writes (opaque), snapshot reads (opaque). */
     long waitSum;
+    /**
+     * Schedule this grant's strict acquires gave away (their lateness), in units, not yet in the limiter's
+     * {@code idle}: owner writes (opaque), snapshot reads (opaque); moved into {@code idle} once, when the grant
+     * is folded. Kept here so a strict acquire touches one shared line (the schedule), not two.
+     */
+    long idleUnits;
 
     void tally(long granted, long waitNanos) {
         PERMITS.setOpaque(this, permits + granted);
         WAIT_SUM.setOpaque(this, waitSum + waitNanos);
+    }
+
+    /** Gives {@code units} of schedule away as idle time, on this grant's tally (owner only). */
+    void forfeit(long units) {
+        IDLE.setOpaque(this, idleUnits + units);
+    }
+
+    long idleOpaque() {
+        return (long) IDLE.getOpaque(this);
     }
 
     long permitsOpaque() {

@@ -92,9 +92,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * <table>
  *   <caption>who writes what</caption>
  *   <tr><th>field</th><th>writers, operation</th><th>readers may assume</th></tr>
- *   <tr><td>{@code idle}</td><td>every give-away of schedule (forfeits, strict lateness, paused time,
- *       a backlog shortened on a rate increase, abandoned runs, interrupted waits): {@code getAndAdd}</td>
- *       <td>only grows</td></tr>
+ *   <tr><td>{@code idle}</td><td>every give-away of schedule (forfeits, paused time, a backlog shortened
+ *       on a rate increase, abandoned runs, interrupted waits, a retired grant's tally): {@code getAndAdd}; strict
+ *       lateness goes to the grant's own tally first ({@link GrantState#idleUnits}), so a strict acquire writes
+ *       one shared line</td>
+ *       <td>only grows; with the live grants' tallies, what {@code snapshot()} reports as idle</td></tr>
  *   <tr><td>{@code burstNext}</td><td>late callers in BURST mode: CAS</td>
  *       <td>the earliest release of the next late caller</td></tr>
  *   <tr><td>{@code seeds}</td><td>grant creation: {@code getAndAdd}</td>
@@ -438,7 +440,7 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
             a = witness; // lost to another grant: retry from the value it left, without another load
         }
         if (g > a) {
-            idle.getAndAdd(g - a);
+            grant.state.forfeit(g - a); // folded into idle when the grant retires; snapshots add it meanwhile
         }
         if (g > now) {
             return waitFor(g, a, now, cost, permits, grant, interruptible, s);
@@ -605,13 +607,15 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
 
     /** BURST: the release time of a late caller on the strict line at strictness × rate. */
     private long claimBurstRelease(long now, long burstCost) {
-        long b;
-        long r;
-        do {
-            b = burstNext.get();
-            r = Math.max(b, now);
-        } while (!burstNext.compareAndSet(b, r + burstCost));
-        return r;
+        long b = burstNext.get();
+        while (true) {
+            long r = Math.max(b, now);
+            long witness = burstNext.compareAndExchange(b, r + burstCost);
+            if (witness == b) {
+                return r;
+            }
+            b = witness; // lost to another release: retry from the value it left, without another load
+        }
     }
 
     /**
@@ -720,7 +724,7 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
             }
         } while (!casAllocated(a, next));
         if (s.mode == StrictnessMode.STRICT && release > a) {
-            idle.getAndAdd(release - a);
+            grant.state.forfeit(release - a);
         }
         if (s.mode == StrictnessMode.BURST) {
             long burstCost = ScheduleUnits.cost(permits, s.burstSliceUnits);
@@ -908,6 +912,7 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     public LimiterSnapshot snapshot() {
         registry.foldCollected();
         LimiterSettings s = lvSettings();
+        long idleUnits = idle.get(); // before the grants: a grant folded in between is missed, never counted twice
         GrantRegistry.Totals t = registry.totals();
         long a;
         long advance;
@@ -916,8 +921,9 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
             advance = a + rewound;
         }
         long now = ScheduleUnits.fromNanos(clock.nanoTime() - origin);
-        return new LimiterSnapshot(s.spec, s.paused, ScheduleUnits.toNanos(advance), ScheduleUnits.toNanos(idle.get()),
-                ScheduleUnits.toNanos(t.reservedUnits()), t.permits(), t.waitNanos(), ScheduleUnits.toNanos(now - a));
+        return new LimiterSnapshot(s.spec, s.paused, ScheduleUnits.toNanos(advance),
+                ScheduleUnits.toNanos(idleUnits + t.idleUnits()), ScheduleUnits.toNanos(t.reservedUnits()),
+                t.permits(), t.waitNanos(), ScheduleUnits.toNanos(now - a));
     }
 
     /**
@@ -932,7 +938,15 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
 
     /** Idle time in units (for tests of the accounting invariant). */
     long idleUnits() {
-        return idle.get();
+        long retired = idle.get();
+        return retired + registry.totals().idleUnits();
+    }
+
+    /** Takes a folded grant's idle tally ({@link GrantState#idleUnits}) into {@code idle}. */
+    void giveIdle(long units) {
+        if (units != 0) {
+            idle.getAndAdd(units);
+        }
     }
 
     /** The slice in force, in units. */
