@@ -61,8 +61,15 @@ public final class ScalingProxy {
                         label(work), r[0], r[1], r[2], r[3]);
             }
         }
-        System.out.printf(Locale.ROOT, "%nlargest count per op: %.4f%n", worst);
+        System.out.printf(Locale.ROOT, "%nlargest count per op: %.4f (%s: the bound is %.2f)%n", worst,
+                worst <= BOUND ? "PASS" : "FAIL", BOUND);
+        if (worst > BOUND) {
+            System.exit(1);
+        }
     }
+
+    /** What issue #30 asks of every count per acquire, at every per-op time and thread count. */
+    static final double BOUND = 0.05;
 
     static String label(long nanos) {
         return nanos >= 1_000 ? (nanos / 1_000.0) + " µs" : nanos + " ns";
