@@ -14,6 +14,10 @@ import dev.pacer.engine.result.Summary;
 import com.sun.net.httpserver.HttpServer;
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ConsolePageInBrowserTest {
 
     static final Duration WAIT = Duration.ofSeconds(20);
+    static final HttpClient HTTP = HttpClient.newHttpClient();
     static final String SHOW = "$('conn').textContent + ' | ack: ' + $('ack').textContent + ' | points: '"
             + " + $('chart-rate').dataset.points";
 
@@ -100,9 +105,19 @@ class ConsolePageInBrowserTest {
             String refusal = browser.eval("$('ack').textContent").asText();
             assertEquals(run.execute("threads 0"), refusal, "the console's own refusal");
 
+            // the same console line from a plain HTTP client (curl) is the endpoint's, not the page's
+            HttpResponse<String> curl = HTTP.send(HttpRequest.newBuilder(URI.create(page + "command"))
+                    .POST(HttpRequest.BodyPublishers.ofString("threads 3")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertTrue(curl.body().contains("ok: threads 3 (http) at "), curl.body());
+
             browser.await("document.querySelectorAll('#changes li[data-source=page]').length == 4", WAIT,
-                    "each change is listed with its source", SHOW);
-            browser.await("$('chart-rate').dataset.markers >= 4", WAIT, "each change is a marker", SHOW);
+                    "each change from the page is listed as the page's", SHOW);
+            browser.await("document.querySelectorAll('#changes li[data-source=http]').length == 1", WAIT,
+                    "the one from curl as http's", SHOW);
+            assertEquals("threads 3 (http)", browser.eval("$('changes').querySelector('li[data-source=http]')"
+                    + ".textContent").asText().replaceAll(" at .*", ""), "listed with who made it");
+            browser.await("$('chart-rate').dataset.markers >= 5", WAIT, "each change is a marker", SHOW);
 
             // from a phone's width to a wide screen: nothing runs off the side, every chart is drawn
             for (int width : new int[] {360, 768, 1920}) {
@@ -140,6 +155,9 @@ class ConsolePageInBrowserTest {
         List<String> logged = HlogReader.read(hlog).markers().stream().filter(m -> m.source().equals("page"))
                 .map(m -> m.kind().label() + " " + m.value()).toList();
         assertEquals(fromPage, logged, "the log's changes");
+        assertEquals(List.of("threads 3"), HlogReader.read(hlog).markers().stream()
+                .filter(m -> m.source().equals("http")).map(m -> m.kind().label() + " " + m.value()).toList(),
+                "the change from curl, logged as http's");
     }
 
     @Test
