@@ -35,8 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The console page in a real browser (Debian's Chromium through the DevTools protocol) against a real
  * run: its charts fill from the stream, its controls change the run by keyboard and by click, each
  * answered with the console's line and recorded with the source {@code page} in the run's log and
- * summary; with a token the page refuses to show anything until it is given; a page of another origin
- * cannot steer the run.
+ * summary, and changes made elsewhere are shown with who made them; a page opened late, or reloaded, draws
+ * the run from its start; with a token the page refuses to show anything until it is given; a page of
+ * another origin cannot steer the run.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class ConsolePageInBrowserTest {
@@ -161,6 +162,69 @@ class ConsolePageInBrowserTest {
     }
 
     @Test
+    void aPageOpenedLateOrReloadedDrawsTheWholeRunSoFar() throws Exception {
+        List<IntervalReport> intervals = new CopyOnWriteArrayList<>();
+        LoadTest.Running run = LoadTest.rate(300).op("noop").duration(Duration.ofSeconds(90))
+                .interval(Duration.ofMillis(100)).control("127.0.0.1:0", null).onInterval(intervals::add).start();
+        try (Chromium browser = Chromium.start(dir, 1280, 1600)) {
+            String page = "http://127.0.0.1:" + port(run) + "/";
+            // before any page is open: intervals, and changes from the API and over HTTP
+            awaitIntervals(intervals, 10);
+            run.rate("400");
+            HTTP.send(HttpRequest.newBuilder(URI.create(page + "rate")).POST(HttpRequest.BodyPublishers.ofString("500"))
+                    .build(), HttpResponse.BodyHandlers.discarding());
+            awaitIntervals(intervals, 30);
+
+            browser.navigate(page);
+            awaitEveryInterval(browser, intervals, "a page opened late draws every interval from the run's start");
+            List<String> early = List.of("rate 400,0 (api)", "rate 500,0 (http)");
+            assertEquals(early, changesListed(browser), "and lists the changes made before it opened");
+            assertTrue(browser.eval("+$('chart-rate').dataset.markers").asInt() >= 2, "each a marker");
+
+            browser.eval("(() => { const f = $('threads'); f.focus(); f.value = '2'; })()");
+            browser.key("Enter", 13);
+            awaitAck(browser, "ok: threads 2 (page) at ", "a change from the page", SHOW);
+            browser.navigate(page);
+            awaitEveryInterval(browser, intervals, "a reloaded page draws every interval again");
+            browser.await("$('changes').children.length == 3", WAIT, "the reloaded page lists every change", SHOW);
+            assertEquals(List.of("rate 400,0 (api)", "rate 500,0 (http)", "threads 2 (page)"),
+                    changesListed(browser), "in order, each with who made it");
+            assertTrue(browser.eval("+$('chart-rate').dataset.markers").asInt() >= 3, "each a marker");
+        } finally {
+            run.stop();
+            run.await(Duration.ofSeconds(30));
+        }
+    }
+
+    /**
+     * Waits until the page draws as many intervals as the run had reported just before: a page that got only
+     * what came after it opened stays behind by the intervals before, however long it is given.
+     */
+    private static void awaitEveryInterval(Chromium browser, List<IntervalReport> intervals, String what)
+            throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        for (;;) {
+            int reported = intervals.size();
+            int drawn = browser.eval("+($('chart-rate').dataset.points || 0)").asInt();
+            if (drawn >= reported) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(what + ": the page draws " + drawn + " of " + reported + " intervals");
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** The page's list of changes, each as {@code rate 400,0 (api)}. */
+    private static List<String> changesListed(Chromium browser) throws Exception {
+        List<String> listed = new java.util.ArrayList<>();
+        browser.eval("[...$('changes').children].map(li => li.textContent)")
+                .forEach(t -> listed.add(t.asText().replaceAll(" at \\d+\\.\\d+s$", "")));
+        return listed;
+    }
+
+    @Test
     void withATokenThePageShowsNothingUntilItIsGiven() throws Exception {
         String token = "t0ken-" + System.nanoTime();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -266,6 +330,14 @@ class ConsolePageInBrowserTest {
             Thread.sleep(10);
         }
         return run.controlAddress().getPort();
+    }
+
+    private static void awaitIntervals(List<IntervalReport> intervals, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (intervals.size() < count) {
+            assertTrue(System.nanoTime() < deadline, "intervals go on");
+            Thread.sleep(20);
+        }
     }
 
     private static void awaitInterval(List<IntervalReport> intervals, double elapsedSec) throws InterruptedException {
