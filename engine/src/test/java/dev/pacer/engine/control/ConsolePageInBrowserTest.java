@@ -44,6 +44,8 @@ class ConsolePageInBrowserTest {
 
     static final Duration WAIT = Duration.ofSeconds(20);
     static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** The focused element: its id, else its text. */
+    static final String FOCUSED = "document.activeElement.id || document.activeElement.textContent.trim()";
     static final String SHOW = "$('conn').textContent + ' | ack: ' + $('ack').textContent + ' | points: '"
             + " + $('chart-rate').dataset.points";
 
@@ -159,6 +161,82 @@ class ConsolePageInBrowserTest {
         assertEquals(List.of("threads 3"), HlogReader.read(hlog).markers().stream()
                 .filter(m -> m.source().equals("http")).map(m -> m.kind().label() + " " + m.value()).toList(),
                 "the change from curl, logged as http's");
+    }
+
+    @Test
+    void theRunIsSteeredByKeyboardAloneStrictnessAndStopIncluded() throws Exception {
+        Path hlog = dir.resolve("keys.hlog");
+        LoadTest.Running run = LoadTest.rate(500).threads(2).op("noop").duration(Duration.ofSeconds(90))
+                .interval(Duration.ofMillis(200)).hlog(hlog).control("127.0.0.1:0", null).start();
+        try (Chromium browser = Chromium.start(dir, 1280, 1600)) {
+            String page = "http://127.0.0.1:" + port(run) + "/";
+            browser.navigate(page);
+            browser.await("$('chart-rate').dataset.points >= 2 && $('strictness').value == '0'", WAIT,
+                    "the page is live", SHOW);
+
+            // Tab from the top of the page walks the controls in reading order
+            List<String> order = new java.util.ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                browser.key("Tab", 9);
+                order.add(browser.eval(FOCUSED).asText());
+            }
+            assertEquals(List.of("rate", "Set rate", "rate-slider", "strictness", "Set strictness", "threads",
+                    "Set threads", "pause", "resume", "stop"), order, "the focus order");
+
+            // strictness: back to its field, type over the value the run shows, Enter
+            for (int i = 0; i < 6; i++) {
+                browser.key("Tab", 9, Chromium.SHIFT);
+            }
+            assertEquals("strictness", browser.eval(FOCUSED).asText());
+            browser.type("0.5");
+            browser.key("Enter", 13);
+            awaitAck(browser, "ok: strictness 0.5 (page) at ", "strictness set from the page", SHOW);
+            assertEquals(0.5, run.facts().target().strictness(), 0.0, "the run's strictness");
+            // set elsewhere, the field follows once it is not being edited
+            browser.key("Tab", 9);
+            HTTP.send(HttpRequest.newBuilder(URI.create(page + "strictness")).POST(HttpRequest.BodyPublishers
+                    .ofString("1")).build(), HttpResponse.BodyHandlers.discarding());
+            browser.await("$('strictness').value == '1'", WAIT, "the field shows a strictness set over HTTP", SHOW);
+
+            // pause with Enter, resume with Space
+            for (int i = 0; i < 3; i++) {
+                browser.key("Tab", 9);
+            }
+            assertEquals("pause", browser.eval(FOCUSED).asText());
+            browser.key("Enter", 13);
+            awaitAck(browser, "ok: pause (page) at ", "pause by Enter", SHOW);
+            assertTrue(run.facts().paused());
+            browser.key("Tab", 9);
+            browser.key(" ", 32);
+            awaitAck(browser, "ok: resume (page) at ", "resume by Space", SHOW);
+            assertFalse(run.facts().paused());
+
+            // stop asks first, starting on Cancel; Escape cancels and gives the focus back to Stop
+            browser.key("Tab", 9);
+            browser.key("Enter", 13);
+            assertFalse(browser.eval("$('confirm').hidden").asBoolean(), "Enter on Stop asks");
+            assertEquals("stop-no", browser.eval(FOCUSED).asText(), "the question starts on Cancel");
+            browser.key("Escape", 27);
+            assertTrue(browser.eval("$('confirm').hidden").asBoolean(), "Escape cancels");
+            assertEquals("stop", browser.eval(FOCUSED).asText());
+            assertTrue(run.status().get("running").asBoolean(), "nothing stopped");
+            browser.key(" ", 32);
+            assertFalse(browser.eval("$('confirm').hidden").asBoolean(), "Space on Stop asks");
+            browser.key(" ", 32);
+            assertTrue(browser.eval("$('confirm').hidden").asBoolean(), "Space on Cancel cancels");
+            browser.key("Enter", 13);
+            browser.key("Tab", 9, Chromium.SHIFT);
+            assertEquals("stop-yes", browser.eval(FOCUSED).asText(), "Shift+Tab from Cancel reaches Stop now");
+            browser.key("Enter", 13);
+            browser.await("!$('summary').hidden && document.activeElement === $('summary')", WAIT,
+                    "the run stops and the focus lands on its summary", SHOW);
+        } finally {
+            end(run);
+        }
+        assertEquals(List.of("strictness 0.5 page", "strictness 1 http", "pause  page", "resume  page", "stop  page"),
+                HlogReader.read(hlog).markers().stream().filter(m -> m.kind() != ChangeKind.PHASE)
+                        .map(m -> m.kind().label() + " " + m.value() + " " + m.source()).toList(),
+                "the run's log: every change, each with who made it");
     }
 
     @Test
@@ -315,6 +393,16 @@ class ConsolePageInBrowserTest {
         assertEquals(List.of("stop (api)"), s.changes().stream().filter(c -> c.kind() != ChangeKind.PHASE)
                 .map(c -> c.kind().label() + " (" + c.source() + ")").toList(),
                 "the cross-origin posts changed nothing");
+    }
+
+    /** Stops the run unless the page has, and waits for its end. */
+    static void end(LoadTest.Running run) throws Exception {
+        try {
+            run.stop();
+        } catch (IllegalStateException stoppedAlready) {
+            // the page stopped it
+        }
+        run.await(Duration.ofSeconds(30));
     }
 
     /** Waits for the page's acknowledgement line to start with {@code prefix}. */
