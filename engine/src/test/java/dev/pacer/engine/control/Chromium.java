@@ -219,6 +219,13 @@ final class Chromium implements AutoCloseable {
         call("Input.dispatchKeyEvent", k.deepCopy().put("type", "keyUp"));
     }
 
+    /** Lets the page download files, into {@code dir} (headless Chromium refuses them by default). */
+    void allowDownloads(Path dir) throws Exception {
+        Files.createDirectories(dir);
+        call("Browser.setDownloadBehavior", Json.MAPPER.createObjectNode().put("behavior", "allow")
+                .put("downloadPath", dir.toAbsolutePath().toString()));
+    }
+
     /** The page as a PNG. */
     byte[] screenshot() throws Exception {
         JsonNode r = call("Page.captureScreenshot", Json.MAPPER.createObjectNode().put("format", "png"));

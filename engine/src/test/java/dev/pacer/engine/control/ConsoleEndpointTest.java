@@ -7,17 +7,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pacer.engine.LoadTest;
 import dev.pacer.engine.event.ChangeKind;
+import dev.pacer.engine.hlog.HlogPageRenderer;
 import dev.pacer.engine.result.Summary;
 import dev.pacer.engine.text.Json;
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +32,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The console's side of the control endpoint over HTTP: the page, the stream, page commands, and who may use them. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -161,6 +168,58 @@ class ConsoleEndpointTest {
                 summary.changes().stream().filter(c -> c.kind() != ChangeKind.PHASE)
                         .map(c -> c.kind().label() + " " + c.value() + " " + c.source()).toList(),
                 "the summary's changes, each with who made it");
+    }
+
+    @Test
+    void theEndCarriesTheReportPageOfTheLogOrOnlyItsCommandWhenThePageCannotBeSent(@TempDir Path dir)
+            throws Exception {
+        String made = "<!doctype html><title>report</title>";
+        JsonNode sent = endOf(dir.resolve("made.hlog"), log -> made + Files.size(log), null);
+        assertEquals(made + Files.size(dir.resolve("made.hlog")), sent.get("reportPage").asText(),
+                "the page, made from the whole log");
+        assertEquals("made.html", sent.get("reportName").asText());
+
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        JsonNode failed = endOf(dir.resolve("failed.hlog"), log -> {
+            throw new java.io.IOException("unreadable");
+        }, err);
+        assertTrue(failed.get("reportPage").isNull());
+        assertEquals("pacer report " + dir.resolve("failed.hlog") + " --plot " + dir.resolve("failed.html"),
+                failed.get("reportCommand").asText(), "the command is still shown");
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("report of " + dir.resolve("failed.hlog")
+                + " could not be made: unreadable"), err.toString(StandardCharsets.UTF_8));
+
+        err.reset();
+        JsonNode tooLarge = endOf(dir.resolve("large.hlog"),
+                log -> "x".repeat(LiveFeed.MAX_REPORT_PAGE_CHARS + 1), err);
+        assertTrue(tooLarge.get("reportPage").isNull());
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("is over 16 MB"),
+                err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** The end record of a short run with a log and a report page made by {@code renderer}; err to {@code err}. */
+    JsonNode endOf(Path hlog, HlogPageRenderer renderer, ByteArrayOutputStream err) throws Exception {
+        LoadTest test = LoadTest.rate(200).op("noop").duration(Duration.ofMillis(500)).interval(Duration.ofMillis(100))
+                .hlog(hlog).reportPage(renderer).control("127.0.0.1:0", null);
+        if (err != null) {
+            test.output(new PrintStream(OutputStream.nullOutputStream()),
+                    new PrintStream(err, true, StandardCharsets.UTF_8));
+        }
+        LoadTest.Running running = test.start();
+        HttpRequest events = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ConsolePageInBrowserTest
+                .port(running) + "/events")).build();
+        JsonNode end = null;
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(
+                client.send(events, HttpResponse.BodyHandlers.ofInputStream()).body(), StandardCharsets.UTF_8))) {
+            for (String line; (line = in.readLine()) != null; ) {
+                if (line.startsWith("data: {\"type\":\"end\"")) {
+                    end = Json.MAPPER.readTree(line.substring("data: ".length()));
+                }
+            }
+        }
+        running.await(Duration.ofSeconds(30));
+        assertTrue(end != null, "the stream ends with the end record");
+        return end;
     }
 
     @Test

@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -149,6 +150,8 @@ class ConsolePageInBrowserTest {
             assertEquals("pacer report " + hlog + " --plot " + dir.resolve("run.html"),
                     browser.eval("$('report-command').textContent").asText(),
                     "the page says how to make the report of the run's log");
+            assertTrue(browser.eval("$('report-download').hidden").asBoolean(),
+                    "without a renderer (the CLI gives one) there is no page to download");
         }
         Summary summary = run.await(Duration.ofSeconds(30)).summary();
         List<String> fromPage = summary.changes().stream().filter(c -> c.source().equals("page"))
@@ -166,8 +169,15 @@ class ConsolePageInBrowserTest {
     @Test
     void theRunIsSteeredByKeyboardAloneStrictnessAndStopIncluded() throws Exception {
         Path hlog = dir.resolve("keys.hlog");
+        // the report page of the log, as the CLI's renderer would make it: here, the changes the log holds
+        AtomicReference<String> rendered = new AtomicReference<>();
         LoadTest.Running run = LoadTest.rate(500).threads(2).op("noop").duration(Duration.ofSeconds(90))
-                .interval(Duration.ofMillis(200)).hlog(hlog).control("127.0.0.1:0", null).start();
+                .interval(Duration.ofMillis(200)).hlog(hlog).control("127.0.0.1:0", null)
+                .reportPage(log -> {
+                    rendered.set("<!doctype html><title>report of " + log.getFileName() + "</title><p>"
+                            + HlogReader.read(log).markers().stream().map(m -> m.kind().label()).toList() + "</p>");
+                    return rendered.get();
+                }).start();
         try (Chromium browser = Chromium.start(dir, 1280, 1600)) {
             String page = "http://127.0.0.1:" + port(run) + "/";
             browser.navigate(page);
@@ -230,6 +240,23 @@ class ConsolePageInBrowserTest {
             browser.key("Enter", 13);
             browser.await("!$('summary').hidden && document.activeElement === $('summary')", WAIT,
                     "the run stops and the focus lands on its summary", SHOW);
+
+            // the endpoint has closed with the run; the page offers the report page it was sent, as a download
+            Path downloads = dir.resolve("downloads");
+            browser.allowDownloads(downloads);
+            browser.key("Tab", 9);
+            assertEquals("report-download", browser.eval(FOCUSED).asText(), "Tab from the summary reaches it");
+            assertEquals("download keys.html", browser.eval("$('report-download').textContent").asText());
+            browser.key("Enter", 13);
+            Path file = downloads.resolve("keys.html");
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (!Files.exists(file) || !Files.readString(file).equals(rendered.get())) {
+                assertTrue(System.nanoTime() < deadline, "the report page is downloaded as keys.html: "
+                        + (Files.isDirectory(downloads) ? Files.list(downloads).toList() : "nothing"));
+                Thread.sleep(50);
+            }
+            assertTrue(rendered.get().contains("[strictness, strictness, pause, resume, stop]"),
+                    "made from the whole log, its end included: " + rendered.get());
         } finally {
             end(run);
         }
