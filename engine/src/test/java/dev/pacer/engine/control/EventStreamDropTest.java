@@ -4,12 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pacer.engine.LoadRun;
+import dev.pacer.engine.RunOptions;
+import dev.pacer.engine.op.OpSpec;
 import dev.pacer.engine.op.Outcome;
 import dev.pacer.engine.result.IntervalReport;
+import dev.pacer.engine.run.ActivityConfig;
+import dev.pacer.ratelimit.RateSpec;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
@@ -43,9 +50,12 @@ class EventStreamDropTest {
         // a queue of seconds of these records: the reader is never dropped for a scheduling hiccup
         LiveFeed feed = new LiveFeed(LiveFeed.DEFAULT_HISTORY, 8_192, STALL_NANOS, System::nanoTime);
         IntervalReport record = LiveFeedTest.interval(1, 100, Outcome.OK);
-        // no run behind it: only the stream is served here, and the controller is never asked
-        try (HttpControlServer server = HttpControlServer.start(ControlEndpoint.parse("127.0.0.1:0"), null, null,
-                feed)) {
+        // the records are published here: the run is never started, and only its stream is served
+        ActivityConfig config = new ActivityConfig(OpSpec.parse("noop"), 1, false, RateSpec.parse("100"), null, 0);
+        LoadRun idle = new LoadRun(RunOptions.builder(config).build(), cycle -> null,
+                new PrintStream(OutputStream.nullOutputStream()), new PrintStream(OutputStream.nullOutputStream()));
+        try (HttpControlServer server = HttpControlServer.start(ControlEndpoint.parse("127.0.0.1:0"), null,
+                idle.controller(), feed)) {
             int port = server.address().getPort();
             AtomicLong read = new AtomicLong();
             AtomicBoolean readToTheEnd = new AtomicBoolean();
