@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's console picture: pacer paces sleep:1ms through a scenario (a warm-up, then 2 000 ops/s) with
-# --control; mid-run the rate is changed as the page changes it (POST /command, source 'page') and over HTTP
-# (POST /rate, source 'http'), then headless Chromium takes a screenshot of the console page. Writes
+# --control; mid-run the rate is changed with the request the page sends (POST /command with its Pacer-Page header,
+# so the change is marked 'page'; without the header it would be 'http') and over HTTP as 'pacer control' does
+# (POST /rate, marked 'http'), then headless Chromium takes a screenshot of the console page. Writes
 # docs/console.png (and docs/console-dark.png, the dark color scheme).
 #   benchmarks/console-screenshot.sh        # needs chromium (.ci/chromium.sh)
 set -euo pipefail
@@ -19,7 +20,7 @@ YAML
 pacer_pid=$!
 trap 'kill $pacer_pid 2>/dev/null; wait 2>/dev/null; rm -rf "$dir"' EXIT
 sleep 14
-curl -fsS -X POST --data 'rate 3000' "http://127.0.0.1:$port/command" >/dev/null
+curl -fsS -X POST -H 'Pacer-Page: 1' --data 'rate 3000' "http://127.0.0.1:$port/command" >/dev/null
 sleep 6
 curl -fsS -X POST --data '2500' "http://127.0.0.1:$port/rate" >/dev/null
 sleep 6

@@ -260,6 +260,12 @@ final class RunCommand implements Callable<Integer> {
         test.token(token);
         if (control != null) {
             test.control(control, token);
+            if (hlog != null) {
+                // the console page offers the report page of the log at the end: --plot's page, already made, or
+                // the one 'pacer report LOG --plot' makes
+                test.reportPage(log -> plot != null && !plotFailed && Files.exists(plot) ? Files.readString(plot)
+                        : ReportHtml.render(List.of(Report.of(List.of(log), null, null)), null));
+            }
         }
         if (metrics != null) {
             test.metrics(metrics);

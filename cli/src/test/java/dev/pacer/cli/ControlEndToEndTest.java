@@ -71,6 +71,36 @@ class ControlEndToEndTest {
     }
 
     @Test
+    void theConsolePageIsSentTheReportPageOfTheRunsLogAtItsEnd() throws Exception {
+        int port = freePort();
+        PacerProcess p = PacerProcess.start(dir, "run", "--rate", "200", "--duration", "3s",
+                "--control", Integer.toString(port), "--hlog", "page.hlog", "-q");
+        JsonNode end = null;
+        try (HttpClient client = HttpClient.newHttpClient()) {
+            awaitElapsed(client, port, 0.2);
+            HttpResponse<java.io.InputStream> events = client.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + port + "/events")).build(),
+                    HttpResponse.BodyHandlers.ofInputStream());
+            try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(events.body(),
+                    StandardCharsets.UTF_8))) {
+                for (String line; end == null && (line = in.readLine()) != null; ) {
+                    if (line.startsWith("data: {\"type\":\"end\"")) {
+                        end = JSON.readTree(line.substring("data: ".length()));
+                    }
+                }
+            }
+        }
+        PacerProcess.Result r = p.await(60);
+        assertEquals(0, r.exitCode(), r.stderr());
+        assertTrue(end != null, "the stream ends with the run's end");
+        assertEquals("pacer report page.hlog --plot page.html", end.get("reportCommand").asText());
+        assertEquals("page.html", end.get("reportName").asText());
+        String page = end.get("reportPage").asText();
+        assertTrue(page.startsWith("<!doctype html>") && page.contains("<title>pacer report: page.hlog</title>"),
+                "the page 'pacer report page.hlog --plot' makes: " + page.substring(0, Math.min(300, page.length())));
+    }
+
+    @Test
     void steppingTheRateOverHttpHoldsEachTargetAndIsLogged() throws Exception {
         int port = freePort();
         PacerProcess p = PacerProcess.start(dir, "run", "--rate", "1000", "--threads", "2", "--duration", "12s",

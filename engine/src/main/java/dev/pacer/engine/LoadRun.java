@@ -35,6 +35,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -251,7 +252,9 @@ public final class LoadRun {
                 l.accept(summary);
             }
             if (feed != null) {
-                feed.end(summary, SummaryText.format(summary), reportCommand());
+                String page = reportPage();
+                feed.end(summary, SummaryText.format(summary), reportCommand(), page,
+                        page == null ? null : reportFile().getFileName().toString());
             }
             return summary;
         } finally {
@@ -303,11 +306,36 @@ public final class LoadRun {
 
     /** The command that makes the report page of the run's log, or null when it writes none. */
     private String reportCommand() {
-        if (options.hlog() == null) {
+        return options.hlog() == null ? null : "pacer report " + options.hlog() + " --plot " + reportFile();
+    }
+
+    /** Where the report page of the run's log goes by default: the log's name, {@code .html} for {@code .hlog}. */
+    private Path reportFile() {
+        return Path.of(options.hlog().toString().replaceAll("\\.hlog$", "") + ".html");
+    }
+
+    /**
+     * The report page of the run's log, for the console page to offer; null when it has no log or no renderer, or
+     * when the page could not be made or is over {@link LiveFeed#MAX_REPORT_PAGE_CHARS} (said on {@code err}: the
+     * console page then shows the command that makes it).
+     */
+    private String reportPage() {
+        if (options.hlog() == null || options.reportPage() == null) {
             return null;
         }
-        String log = options.hlog().toString();
-        return "pacer report " + log + " --plot " + log.replaceAll("\\.hlog$", "") + ".html";
+        try {
+            String page = options.reportPage().render(options.hlog());
+            if (page != null && page.length() > LiveFeed.MAX_REPORT_PAGE_CHARS) {
+                err.println("pacer: the report page of " + options.hlog() + " is over "
+                        + LiveFeed.MAX_REPORT_PAGE_CHARS / 1_000_000 + " MB; the console page shows its command");
+                return null;
+            }
+            return page;
+        } catch (IOException | RuntimeException e) {
+            err.println("pacer: the console page's report of " + options.hlog() + " could not be made: "
+                    + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+            return null;
+        }
     }
 
     /** Stops the activity and waits up to the grace period for its workers to leave, interrupting them then. */

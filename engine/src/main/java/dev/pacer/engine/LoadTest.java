@@ -7,6 +7,7 @@ import dev.pacer.engine.control.ControlEndpoint;
 import dev.pacer.engine.event.Change;
 import dev.pacer.engine.event.StopReason;
 import dev.pacer.engine.gate.Threshold;
+import dev.pacer.engine.hlog.HlogPageRenderer;
 import dev.pacer.engine.metrics.Metric;
 import dev.pacer.engine.op.Op;
 import dev.pacer.engine.op.OpSpec;
@@ -86,6 +87,7 @@ public final class LoadTest {
     private Duration grace = RunOptions.DEFAULT_GRACE;
     private Duration engineWarmUp = Duration.ZERO;
     private Path hlog;
+    private HlogPageRenderer reportPage;
     private Path summaryJson;
     private Path csv;
     private final List<Threshold> thresholds = new ArrayList<>();
@@ -292,6 +294,16 @@ public final class LoadTest {
         return this;
     }
 
+    /**
+     * With {@link #hlog} and {@link #control}: when the run ends its console page offers the report page of the
+     * log, made by {@code renderer} (the report module's, which the CLI gives; without one the page shows the
+     * command that makes it).
+     */
+    public LoadTest reportPage(HlogPageRenderer renderer) {
+        this.reportPage = renderer;
+        return this;
+    }
+
     /** Write the summary as JSON. */
     public LoadTest summaryJson(Path file) {
         this.summaryJson = file;
@@ -486,7 +498,8 @@ public final class LoadTest {
         }
         ActivityConfig activity = new ActivityConfig(opSpec, threads, virtualThreads, rate, runs, cycles, maxInFlight,
                 arrivals, seed, shard, startAt, limiter);
-        return RunOptions.builder(activity).interval(interval).grace(grace).hlog(hlog).summaryJson(summaryJson).csv(csv)
+        return RunOptions.builder(activity).interval(interval).grace(grace).hlog(hlog).reportPage(reportPage)
+                .summaryJson(summaryJson).csv(csv)
                 .thresholds(thresholds).maxErrorRatio(maxErrorRatio).token(controlToken).control(control, controlToken)
                 .metrics(metrics).console(console)
                 .scenario(scenario).handleSignals(handleSignals).progress(progress).announce(announce)

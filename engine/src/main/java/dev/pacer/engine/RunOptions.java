@@ -2,6 +2,7 @@ package dev.pacer.engine;
 
 import dev.pacer.engine.control.ControlEndpoint;
 import dev.pacer.engine.gate.Threshold;
+import dev.pacer.engine.hlog.HlogPageRenderer;
 import dev.pacer.engine.run.ActivityConfig;
 import dev.pacer.engine.time.RunClock;
 import dev.pacer.engine.scenario.Scenario;
@@ -35,6 +36,7 @@ public final class RunOptions {
     private final Duration interval;
     private final Duration grace;
     private final Path hlog;
+    private final HlogPageRenderer reportPage;
     private final Path summaryJson;
     private final Path csv;
     private final boolean progress;
@@ -57,6 +59,7 @@ public final class RunOptions {
         this.interval = b.interval;
         this.grace = b.grace;
         this.hlog = b.hlog;
+        this.reportPage = b.reportPage;
         this.summaryJson = b.summaryJson;
         this.csv = b.csv;
         this.progress = b.progress;
@@ -104,6 +107,14 @@ public final class RunOptions {
     /** The interval histogram log to write, or null. */
     public Path hlog() {
         return hlog;
+    }
+
+    /**
+     * What makes the report page of the {@link #hlog()} that the console page offers when the run ends, or
+     * null (then it offers the command that makes it).
+     */
+    public HlogPageRenderer reportPage() {
+        return reportPage;
     }
 
     /** The JSON summary to write, or null. */
@@ -195,6 +206,7 @@ public final class RunOptions {
         private Duration interval = DEFAULT_INTERVAL;
         private Duration grace = DEFAULT_GRACE;
         private Path hlog;
+        private HlogPageRenderer reportPage;
         private Path summaryJson;
         private Path csv;
         private boolean progress;
@@ -240,6 +252,12 @@ public final class RunOptions {
 
         public Builder hlog(Path file) {
             this.hlog = file;
+            return this;
+        }
+
+        /** Makes the report page of the run's log for its console page, at the end (null: none). */
+        public Builder reportPage(HlogPageRenderer renderer) {
+            this.reportPage = renderer;
             return this;
         }
 

@@ -34,9 +34,12 @@ import java.util.regex.Pattern;
  *   POST /pause, /resume, /stop   (no body)
  *   GET  /                                the console page (see {@link ConsolePage}), when the run has a feed
  *   GET  /events                          the run's records as server-sent events, history first
- *   POST /command     body rate 8000      one console line from the page: {"ok": .., "line": "ok: ..."},
- *                                         recorded with the source {@code page}
+ *   POST /command     body rate 8000      one console line: {"ok": .., "line": "ok: ..."}
  * </pre>
+ * A change is recorded with the source {@code page} when its request carries the header the console page
+ * sets ({@value #PAGE_HEADER}{@code : 1}), else {@code http} (curl, {@code pacer control}). The header
+ * says who asks, not who may: every POST has passed the same-origin checks below, and another origin's
+ * page cannot send it at all (a custom header needs a CORS preflight, which this endpoint never grants).
  * Answers are JSON: {@code 200 {"ok": true, "change": "...", "status": {...}}}; a bad value or
  * malformed JSON gets {@code 400 {"error": "..."}} and changes nothing. When a token is set, every
  * request must carry {@code Authorization: Bearer TOKEN}, else {@code 401} and nothing changes; a
@@ -52,8 +55,12 @@ import java.util.regex.Pattern;
  */
 public final class HttpControlServer implements AutoCloseable {
 
-    /** The source the page's commands are recorded with. */
+    /** The source the console page's commands are recorded with. */
     public static final String PAGE_SOURCE = "page";
+    /** The source every other client's commands are recorded with (curl, {@code pacer control}). */
+    public static final String HTTP_SOURCE = "http";
+    /** The request header the console page sets on its commands, with the value {@code 1}. */
+    public static final String PAGE_HEADER = "Pacer-Page";
     private static final Pattern LINE_BREAK = Pattern.compile("\\R");
     /** How long a client may take to send its request line and headers. */
     static final long MAX_REQUEST_SECONDS = 10;
@@ -195,7 +202,7 @@ public final class HttpControlServer implements AutoCloseable {
                 return;
             }
             String line = oneLine("command", readBody(ex).strip());
-            String answer = ConsoleControl.answer(controller, line, PAGE_SOURCE);
+            String answer = ConsoleControl.answer(controller, line, source(ex));
             ObjectNode ok = Json.MAPPER.createObjectNode().put("ok", !answer.startsWith("error: "));
             ok.put("line", answer);
             send(ex, 200, ok);
@@ -222,11 +229,16 @@ public final class HttpControlServer implements AutoCloseable {
             return;
         }
         String value = verb.matches("rate|strictness|threads") ? value(verb, readBody(ex)) : null;
-        Change change = controller.apply(ControlAction.of(verb, value), "http");
+        Change change = controller.apply(ControlAction.of(verb, value), source(ex));
         ObjectNode ok = Json.MAPPER.createObjectNode().put("ok", true);
         ok.put("change", change == null ? verb : change.describe());
         ok.set("status", controller.statusJson());
         send(ex, 200, ok);
+    }
+
+    /** Who sent a POST that passed the same-origin checks: the console page when it says so, else a plain client. */
+    private static String source(HttpExchange ex) {
+        return "1".equals(ex.getRequestHeaders().getFirst(PAGE_HEADER)) ? PAGE_SOURCE : HTTP_SOURCE;
     }
 
     /** {@code Authorization: Bearer TOKEN}: the scheme in any case (RFC 7235), the token exactly. */

@@ -49,6 +49,8 @@ public final class LiveFeed {
      * page reconnects and gets the history again.
      */
     public static final int DEFAULT_QUEUE = 256;
+    /** The longest report page the end record carries (characters): the history keeps it for late pages. */
+    public static final int MAX_REPORT_PAGE_CHARS = 16_000_000;
     /** How long one write to a stream may block before the stream is dropped as lagging. */
     public static final long DEFAULT_STALL_NANOS = TimeUnit.SECONDS.toNanos(2);
 
@@ -166,16 +168,24 @@ public final class LiveFeed {
     }
 
     /**
-     * The run's end: its summary as printed, whether it passed, and how to make the report page of its
-     * log ({@code reportCommand}, null when it wrote none).
+     * The run's end: its summary as printed, whether it passed, how to make the report page of its log
+     * ({@code reportCommand}, null when it wrote none) and that page itself ({@code reportPage}, one HTML
+     * file of at most {@link #MAX_REPORT_PAGE_CHARS}, or null), which the page offers as a download
+     * named {@code reportName}.
      */
-    public void end(Summary summary, String summaryText, String reportCommand) {
+    public void end(Summary summary, String summaryText, String reportCommand, String reportPage, String reportName) {
+        if (reportPage != null && reportPage.length() > MAX_REPORT_PAGE_CHARS) {
+            throw new IllegalArgumentException("a report page of " + reportPage.length() + " characters is over "
+                    + MAX_REPORT_PAGE_CHARS);
+        }
         ObjectNode n = Json.MAPPER.createObjectNode();
         n.put("type", "end");
         n.put("passed", summary.passed());
         n.put("failure", summary.failure());
         n.put("summary", summaryText);
         n.put("reportCommand", reportCommand);
+        n.put("reportPage", reportPage);
+        n.put("reportName", reportPage == null ? null : reportName);
         publishEvent(n.toString());
     }
 

@@ -196,15 +196,34 @@ final class Chromium implements AutoCloseable {
 
     /** Presses and releases one key ({@code Enter}, {@code ArrowRight}, {@code Tab}) on the focused element. */
     void key(String key, int code) throws Exception {
-        for (String type : new String[] {"rawKeyDown", "keyUp"}) {
-            ObjectNode k = Json.MAPPER.createObjectNode().put("type", type).put("key", key).put("code", key)
-                    .put("windowsVirtualKeyCode", code).put("nativeVirtualKeyCode", code);
-            if (key.equals("Enter") && type.equals("rawKeyDown")) {
-                call("Input.dispatchKeyEvent", k.deepCopy().put("type", "keyDown").put("text", "\r"));
-                continue;
-            }
-            call("Input.dispatchKeyEvent", k);
+        key(key, code, 0);
+    }
+
+    /** Shift, for {@link #key(String, int, int)}'s modifiers (the DevTools protocol's bit). */
+    static final int SHIFT = 8;
+
+    /**
+     * Presses and releases one key with {@code modifiers} held, as a keyboard does: a key that types a character
+     * ({@code Enter}, {@code " "} for Space) sends it on its way down, so the page sees keydown, keypress, keyup
+     * and what the browser does with them (a button clicked, a form submitted, the focus moved by Tab).
+     */
+    void key(String key, int code, int modifiers) throws Exception {
+        String text = key.equals("Enter") ? "\r" : key.equals(" ") ? " " : null;
+        ObjectNode k = Json.MAPPER.createObjectNode().put("key", key).put("code", key.equals(" ") ? "Space" : key)
+                .put("windowsVirtualKeyCode", code).put("nativeVirtualKeyCode", code).put("modifiers", modifiers);
+        ObjectNode down = k.deepCopy().put("type", text == null ? "rawKeyDown" : "keyDown");
+        if (text != null) {
+            down.put("text", text).put("unmodifiedText", text);
         }
+        call("Input.dispatchKeyEvent", down);
+        call("Input.dispatchKeyEvent", k.deepCopy().put("type", "keyUp"));
+    }
+
+    /** Lets the page download files, into {@code dir} (headless Chromium refuses them by default). */
+    void allowDownloads(Path dir) throws Exception {
+        Files.createDirectories(dir);
+        call("Browser.setDownloadBehavior", Json.MAPPER.createObjectNode().put("behavior", "allow")
+                .put("downloadPath", dir.toAbsolutePath().toString()));
     }
 
     /** The page as a PNG. */

@@ -6,27 +6,40 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pacer.engine.LoadTest;
+import dev.pacer.engine.event.ChangeKind;
+import dev.pacer.engine.hlog.HlogPageRenderer;
+import dev.pacer.engine.result.Summary;
 import dev.pacer.engine.text.Json;
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The console's side of the control endpoint over HTTP: the page, the stream, page commands, and who may use them. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ConsoleEndpointTest {
+
+    /** The headers the console page's fetch of {@code /command} carries. */
+    static final String[] PAGE = {"Pacer-Page", "1", "Sec-Fetch-Site", "same-origin"};
 
     final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     LoadTest.Running run;
@@ -119,19 +132,94 @@ class ConsoleEndpointTest {
     }
 
     @Test
-    void aPageCommandIsAnsweredWithTheConsolesLineAndRecordedAsPage() throws Exception {
+    void aCommandIsAnsweredWithTheConsolesLine() throws Exception {
         int port = start("127.0.0.1:0", null);
-        JsonNode ok = Json.MAPPER.readTree(send(port, "POST", "/command", "threads 3").body());
+        JsonNode ok = Json.MAPPER.readTree(send(port, "POST", "/command", "threads 3", PAGE).body());
         assertTrue(ok.get("ok").asBoolean());
         assertTrue(ok.get("line").asText().matches("ok: threads 3 \\(page\\) at \\d+\\.\\d{3}s"), ok.toString());
-        JsonNode refused = Json.MAPPER.readTree(send(port, "POST", "/command", "threads many").body());
+        JsonNode refused = Json.MAPPER.readTree(send(port, "POST", "/command", "threads many", PAGE).body());
         assertFalse(refused.get("ok").asBoolean());
         assertEquals(run.execute("threads many"), refused.get("line").asText(), "the console's own refusal");
-        JsonNode twoLines = Json.MAPPER.readTree(send(port, "POST", "/command", "pause\nstop").body());
+        JsonNode twoLines = Json.MAPPER.readTree(send(port, "POST", "/command", "pause\nstop", PAGE).body());
         assertTrue(twoLines.get("error").asText().contains("line break"), twoLines.toString());
         assertFalse(run.facts().paused());
         JsonNode status = Json.MAPPER.readTree(send(port, "GET", "/status", null).body());
         assertEquals(0, status.get("viewers").get("open").asInt());
+    }
+
+    @Test
+    void aChangeIsRecordedAsFromThePageOnlyWhenThePageSaysSoAndAsHttpOtherwise() throws Exception {
+        int port = start("127.0.0.1:0", null);
+        String curl = Json.MAPPER.readTree(send(port, "POST", "/command", "threads 2").body()).get("line").asText();
+        assertTrue(curl.startsWith("ok: threads 2 (http) at "), "curl posting a console line: " + curl);
+        String page = Json.MAPPER.readTree(send(port, "POST", "/command", "threads 3", PAGE).body())
+                .get("line").asText();
+        assertTrue(page.startsWith("ok: threads 3 (page) at "), "the page's own request: " + page);
+        String rate = Json.MAPPER.readTree(send(port, "POST", "/rate", "300").body()).get("change").asText();
+        assertTrue(rate.startsWith("rate 300,0 (http) at "), "pacer control's request: " + rate);
+        assertEquals(403, send(port, "POST", "/command", "threads 4", "Pacer-Page", "1",
+                "Origin", "http://evil.example", "Sec-Fetch-Site", "cross-site").statusCode(),
+                "the page's header from another site's page is refused like any request from it");
+
+        run.stop();
+        Summary summary = run.await(Duration.ofSeconds(30)).summary();
+        run = null;
+        assertEquals(List.of("threads 2 http", "threads 3 page", "rate 300,0 http", "stop  api"),
+                summary.changes().stream().filter(c -> c.kind() != ChangeKind.PHASE)
+                        .map(c -> c.kind().label() + " " + c.value() + " " + c.source()).toList(),
+                "the summary's changes, each with who made it");
+    }
+
+    @Test
+    void theEndCarriesTheReportPageOfTheLogOrOnlyItsCommandWhenThePageCannotBeSent(@TempDir Path dir)
+            throws Exception {
+        String made = "<!doctype html><title>report</title>";
+        JsonNode sent = endOf(dir.resolve("made.hlog"), log -> made + Files.size(log), null);
+        assertEquals(made + Files.size(dir.resolve("made.hlog")), sent.get("reportPage").asText(),
+                "the page, made from the whole log");
+        assertEquals("made.html", sent.get("reportName").asText());
+
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        JsonNode failed = endOf(dir.resolve("failed.hlog"), log -> {
+            throw new java.io.IOException("unreadable");
+        }, err);
+        assertTrue(failed.get("reportPage").isNull());
+        assertEquals("pacer report " + dir.resolve("failed.hlog") + " --plot " + dir.resolve("failed.html"),
+                failed.get("reportCommand").asText(), "the command is still shown");
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("report of " + dir.resolve("failed.hlog")
+                + " could not be made: unreadable"), err.toString(StandardCharsets.UTF_8));
+
+        err.reset();
+        JsonNode tooLarge = endOf(dir.resolve("large.hlog"),
+                log -> "x".repeat(LiveFeed.MAX_REPORT_PAGE_CHARS + 1), err);
+        assertTrue(tooLarge.get("reportPage").isNull());
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("is over 16 MB"),
+                err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** The end record of a short run with a log and a report page made by {@code renderer}; err to {@code err}. */
+    JsonNode endOf(Path hlog, HlogPageRenderer renderer, ByteArrayOutputStream err) throws Exception {
+        LoadTest test = LoadTest.rate(200).op("noop").duration(Duration.ofMillis(500)).interval(Duration.ofMillis(100))
+                .hlog(hlog).reportPage(renderer).control("127.0.0.1:0", null);
+        if (err != null) {
+            test.output(new PrintStream(OutputStream.nullOutputStream()),
+                    new PrintStream(err, true, StandardCharsets.UTF_8));
+        }
+        LoadTest.Running running = test.start();
+        HttpRequest events = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ConsolePageInBrowserTest
+                .port(running) + "/events")).build();
+        JsonNode end = null;
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(
+                client.send(events, HttpResponse.BodyHandlers.ofInputStream()).body(), StandardCharsets.UTF_8))) {
+            for (String line; (line = in.readLine()) != null; ) {
+                if (line.startsWith("data: {\"type\":\"end\"")) {
+                    end = Json.MAPPER.readTree(line.substring("data: ".length()));
+                }
+            }
+        }
+        running.await(Duration.ofSeconds(30));
+        assertTrue(end != null, "the stream ends with the end record");
+        return end;
     }
 
     @Test

@@ -14,6 +14,10 @@ import dev.pacer.engine.result.Summary;
 import com.sun.net.httpserver.HttpServer;
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +27,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,13 +36,17 @@ import org.junit.jupiter.api.io.TempDir;
  * The console page in a real browser (Debian's Chromium through the DevTools protocol) against a real
  * run: its charts fill from the stream, its controls change the run by keyboard and by click, each
  * answered with the console's line and recorded with the source {@code page} in the run's log and
- * summary; with a token the page refuses to show anything until it is given; a page of another origin
- * cannot steer the run.
+ * summary, and changes made elsewhere are shown with who made them; a page opened late, or reloaded, draws
+ * the run from its start; with a token the page refuses to show anything until it is given; a page of
+ * another origin cannot steer the run.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class ConsolePageInBrowserTest {
 
     static final Duration WAIT = Duration.ofSeconds(20);
+    static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** The focused element: its id, else its text. */
+    static final String FOCUSED = "document.activeElement.id || document.activeElement.textContent.trim()";
     static final String SHOW = "$('conn').textContent + ' | ack: ' + $('ack').textContent + ' | points: '"
             + " + $('chart-rate').dataset.points";
 
@@ -100,9 +109,19 @@ class ConsolePageInBrowserTest {
             String refusal = browser.eval("$('ack').textContent").asText();
             assertEquals(run.execute("threads 0"), refusal, "the console's own refusal");
 
+            // the same console line from a plain HTTP client (curl) is the endpoint's, not the page's
+            HttpResponse<String> curl = HTTP.send(HttpRequest.newBuilder(URI.create(page + "command"))
+                    .POST(HttpRequest.BodyPublishers.ofString("threads 3")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertTrue(curl.body().contains("ok: threads 3 (http) at "), curl.body());
+
             browser.await("document.querySelectorAll('#changes li[data-source=page]').length == 4", WAIT,
-                    "each change is listed with its source", SHOW);
-            browser.await("$('chart-rate').dataset.markers >= 4", WAIT, "each change is a marker", SHOW);
+                    "each change from the page is listed as the page's", SHOW);
+            browser.await("document.querySelectorAll('#changes li[data-source=http]').length == 1", WAIT,
+                    "the one from curl as http's", SHOW);
+            assertEquals("threads 3 (http)", browser.eval("$('changes').querySelector('li[data-source=http]')"
+                    + ".textContent").asText().replaceAll(" at .*", ""), "listed with who made it");
+            browser.await("$('chart-rate').dataset.markers >= 5", WAIT, "each change is a marker", SHOW);
 
             // from a phone's width to a wide screen: nothing runs off the side, every chart is drawn
             for (int width : new int[] {360, 768, 1920}) {
@@ -131,6 +150,8 @@ class ConsolePageInBrowserTest {
             assertEquals("pacer report " + hlog + " --plot " + dir.resolve("run.html"),
                     browser.eval("$('report-command').textContent").asText(),
                     "the page says how to make the report of the run's log");
+            assertTrue(browser.eval("$('report-download').hidden").asBoolean(),
+                    "without a renderer (the CLI gives one) there is no page to download");
         }
         Summary summary = run.await(Duration.ofSeconds(30)).summary();
         List<String> fromPage = summary.changes().stream().filter(c -> c.source().equals("page"))
@@ -140,6 +161,172 @@ class ConsolePageInBrowserTest {
         List<String> logged = HlogReader.read(hlog).markers().stream().filter(m -> m.source().equals("page"))
                 .map(m -> m.kind().label() + " " + m.value()).toList();
         assertEquals(fromPage, logged, "the log's changes");
+        assertEquals(List.of("threads 3"), HlogReader.read(hlog).markers().stream()
+                .filter(m -> m.source().equals("http")).map(m -> m.kind().label() + " " + m.value()).toList(),
+                "the change from curl, logged as http's");
+    }
+
+    @Test
+    void theRunIsSteeredByKeyboardAloneStrictnessAndStopIncluded() throws Exception {
+        Path hlog = dir.resolve("keys.hlog");
+        // the report page of the log, as the CLI's renderer would make it: here, the changes the log holds
+        AtomicReference<String> rendered = new AtomicReference<>();
+        LoadTest.Running run = LoadTest.rate(500).threads(2).op("noop").duration(Duration.ofSeconds(90))
+                .interval(Duration.ofMillis(200)).hlog(hlog).control("127.0.0.1:0", null)
+                .reportPage(log -> {
+                    rendered.set("<!doctype html><title>report of " + log.getFileName() + "</title><p>"
+                            + HlogReader.read(log).markers().stream().map(m -> m.kind().label()).toList() + "</p>");
+                    return rendered.get();
+                }).start();
+        try (Chromium browser = Chromium.start(dir, 1280, 1600)) {
+            String page = "http://127.0.0.1:" + port(run) + "/";
+            browser.navigate(page);
+            browser.await("$('chart-rate').dataset.points >= 2 && $('strictness').value == '0'", WAIT,
+                    "the page is live", SHOW);
+
+            // Tab from the top of the page walks the controls in reading order
+            List<String> order = new java.util.ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                browser.key("Tab", 9);
+                order.add(browser.eval(FOCUSED).asText());
+            }
+            assertEquals(List.of("rate", "Set rate", "rate-slider", "strictness", "Set strictness", "threads",
+                    "Set threads", "pause", "resume", "stop"), order, "the focus order");
+
+            // strictness: back to its field, type over the value the run shows, Enter
+            for (int i = 0; i < 6; i++) {
+                browser.key("Tab", 9, Chromium.SHIFT);
+            }
+            assertEquals("strictness", browser.eval(FOCUSED).asText());
+            browser.type("0.5");
+            browser.key("Enter", 13);
+            awaitAck(browser, "ok: strictness 0.5 (page) at ", "strictness set from the page", SHOW);
+            assertEquals(0.5, run.facts().target().strictness(), 0.0, "the run's strictness");
+            // set elsewhere, the field follows once it is not being edited
+            browser.key("Tab", 9);
+            HTTP.send(HttpRequest.newBuilder(URI.create(page + "strictness")).POST(HttpRequest.BodyPublishers
+                    .ofString("1")).build(), HttpResponse.BodyHandlers.discarding());
+            browser.await("$('strictness').value == '1'", WAIT, "the field shows a strictness set over HTTP", SHOW);
+
+            // pause with Enter, resume with Space
+            for (int i = 0; i < 3; i++) {
+                browser.key("Tab", 9);
+            }
+            assertEquals("pause", browser.eval(FOCUSED).asText());
+            browser.key("Enter", 13);
+            awaitAck(browser, "ok: pause (page) at ", "pause by Enter", SHOW);
+            assertTrue(run.facts().paused());
+            browser.key("Tab", 9);
+            browser.key(" ", 32);
+            awaitAck(browser, "ok: resume (page) at ", "resume by Space", SHOW);
+            assertFalse(run.facts().paused());
+
+            // stop asks first, starting on Cancel; Escape cancels and gives the focus back to Stop
+            browser.key("Tab", 9);
+            browser.key("Enter", 13);
+            assertFalse(browser.eval("$('confirm').hidden").asBoolean(), "Enter on Stop asks");
+            assertEquals("stop-no", browser.eval(FOCUSED).asText(), "the question starts on Cancel");
+            browser.key("Escape", 27);
+            assertTrue(browser.eval("$('confirm').hidden").asBoolean(), "Escape cancels");
+            assertEquals("stop", browser.eval(FOCUSED).asText());
+            assertTrue(run.status().get("running").asBoolean(), "nothing stopped");
+            browser.key(" ", 32);
+            assertFalse(browser.eval("$('confirm').hidden").asBoolean(), "Space on Stop asks");
+            browser.key(" ", 32);
+            assertTrue(browser.eval("$('confirm').hidden").asBoolean(), "Space on Cancel cancels");
+            browser.key("Enter", 13);
+            browser.key("Tab", 9, Chromium.SHIFT);
+            assertEquals("stop-yes", browser.eval(FOCUSED).asText(), "Shift+Tab from Cancel reaches Stop now");
+            browser.key("Enter", 13);
+            browser.await("!$('summary').hidden && document.activeElement === $('summary')", WAIT,
+                    "the run stops and the focus lands on its summary", SHOW);
+
+            // the endpoint has closed with the run; the page offers the report page it was sent, as a download
+            Path downloads = dir.resolve("downloads");
+            browser.allowDownloads(downloads);
+            browser.key("Tab", 9);
+            assertEquals("report-download", browser.eval(FOCUSED).asText(), "Tab from the summary reaches it");
+            assertEquals("download keys.html", browser.eval("$('report-download').textContent").asText());
+            browser.key("Enter", 13);
+            Path file = downloads.resolve("keys.html");
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (!Files.exists(file) || !Files.readString(file).equals(rendered.get())) {
+                assertTrue(System.nanoTime() < deadline, "the report page is downloaded as keys.html: "
+                        + (Files.isDirectory(downloads) ? Files.list(downloads).toList() : "nothing"));
+                Thread.sleep(50);
+            }
+            assertTrue(rendered.get().contains("[strictness, strictness, pause, resume, stop]"),
+                    "made from the whole log, its end included: " + rendered.get());
+        } finally {
+            end(run);
+        }
+        assertEquals(List.of("strictness 0.5 page", "strictness 1 http", "pause  page", "resume  page", "stop  page"),
+                HlogReader.read(hlog).markers().stream().filter(m -> m.kind() != ChangeKind.PHASE)
+                        .map(m -> m.kind().label() + " " + m.value() + " " + m.source()).toList(),
+                "the run's log: every change, each with who made it");
+    }
+
+    @Test
+    void aPageOpenedLateOrReloadedDrawsTheWholeRunSoFar() throws Exception {
+        List<IntervalReport> intervals = new CopyOnWriteArrayList<>();
+        LoadTest.Running run = LoadTest.rate(300).op("noop").duration(Duration.ofSeconds(90))
+                .interval(Duration.ofMillis(100)).control("127.0.0.1:0", null).onInterval(intervals::add).start();
+        try (Chromium browser = Chromium.start(dir, 1280, 1600)) {
+            String page = "http://127.0.0.1:" + port(run) + "/";
+            // before any page is open: intervals, and changes from the API and over HTTP
+            awaitIntervals(intervals, 10);
+            run.rate("400");
+            HTTP.send(HttpRequest.newBuilder(URI.create(page + "rate")).POST(HttpRequest.BodyPublishers.ofString("500"))
+                    .build(), HttpResponse.BodyHandlers.discarding());
+            awaitIntervals(intervals, 30);
+
+            browser.navigate(page);
+            awaitEveryInterval(browser, intervals, "a page opened late draws every interval from the run's start");
+            List<String> early = List.of("rate 400,0 (api)", "rate 500,0 (http)");
+            assertEquals(early, changesListed(browser), "and lists the changes made before it opened");
+            assertTrue(browser.eval("+$('chart-rate').dataset.markers").asInt() >= 2, "each a marker");
+
+            browser.eval("(() => { const f = $('threads'); f.focus(); f.value = '2'; })()");
+            browser.key("Enter", 13);
+            awaitAck(browser, "ok: threads 2 (page) at ", "a change from the page", SHOW);
+            browser.navigate(page);
+            awaitEveryInterval(browser, intervals, "a reloaded page draws every interval again");
+            browser.await("$('changes').children.length == 3", WAIT, "the reloaded page lists every change", SHOW);
+            assertEquals(List.of("rate 400,0 (api)", "rate 500,0 (http)", "threads 2 (page)"),
+                    changesListed(browser), "in order, each with who made it");
+            assertTrue(browser.eval("+$('chart-rate').dataset.markers").asInt() >= 3, "each a marker");
+        } finally {
+            run.stop();
+            run.await(Duration.ofSeconds(30));
+        }
+    }
+
+    /**
+     * Waits until the page draws as many intervals as the run had reported just before: a page that got only
+     * what came after it opened stays behind by the intervals before, however long it is given.
+     */
+    private static void awaitEveryInterval(Chromium browser, List<IntervalReport> intervals, String what)
+            throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        for (;;) {
+            int reported = intervals.size();
+            int drawn = browser.eval("+($('chart-rate').dataset.points || 0)").asInt();
+            if (drawn >= reported) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(what + ": the page draws " + drawn + " of " + reported + " intervals");
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** The page's list of changes, each as {@code rate 400,0 (api)}. */
+    private static List<String> changesListed(Chromium browser) throws Exception {
+        List<String> listed = new java.util.ArrayList<>();
+        browser.eval("[...$('changes').children].map(li => li.textContent)")
+                .forEach(t -> listed.add(t.asText().replaceAll(" at \\d+\\.\\d+s$", "")));
+        return listed;
     }
 
     @Test
@@ -235,6 +422,16 @@ class ConsolePageInBrowserTest {
                 "the cross-origin posts changed nothing");
     }
 
+    /** Stops the run unless the page has, and waits for its end. */
+    static void end(LoadTest.Running run) throws Exception {
+        try {
+            run.stop();
+        } catch (IllegalStateException stoppedAlready) {
+            // the page stopped it
+        }
+        run.await(Duration.ofSeconds(30));
+    }
+
     /** Waits for the page's acknowledgement line to start with {@code prefix}. */
     static void awaitAck(Chromium browser, String prefix, String what, String show) throws Exception {
         browser.await("$('ack').textContent.startsWith('" + prefix + "')", WAIT, what, show);
@@ -248,6 +445,14 @@ class ConsolePageInBrowserTest {
             Thread.sleep(10);
         }
         return run.controlAddress().getPort();
+    }
+
+    private static void awaitIntervals(List<IntervalReport> intervals, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (intervals.size() < count) {
+            assertTrue(System.nanoTime() < deadline, "intervals go on");
+            Thread.sleep(20);
+        }
     }
 
     private static void awaitInterval(List<IntervalReport> intervals, double elapsedSec) throws InterruptedException {

@@ -1,7 +1,6 @@
 package dev.pacer.engine.control;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -31,17 +30,20 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Many viewers of the console's stream during a fast run: 50 that read and one that never does. The run
- * keeps its rate, every reader gets every record to the end, and the one that never reads is dropped
- * while the run goes on (its connection closed before the run's end, which it never gets).
+ * keeps its rate and every reader gets every record to the end. In a run this short the records the one
+ * that never reads is sent all fit in the kernel's buffers for it, so it is not dropped here:
+ * {@code EventStreamDropTest} fills them and sees it dropped.
  */
-@Timeout(value = 240, unit = TimeUnit.SECONDS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 class EventStreamLoadTest {
 
     static final int READERS = 50;
     static final double RATE = 100_000;
+    /** How long the run goes on with every stream open, in 10 ms intervals. */
+    static final int INTERVALS_WATCHED = 400;
 
     @Test
-    void fiftyReadersAndOneThatNeverReadsLeaveTheRunsRateAloneAndTheStalledOneIsDropped() throws Exception {
+    void fiftyReadersAndOneThatNeverReadsLeaveTheRunsRateAloneAndEveryReaderGetsEverything() throws Exception {
         AtomicLong intervals = new AtomicLong();
         LoadTest.Running run = LoadTest.rate(RATE).threads(2).op("noop").duration(Duration.ofSeconds(200))
                 .interval(Duration.ofMillis(10)).control("127.0.0.1:0", null)
@@ -75,7 +77,6 @@ class EventStreamLoadTest {
                 }
             }));
         }
-        Thread.sleep(1_000);
         Socket stalled = new Socket();
         stalled.setReceiveBufferSize(4096);
         stalled.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
@@ -83,32 +84,30 @@ class EventStreamLoadTest {
         request.write(("GET /events HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII));
         request.flush();
-        long connected = System.nanoTime();
 
-        // its stream's writer blocks once the kernel's socket buffers are full (a few megabytes on loopback: about a
-        // minute of 10 ms intervals); after the stall limit the next record drops it, while the run goes on and the
-        // readers keep reading
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(150);
+        // every stream open, then the run goes on for a while with all of them
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         JsonNode viewers;
         do {
-            Thread.sleep(200);
+            Thread.sleep(100);
             HttpRequest status = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/status")).build();
             viewers = Json.MAPPER.readTree(client.send(status, HttpResponse.BodyHandlers.ofString()).body());
-            assertTrue(viewers.get("running").asBoolean(), "the run is still running: " + viewers);
-            assertTrue(System.nanoTime() < deadline, "the stream that is never read is dropped: " + viewers);
-        } while (viewers.get("viewers").get("dropped").asInt() == 0);
-        System.err.println("EventStreamLoadTest: the stream never read was dropped "
-                + (System.nanoTime() - connected) / 1e9 + " s after it connected");
-        assertEquals(1, viewers.get("viewers").get("dropped").asInt(), viewers.toString());
-        assertEquals(READERS, viewers.get("viewers").get("open").asInt(), "the readers' streams stay open");
-        stalled.setSoTimeout(10_000);
-        String tail = drain(stalled.getInputStream());
-        assertFalse(tail.contains("{\"type\":\"end\""), "it was cut, not ended");
-        stalled.close();
-        Thread.sleep(1_000);
+            assertTrue(System.nanoTime() < deadline, "every stream opens: " + viewers);
+        } while (viewers.get("viewers").get("open").asInt() < READERS + 1);
+        long watchedFrom = intervals.get();
+        long watchedUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (intervals.get() < watchedFrom + INTERVALS_WATCHED) {
+            assertTrue(System.nanoTime() < watchedUntil, "the run goes on");
+            Thread.sleep(50);
+        }
+        HttpRequest status = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/status")).build();
+        viewers = Json.MAPPER.readTree(client.send(status, HttpResponse.BodyHandlers.ofString()).body());
+        assertTrue(viewers.get("running").asBoolean(), viewers.toString());
+        assertTrue(viewers.get("viewers").get("open").asInt() >= READERS, "the readers' streams stay open: " + viewers);
         run.stop();
 
         Summary s = run.await(Duration.ofSeconds(60)).summary();
+        stalled.close();
         for (Thread t : readers) {
             t.join(TimeUnit.SECONDS.toMillis(10));
         }
@@ -119,22 +118,5 @@ class EventStreamLoadTest {
             assertEquals(intervals.get(), received.get(i).get(), "reader " + i + " got every interval");
         }
         assertEquals(RATE, s.achievedRate(), RATE * 0.02, "the run's rate, with 51 viewers");
-    }
-
-    /** Reads what the socket holds until its end; fails when it does not end within the socket's timeout. */
-    private static String drain(InputStream in) throws IOException {
-        StringBuilder tail = new StringBuilder();
-        byte[] buf = new byte[64 * 1024];
-        try {
-            for (int n; (n = in.read(buf)) >= 0; ) {
-                tail.append(new String(buf, 0, n, StandardCharsets.UTF_8));
-                if (tail.length() > 1_000_000) {
-                    tail.delete(0, tail.length() - 1_000);
-                }
-            }
-        } catch (java.net.SocketException e) {
-            // reset by the server: dropped
-        }
-        return tail.toString();
     }
 }
