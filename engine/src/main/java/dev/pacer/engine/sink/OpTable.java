@@ -20,8 +20,8 @@ public final class OpTable {
      * @param op        its name
      * @param ops       its ops
      * @param errors    its errors, or null when not known (a log without pacer's interval notes)
-     * @param waits     its wait times
-     * @param responses its response times
+     * @param waits     its wait times, or null when not known
+     * @param responses its response times, or null when not known
      */
     public record Row(String op, long ops, Long errors, LatencySummary waits, LatencySummary responses) {
     }
@@ -41,12 +41,12 @@ public final class OpTable {
         for (Row r : rows) {
             b.append(indent).append(String.format(name + "%10d%10s%11s%9s%9s%11s%9s%9s%n", r.op(), r.ops(),
                     r.errors() == null ? "-" : r.errors().toString(), at(r.waits(), "50"), at(r.waits(), "99"),
-                    Durations.format((double) r.waits().max()), at(r.responses(), "50"), at(r.responses(), "99"),
-                    Durations.format((double) r.responses().max())));
+                    at(r.waits(), "100"), at(r.responses(), "50"), at(r.responses(), "99"), at(r.responses(), "100")));
         }
     }
 
+    /** The value at a percentile label ({@code "100"}: max), or {@code -} when the row has no such times. */
     private static String at(LatencySummary l, String percentile) {
-        return Durations.format((double) l.at(percentile));
+        return l == null ? "-" : Durations.format((double) l.at(percentile));
     }
 }
