@@ -269,7 +269,7 @@ public final class LoadRun {
         });
     }
 
-    /** What the console page shows of the run's settings: op, rate, threads, length, phases, interval, log. */
+    /** What the console page shows of the run's settings: op, rate, threads, length, phases, interval, log, ops. */
     private ObjectNode pageSettings() {
         ActivityConfig c = options.activity();
         ObjectNode n = Json.MAPPER.createObjectNode();
@@ -284,6 +284,8 @@ public final class LoadRun {
         n.put("cycles", c.cycles());
         n.put("intervalSec", options.interval().toNanos() / 1e9);
         n.put("hlog", options.hlog() == null ? null : options.hlog().toString());
+        ArrayNode opNames = n.putArray("opNames");
+        activity.opNames().forEach(opNames::add);
         ArrayNode phases = n.putArray("phases");
         if (options.scenario() != null) {
             for (Phase p : options.scenario().phases()) {
