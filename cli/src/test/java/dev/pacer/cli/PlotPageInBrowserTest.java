@@ -198,9 +198,9 @@ class PlotPageInBrowserTest {
         assertTrue(Files.readString(page).contains("<tr><td>pay</td><td>150</td><td>50.0</td><td>150</td>"),
                 "the per-op table: pay's ops, rate and errors");
         Map<String, Map<String, String>> charts = charts(dom(page));
-        assertEquals(List.of("chart-rate", "chart-errors", "chart-time-wait", "chart-time-service", "chart-time-response",
-                "chart-op-rate", "chart-op-response", "chart-spectrum-wait", "chart-spectrum-service",
-                "chart-spectrum-response"), List.copyOf(charts.keySet()), "two per-op charts, none per op's tag");
+        assertEquals(List.of("chart-rate", "chart-errors", "chart-time-wait", "chart-time-service",
+                "chart-time-response", "chart-op-rate", "chart-op-response", "chart-spectrum-wait",
+                "chart-spectrum-service", "chart-spectrum-response"), List.copyOf(charts.keySet()), "two per-op charts, none per op's tag");
         Map<String, String> rate = charts.get("chart-op-rate");
         assertTrue(Integer.parseInt(rate.get("data-drawn")) >= 4, rate.toString());
         assertTrue(Double.parseDouble(rate.get("data-ymax")) >= 140, "browse at about 150 ops/s: " + rate);

@@ -25,7 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** A mix's run records each named op beside the totals: exact on the manual clock, and in the summary's text and JSON. */
+/** A mix's run records each named op beside the totals: exact on the manual clock, in the summary's text and JSON. */
 @Timeout(60)
 class PerOpFiguresTest {
 
@@ -69,7 +69,8 @@ class PerOpFiguresTest {
         ManualRunClock clock = new ManualRunClock();
         List<IntervalStats> intervals = new CopyOnWriteArrayList<>();
         LoadTest.Result r = ManualClock.play(clock, LoadTest.rate("100").threads(1).op(new Shop(clock))
-                .duration(Duration.ofSeconds(6)).interval(Duration.ofSeconds(1)).onInterval(i -> intervals.add(i.stats())));
+                .duration(Duration.ofSeconds(6)).interval(Duration.ofSeconds(1))
+                .onInterval(i -> intervals.add(i.stats())));
         Summary s = r.summary();
         assertEquals(600, s.ops());
         assertEquals(List.of("browse", "cart", "checkout"), s.perOp().stream().map(OpSummary::op).toList());
@@ -127,8 +128,8 @@ class PerOpFiguresTest {
         int header = lines.indexOf(lines.stream()
                 .filter(l -> l.matches("  op +ops +errors +wait p50 +p99 +max +resp p50 +p99 +max"))
                 .findFirst().orElseThrow(() -> new AssertionError(text)));
-        assertTrue(lines.get(header + 1).matches("  browse +150 +0 +6\\.00ms +15\\.0ms +15\\.0ms +7\\.00ms +16\\.0ms +16\\.0ms"),
-                lines.get(header + 1));
+        assertTrue(lines.get(header + 1).matches(
+                "  browse +150 +0 +6\\.00ms +15\\.0ms +15\\.0ms +7\\.00ms +16\\.0ms +16\\.0ms"), lines.get(header + 1));
         assertTrue(lines.get(header + 2).matches("  cart +100 +0 +0ns +0ns +0ns +2\\.00ms +2\\.00ms +2\\.00ms"),
                 lines.get(header + 2));
         assertTrue(lines.get(header + 3).matches("  checkout +50 +50 +0ns +0ns +0ns +25\\.0ms +25\\.0ms +25\\.0ms"),

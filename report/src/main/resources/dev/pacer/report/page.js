@@ -1,8 +1,9 @@
 /*
  * pacer report page: draws the charts from the JSON in #pacer-data as inline SVG. No library, no
  * network: the page opens offline from one file. A workload's runs (named ops in r.ops, each point's
- * per-op figures in p.o) add two per-op charts: each op's rate and response p99 over time. Hover shows values; drag across a time chart to zoom
- * (all time charts follow), double-click or "reset zoom" to zoom out; latency charts have a log scale.
+ * per-op figures in p.o) add two per-op charts: each op's rate and response p99 over time. Hover shows
+ * values; drag across a time chart to zoom (all time charts follow), double-click or "reset zoom" to zoom
+ * out; latency charts have a log scale.
  * After drawing, each chart hovers over its own middle once and keeps the tooltip's text in
  * data-hover (with data-drawn, data-ymax): what the browser test reads.
  */
@@ -402,7 +403,9 @@
 
   // per named op (a workload's ops): each op's achieved rate and response p99 over time
   var opNames = [];
-  runs.forEach(function (r) { (r.ops || []).forEach(function (op) { if (opNames.indexOf(op) < 0) { opNames.push(op); } }); });
+  runs.forEach(function (r) {
+    (r.ops || []).forEach(function (op) { if (opNames.indexOf(op) < 0) { opNames.push(op); } });
+  });
   if (opNames.length) {
     var opRate = [], opP99 = [];
     runs.forEach(function (r, i) {

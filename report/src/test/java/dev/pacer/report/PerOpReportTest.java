@@ -104,8 +104,8 @@ class PerOpReportTest {
         String text = ReportText.format(r);
         assertTrue(text.lines().anyMatch(l -> l.matches("  op +ops +errors +wait p50 +p99 +max +resp p50 +p99 +max")),
                 text);
-        assertTrue(text.lines().anyMatch(l -> l.matches("  browse +300 +0 +0ns +0ns +0ns +1\\.00ms +1\\.00ms +1\\.00ms")),
-                text);
+        assertTrue(text.lines()
+                .anyMatch(l -> l.matches("  browse +300 +0 +0ns +0ns +0ns +1\\.00ms +1\\.00ms +1\\.00ms")), text);
         assertTrue(text.lines().anyMatch(l -> l.matches("  pay +100 +50 +0ns +0ns +0ns +4\\.00ms +4\\.00ms +4\\.00ms")),
                 text);
         assertTrue(text.lines().noneMatch(l -> l.startsWith("  wait.") || l.startsWith("  response.")),

@@ -17,7 +17,7 @@ import java.util.Map;
  * #[pacer run] {"op":"sleep:1ms","threads":4,"virtualThreads":false,"rate":"2000,0","duration":"10.0s"}
  * #[pacer change] {"at":12.345,"kind":"rate","value":"8000,0","source":"console"}
  * #[pacer interval] {"start":12.0,"end":13.0,"target":2000.0,"ops":1998,"errors":{"unexpected-5xx":3},"phase":"up","warmup":false,"drain":false}
- * #[pacer interval] {"start":0.0,"end":1.0,"target":100.0,"ops":100,"errors":{"check-json":1},"perOp":{"browse":{"ops":75,"errors":{"check-json":1}},"buy":{"ops":25,"errors":{}}},"warmup":false,"drain":false}
+ * #[pacer interval] {"start":0.0,...,"ops":4,"perOp":{"a":{"ops":3,"errors":{}},"b":{"ops":1,"errors":{}}},...}
  * </pre>
  * {@code at}, {@code start} and {@code end} are seconds since the log's start time; an interval line
  * follows that interval's histograms; {@code target} is absent when the run is unpaced,
@@ -75,7 +75,8 @@ public final class HlogComments {
     /** {@code "errors": {...}} on {@code n}, by label. */
     private static void putErrors(ObjectNode n, Map<String, Long> counts) {
         ObjectNode errors = n.putObject("errors");
-        counts.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> errors.put(e.getKey(), e.getValue()));
+        counts.entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .forEach(e -> errors.put(e.getKey(), e.getValue()));
     }
 
     /**

@@ -94,9 +94,9 @@ public final class HlogWriter implements AutoCloseable {
             perOp.put(stats.opNames().get(i), new IntervalNote.OpCounts(stats.op(i).ops(), errors(stats.op(i))));
         }
         var h = stats.histogram(Metric.RESPONSE);
-        return new IntervalNote((h.getStartTimeStamp() - startEpochMs) / 1e3, (h.getEndTimeStamp() - startEpochMs) / 1e3,
-                r.target() == null ? Double.NaN : r.targetRate(), stats.ops(), errors(stats), r.phase(), r.warmup(),
-                r.drain(), perOp);
+        return new IntervalNote((h.getStartTimeStamp() - startEpochMs) / 1e3,
+                (h.getEndTimeStamp() - startEpochMs) / 1e3, r.target() == null ? Double.NaN : r.targetRate(),
+                stats.ops(), errors(stats), r.phase(), r.warmup(), r.drain(), perOp);
     }
 
     /** The error counts of {@code stats}, by label. */

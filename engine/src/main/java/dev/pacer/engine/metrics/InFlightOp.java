@@ -5,9 +5,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One op that has started and is not yet recorded: its scheduled and start times, which of the run's named ops it
- * is (an index into the op mix's names, or {@link OpMix#NO_OP}), and whether it still runs. A synchronous worker owns one and reuses it for every op; an asynchronous op takes one from a
- * pool. Its record is made exactly once, by whichever comes first of its completion and, after a run's
- * grace period, its cancellation (see {@link WorkerMetrics#complete}).
+ * is (an index into the op mix's names, or {@link OpMix#NO_OP}), and whether it still runs. A synchronous worker
+ * owns one and reuses it for every op; an asynchronous op takes one from a pool. Its record is made exactly once, by
+ * whichever comes first of its completion and, after a run's grace period, its cancellation (see
+ * {@link WorkerMetrics#complete}).
  *
  * <h2>Shared fields</h2>
  * {@code scheduledNanos}, {@code startNanos}, {@code opIndex}: plain; written by the thread that starts the op before
@@ -27,7 +28,7 @@ public class InFlightOp {
     private long startNanos;
     private int opIndex = OpMix.NO_OP;
 
-    /** Publishes an op as started: scheduled at {@code scheduledNanos}, started at {@code startNanos}, of no named op. */
+    /** Publishes an op of no named op as started, scheduled at {@code scheduledNanos}, at {@code startNanos}. */
     public final void begin(long scheduledNanos, long startNanos) {
         begin(scheduledNanos, startNanos, OpMix.NO_OP);
     }
@@ -53,7 +54,7 @@ public class InFlightOp {
         return startNanos;
     }
 
-    /** Which named op the op in flight is (after {@link #begin}): an index into the mix's names, or {@link OpMix#NO_OP}. */
+    /** Its named op (after {@link #begin}): an index into the mix's names, or {@link OpMix#NO_OP}. */
     public final int opIndex() {
         return opIndex;
     }

@@ -13,12 +13,12 @@ import org.HdrHistogram.WriterReaderPhaser;
  * in one interval (its three times and its outcome, in the totals and in its op's figures) and a drained interval's
  * counts agree with each other exactly: each op's add up to the totals'.
  *
- * <p>Each recording goes to the active phase inside a writer critical section (two atomic increments
- * per op, whatever is recorded; an op of a mix records its values twice, in the totals and in its op's tally); the reporter drains by making the other phase active, flipping the
- * phaser (which waits for writers still in the old phase) and reading the old phase at leisure. Which
- * threads may record depends on the subclass: {@link SingleWriterMetrics} belongs to one worker,
- * {@link SharedMetrics} takes many writers (stripes shared by thousands of virtual threads, or the
- * completions of asynchronous ops).
+ * <p>Each recording goes to the active phase inside a writer critical section (two atomic increments per op,
+ * whatever is recorded; an op of a mix records its values twice, in the totals and in its op's tally); the reporter
+ * drains by making the other phase active, flipping the phaser (which waits for writers still in the old phase) and
+ * reading the old phase at leisure. Which threads may record depends on the subclass: {@link SingleWriterMetrics}
+ * belongs to one worker, {@link SharedMetrics} takes many writers (stripes shared by thousands of virtual threads,
+ * or the completions of asynchronous ops).
  */
 public abstract sealed class WorkerMetrics permits SingleWriterMetrics, SharedMetrics {
 
@@ -140,7 +140,7 @@ public abstract sealed class WorkerMetrics permits SingleWriterMetrics, SharedMe
             this.ops = new AtomicReferenceArray<>(opCount);
         }
 
-        /** Inside a writer critical section: the tally of named op {@code opIndex}, or null when there is no such op. */
+        /** Inside a writer critical section: named op {@code opIndex}'s tally, or null when there is no such op. */
         Tally op(int opIndex) {
             if (opIndex < 0 || opIndex >= ops.length()) {
                 return null;

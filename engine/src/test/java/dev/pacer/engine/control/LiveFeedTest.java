@@ -111,7 +111,8 @@ class LiveFeedTest {
         assertEquals(4, perOp.get("pay").get("errors").asLong());
         assertEquals(45_000, perOp.get("pay").get("response").get("p99").asLong(), 45_000 * 0.01);
         assertEquals(5_000, perOp.get("pay").get("wait").get("max").asLong(), 5_000 * 0.01);
-        assertEquals(r.get("ops").asLong(), perOp.get("browse").get("ops").asLong() + perOp.get("pay").get("ops").asLong());
+        assertEquals(r.get("ops").asLong(),
+                perOp.get("browse").get("ops").asLong() + perOp.get("pay").get("ops").asLong());
 
         f.interval(interval(3, 10, Outcome.OK), null, false, 0);
         LiveFeed.Subscription s = f.subscribe();

@@ -96,7 +96,8 @@ class EngineWarmUpTest {
         assertEquals(0, op.calls.get(), "the real op is never started");
         Set<Class<?>> kinds = new HashSet<>();
         for (int round = 0; round < 3; round++) {
-            AsyncOp standIn = assertInstanceOf(AsyncOp.class, EngineWarmUp.standIn(op, List.of(), round, Runnable::run));
+            AsyncOp standIn = assertInstanceOf(AsyncOp.class,
+                    EngineWarmUp.standIn(op, List.of(), round, Runnable::run));
             assertEquals(7, standIn.capacity());
             kinds.add(standIn.getClass());
         }
@@ -130,11 +131,14 @@ class EngineWarmUpTest {
         Activity real = new Activity(config("20000", 1, 0), op, RunClock.system());
         assertEquals(List.of("a", "b", "c"), real.opNames());
         for (int round = 0; round < 3; round++) {
-            OpMix standIn = assertInstanceOf(OpMix.class, EngineWarmUp.standIn(op, real.opNames(), round, Runnable::run));
+            OpMix standIn = assertInstanceOf(OpMix.class,
+                    EngineWarmUp.standIn(op, real.opNames(), round, Runnable::run));
             assertEquals(List.of("a", "b", "c"), standIn.opNames());
-            assertEquals(List.of(0, 1, 2, 0), List.of(standIn.opOf(0), standIn.opOf(1), standIn.opOf(2), standIn.opOf(3)));
+            assertEquals(List.of(0, 1, 2, 0),
+                    List.of(standIn.opOf(0), standIn.opOf(1), standIn.opOf(2), standIn.opOf(3)));
         }
-        OpMix plain = assertInstanceOf(OpMix.class, EngineWarmUp.standIn(new CountingAsync(), List.of(), 0, Runnable::run));
+        OpMix plain = assertInstanceOf(OpMix.class,
+                EngineWarmUp.standIn(new CountingAsync(), List.of(), 0, Runnable::run));
         assertEquals(OpMix.NO_OP, plain.opOf(5), "a plain op's stand-in names no op");
         EngineWarmUp.Result warm = EngineWarmUp.before(real, BOUND);
         assertNotNull(warm);
