@@ -173,6 +173,44 @@ class PlotPageInBrowserTest {
     }
 
     @Test
+    void aWorkloadsPageDrawsEachOpsRateAndResponse() throws Exception {
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            exchange.sendResponseHeaders(exchange.getRequestURI().getPath().startsWith("/pay") ? 503 : 200, -1);
+            exchange.close();
+        });
+        server.start();
+        try {
+            Files.writeString(dir.resolve("shop.yaml"), """
+                    base: http://127.0.0.1:%d
+                    ops:
+                      browse: {weight: 3, request: "GET /items/{cycle}", check: {status: 200}}
+                      pay: {weight: 1, request: "POST /pay/{cycle}", check: {status: 200}}
+                    """.formatted(server.getAddress().getPort()));
+            PacerProcess.Result run = PacerProcess.run(dir, 60, "run", "shop.yaml", "--rate", "200", "--duration", "3s",
+                    "--hlog", "shop.hlog", "--plot", "shop.html", "-q");
+            assertEquals(1, run.exitCode(), "every payment failed: " + run.stderr());
+        } finally {
+            server.stop(0);
+        }
+        Path page = dir.resolve("shop.html");
+        assertTrue(Files.readString(page).contains("<tr><td>pay</td><td>150</td><td>50.0</td><td>150</td>"),
+                "the per-op table: pay's ops, rate and errors");
+        Map<String, Map<String, String>> charts = charts(dom(page));
+        assertEquals(List.of("chart-rate", "chart-errors", "chart-time-wait", "chart-time-service",
+                "chart-time-response", "chart-op-rate", "chart-op-response", "chart-spectrum-wait",
+                "chart-spectrum-service", "chart-spectrum-response"), List.copyOf(charts.keySet()), "two per-op charts, none per op's tag");
+        Map<String, String> rate = charts.get("chart-op-rate");
+        assertTrue(Integer.parseInt(rate.get("data-drawn")) >= 4, rate.toString());
+        assertTrue(Double.parseDouble(rate.get("data-ymax")) >= 140, "browse at about 150 ops/s: " + rate);
+        assertTrue(rate.get("data-hover").matches(".*browse: [0-9.]+ ops/s \\| pay: [0-9.]+ ops/s.*"), rate.toString());
+        Map<String, String> response = charts.get("chart-op-response");
+        assertTrue(response.get("data-hover").matches(".*browse: [0-9.]+ ?(µs|ms|s) \\| pay: [0-9.]+ ?(µs|ms|s).*"),
+                response.toString());
+    }
+
+    @Test
     void aFailingRunsPageShowsItsErrorsOverTime() throws Exception {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", exchange -> {

@@ -89,6 +89,10 @@ class WorkloadEndToEndTest {
         assertEquals(20_000, summary.get("outcomes").get("ok").asLong(), "every check passed: " + summary.get("outcomes"));
         assertTrue(r.stdout().lines().anyMatch(l -> l.matches("  browse +14000 +0 .*")), r.stdout());
         assertTrue(r.stdout().lines().anyMatch(l -> l.matches("  checkout +1000 +0 .*")), r.stdout());
+        JsonNode perOp = summary.get("perOp");
+        assertEquals(List.of(14_000L, 5_000L, 1_000L), List.of(perOp.get("browse").get("ops").asLong(),
+                perOp.get("add-to-cart").get("ops").asLong(), perOp.get("checkout").get("ops").asLong()),
+                "each op's count, as nginx's log has it below");
 
         Map<String, Long> byPath = new TreeMap<>();
         List<String> orders = new java.util.ArrayList<>();

@@ -87,13 +87,9 @@ public final class LoadRun {
      * @param out     where the summary is printed
      * @param err     where start lines, progress lines and console answers are printed
      */
-    /** The op's own figures printed under the summary, or null. */
-    private final dev.pacer.engine.op.OpBreakdown breakdown;
-
     public LoadRun(RunOptions options, Op op, PrintStream out, PrintStream err) {
         this.options = Objects.requireNonNull(options, "options");
         this.activity = new Activity(options.activity(), op, options.clock());
-        this.breakdown = op instanceof dev.pacer.engine.op.OpBreakdown b ? b : null;
         this.reporter = new Reporter(activity, options.interval(), options.grace());
         this.out = out;
         this.err = err;
@@ -233,9 +229,6 @@ public final class LoadRun {
             histograms = measured.histograms();
             Summary summary = summarize(measured);
             out.print(SummaryText.format(summary));
-            if (breakdown != null) { // a workload's per-op table
-                out.print(breakdown.breakdown());
-            }
             out.flush();
             AutoCloseable release = closeBeforeWriting;
             if (release != null) {
@@ -279,7 +272,7 @@ public final class LoadRun {
         });
     }
 
-    /** What the console page shows of the run's settings: op, rate, threads, length, phases, interval, log. */
+    /** What the console page shows of the run's settings: op, rate, threads, length, phases, interval, log, ops. */
     private ObjectNode pageSettings() {
         ActivityConfig c = options.activity();
         ObjectNode n = Json.MAPPER.createObjectNode();
@@ -294,6 +287,8 @@ public final class LoadRun {
         n.put("cycles", c.cycles());
         n.put("intervalSec", options.interval().toNanos() / 1e9);
         n.put("hlog", options.hlog() == null ? null : options.hlog().toString());
+        ArrayNode opNames = n.putArray("opNames");
+        activity.opNames().forEach(opNames::add);
         ArrayNode phases = n.putArray("phases");
         if (options.scenario() != null) {
             for (Phase p : options.scenario().phases()) {
@@ -392,7 +387,7 @@ public final class LoadRun {
                 finalRate == null ? Double.NaN : finalRate.strictness(), m.figures(), m.outcomes(), m.errorsByType(),
                 activity.changes(), m.phases(), verdict.thresholds(), options.maxErrorRatio(), activity.stopReason(),
                 activity.stopSource(), failure, scenarioRunner == null ? null : scenarioRunner.knee(),
-                activity.limiterSnapshot());
+                activity.limiterSnapshot(), m.perOp());
     }
 
     private void announce() {

@@ -10,6 +10,7 @@ import dev.pacer.engine.hlog.TaggedInterval;
 import dev.pacer.engine.metrics.IntervalStats;
 import dev.pacer.engine.metrics.LatencySummary;
 import dev.pacer.engine.metrics.Metric;
+import dev.pacer.engine.metrics.OpTag;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -40,6 +41,10 @@ import org.HdrHistogram.Histogram;
  * earliest log's start, and the series is cut into buckets of the logs' interval length so each
  * bucket adds the shards' intervals that began in it. A single log keeps its own intervals.
  *
+ * <p>A workload's log has each named op's histograms too, tagged {@code response.browse} and so on
+ * ({@link OpTag}): they are kept apart from the totals, as {@link #perOp()} and each point's
+ * {@link Point#byOp()}, so the totals' tables and charts stay the run's.
+ *
  * <p>pacer's logs also carry a note per interval ({@link IntervalNote}: target, ops, errors, phase).
  * With them, warm-up intervals are left out of the totals, the ops, the errors and the length, and
  * drain intervals' time out of the length, as the run's summary does; the series keeps them, marked.
@@ -63,17 +68,29 @@ public final class Report {
      * A point of the series: an interval (or bucket) and each tag's figures in it, with what the logs'
      * notes say of it.
      *
-     * @param target  the target rate, ops/s (the shards' added), NaN when unpaced or not noted
-     * @param errors  errors by outcome label
-     * @param phase   the phase, or null
-     * @param warmup  in a warm-up phase (not in the totals)
-     * @param drain   after the schedule ended (its ops count, its time not)
-     * @param noted   whether the logs had notes for it (else target, errors and phase are unknown)
+     * @param byTag    each total's tag's figures ({@code wait}, {@code service}, {@code response}, or another
+     *                 tool's tags)
+     * @param target   the target rate, ops/s (the shards' added), NaN when unpaced or not noted
+     * @param errors   errors by outcome label
+     * @param phase    the phase, or null
+     * @param warmup   in a warm-up phase (not in the totals)
+     * @param drain    after the schedule ended (its ops count, its time not)
+     * @param noted    whether the logs had notes for it (else target, errors and phase are unknown)
+     * @param byOp     each named op's figures by metric tag ({@code response}, ...), from its {@link OpTag}ged
+     *                 histograms; empty for a plain op's log
+     * @param opErrors each named op's errors, from the notes (an op absent: not noted)
      */
     public record Point(double start, double end, Map<String, TagFigures> byTag, double target, Map<String, Long> errors,
-                       String phase, boolean warmup, boolean drain, boolean noted) {
+                       String phase, boolean warmup, boolean drain, boolean noted,
+                       Map<String, Map<String, TagFigures>> byOp, Map<String, Long> opErrors) {
         public long count(String tag) {
             TagFigures f = byTag.get(tag);
+            return f == null ? 0 : f.count();
+        }
+
+        /** Ops of named op {@code op} in the point (its response histogram's count). */
+        public long opCount(String op) {
+            TagFigures f = byOp.getOrDefault(op, Map.of()).get(Metric.RESPONSE.tag());
             return f == null ? 0 : f.count();
         }
 
@@ -84,6 +101,19 @@ public final class Report {
         public long errorCount() {
             return errors.values().stream().mapToLong(Long::longValue).sum();
         }
+    }
+
+    /**
+     * One named op (a workload's op) over the window, from its tagged histograms and the notes: warm-up left out, as
+     * in the totals.
+     *
+     * @param op        its name
+     * @param ops       its ops
+     * @param errors    its errors, or null when the logs' notes do not say (older logs, other tools)
+     * @param latencies its wait, service and response (those the logs hold)
+     * @param rate      its ops over the window's measured length (of merged logs, each log's own added), ops/s
+     */
+    public record OpFigures(String op, long ops, Long errors, Map<Metric, LatencySummary> latencies, double rate) {
     }
 
     /** An interval inside the window, kept compressed until the series is built. */
@@ -110,6 +140,7 @@ public final class Report {
     private final double from;
     private final double to;
     private final Map<String, Histogram> totals;
+    private final List<OpFigures> perOp;
     private final List<Point> points;
     private final List<Marker> markers;
     private final List<String> warnings;
@@ -123,13 +154,15 @@ public final class Report {
     private final double target;
 
     private Report(List<Path> files, double startSec, double from, double to, Map<String, Histogram> totals,
-                   List<Point> points, List<Marker> markers, List<String> warnings, Map<String, String> settings,
-                   Map<String, Long> errors, double measuredSeconds, boolean noted, double rate, double target) {
+                   List<OpFigures> perOp, List<Point> points, List<Marker> markers, List<String> warnings,
+                   Map<String, String> settings, Map<String, Long> errors, double measuredSeconds, boolean noted,
+                   double rate, double target) {
         this.files = files;
         this.startSec = startSec;
         this.from = from;
         this.to = to;
         this.totals = totals;
+        this.perOp = perOp;
         this.points = points;
         this.markers = markers;
         this.warnings = warnings;
@@ -205,8 +238,18 @@ public final class Report {
             measured = inside; // only warm-up in the window: show it rather than nothing
         }
         Map<String, Histogram> added = new HashMap<>();
+        Map<String, Map<Metric, Histogram>> addedByOp = new LinkedHashMap<>(); // in the log's order of ops
         for (Kept k : measured) {
-            added.computeIfAbsent(k.tag(), tag -> IntervalStats.newHistogram()).add(k.decode());
+            OpTag op = OpTag.parse(k.tag());
+            if (op == null) {
+                added.computeIfAbsent(k.tag(), tag -> IntervalStats.newHistogram()).add(k.decode());
+            } else {
+                addedByOp.computeIfAbsent(op.op(), o -> new java.util.EnumMap<>(Metric.class))
+                        .computeIfAbsent(op.metric(), m -> IntervalStats.newHistogram()).add(k.decode());
+            }
+        }
+        if (added.isEmpty()) {
+            throw new IllegalArgumentException("the window holds only per-op histograms, no run totals");
         }
         Map<String, Histogram> totals = new LinkedHashMap<>();
         for (String tag : tags(added.keySet())) {
@@ -241,7 +284,23 @@ public final class Report {
         if (Double.isNaN(rate)) {
             rate = 0;
         }
-        return new Report(List.copyOf(logs), start, first, last, totals, points, markers, warnings,
+        List<OpFigures> perOp = new ArrayList<>();
+        for (Map.Entry<String, Map<Metric, Histogram>> e : addedByOp.entrySet()) {
+            String op = e.getKey();
+            Map<Metric, LatencySummary> latencies = new java.util.EnumMap<>(Metric.class);
+            e.getValue().forEach((m, h) -> latencies.put(m, LatencySummary.of(h)));
+            Metric counted = e.getValue().containsKey(Metric.RESPONSE) ? Metric.RESPONSE
+                    : e.getValue().keySet().iterator().next(); // every op records one response; pacer logs it
+            long opOps = e.getValue().get(counted).getTotalCount();
+            double opRate = logs.size() == 1 ? (length > 0 ? opOps / length : 0)
+                    : mergedRate(measured, OpTag.of(counted, op), extents, lo, hi);
+            List<Point> measuredPoints = points.stream().filter(p -> !p.warmup() || allWarmup).toList();
+            boolean errorsNoted = measuredPoints.stream().anyMatch(p -> p.opErrors().containsKey(op));
+            long opErrors = measuredPoints.stream().mapToLong(p -> p.opErrors().getOrDefault(op, 0L)).sum();
+            perOp.add(new OpFigures(op, opOps, errorsNoted ? opErrors : null, latencies,
+                    Double.isNaN(opRate) ? 0 : opRate));
+        }
+        return new Report(List.copyOf(logs), start, first, last, totals, List.copyOf(perOp), points, markers, warnings,
                 read.get(0).settings(), errors, length, noted, rate, mergedTarget(inside, extents, lo, hi));
     }
 
@@ -422,7 +481,15 @@ public final class Report {
                 });
             }
             Map<String, TagFigures> figures = new LinkedHashMap<>();
-            byTag.forEach((tag, h) -> figures.put(tag, TagFigures.of(h)));
+            Map<String, Map<String, TagFigures>> byOp = new LinkedHashMap<>();
+            byTag.forEach((tag, h) -> {
+                OpTag op = OpTag.parse(tag);
+                if (op == null) {
+                    figures.put(tag, TagFigures.of(h));
+                } else {
+                    byOp.computeIfAbsent(op.op(), o -> new LinkedHashMap<>()).put(op.metric().tag(), TagFigures.of(h));
+                }
+            });
             // each interval's note once: its tags share the one read from its log (by identity: two shards'
             // notes of one interval can be equal in every field, and each counts)
             Set<IntervalNote> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
@@ -441,11 +508,13 @@ public final class Report {
                     : targetByLog.values().stream().mapToDouble(t -> t[1] > 0 ? t[0] / t[1] : 0).sum();
             Map<String, Long> errors = new TreeMap<>();
             seen.forEach(n -> n.errors().forEach((type, c) -> errors.merge(type, c, Long::sum)));
+            Map<String, Long> opErrors = new LinkedHashMap<>();
+            seen.forEach(n -> n.perOp().forEach((op, c) -> opErrors.merge(op, c.errorCount(), Long::sum)));
             String phase = seen.stream().map(IntervalNote::phase).filter(java.util.Objects::nonNull).findFirst().orElse(null);
             boolean warmup = !seen.isEmpty() && seen.stream().allMatch(IntervalNote::warmup);
             boolean drain = !seen.isEmpty() && seen.stream().allMatch(IntervalNote::drain);
             points.add(new Point(bounds.get(k)[0], bounds.get(k)[1], figures, target, errors, phase, warmup, drain,
-                    !seen.isEmpty()));
+                    !seen.isEmpty(), byOp, opErrors));
         });
         return List.copyOf(points);
     }
@@ -534,9 +603,19 @@ public final class Report {
         return List.copyOf(types);
     }
 
-    /** Each tag's histogram over the window, tags in reading order. */
+    /** Each total's tag's histogram over the window, tags in reading order (the named ops' are in {@link #perOp}). */
     public Map<String, Histogram> totals() {
         return totals;
+    }
+
+    /** Each named op's figures over the window, in the log's order of ops; empty for a plain op's log. */
+    public List<OpFigures> perOp() {
+        return perOp;
+    }
+
+    /** The named ops, in the log's order; empty for a plain op's log. */
+    public List<String> opNames() {
+        return perOp.stream().map(OpFigures::op).toList();
     }
 
     /** Each tag's summary over the window. */

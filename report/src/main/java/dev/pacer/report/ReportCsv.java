@@ -1,12 +1,14 @@
 package dev.pacer.report;
 
 import dev.pacer.engine.metrics.LatencySummary;
+import dev.pacer.engine.metrics.OpTag;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * {@code pacer report --csv}: the percentile table, one row per tag, values in nanoseconds:
- * {@code tag,count,mean,min,p50,p75,p90,p99,p99.9,p99.99,max}. With {@code --intervals}, one row per
+ * {@code tag,count,mean,min,p50,p75,p90,p99,p99.9,p99.99,max}; a workload's named ops follow the totals, one row
+ * per op and metric, tagged as in the log ({@code response.browse}). With {@code --intervals}, one row per
  * interval instead: {@code start,end,phase,warmup,drain,target,ops,rate,errors}, a column per error
  * type ({@code errors:TYPE}), then per tag {@code TAG_p50,TAG_p90,TAG_p99,TAG_max} (ns).
  */
@@ -21,14 +23,20 @@ public final class ReportCsv {
             b.append(",p").append(LatencySummary.label(q));
         }
         b.append(",max\n");
-        r.summaries().forEach((tag, l) -> {
-            b.append(tag).append(',').append(l.count()).append(',').append(String.format(Locale.ROOT, "%.1f", l.mean())).append(',').append(l.min());
-            for (double q : LatencySummary.PERCENTILES) {
-                b.append(',').append(l.at(LatencySummary.label(q)));
-            }
-            b.append(',').append(l.max()).append('\n');
-        });
+        r.summaries().forEach((tag, l) -> row(b, tag, l));
+        for (Report.OpFigures op : r.perOp()) {
+            op.latencies().forEach((m, l) -> row(b, OpTag.of(m, op.op()), l));
+        }
         return b.toString();
+    }
+
+    private static void row(StringBuilder b, String tag, LatencySummary l) {
+        b.append(tag).append(',').append(l.count()).append(',').append(String.format(Locale.ROOT, "%.1f", l.mean()))
+                .append(',').append(l.min());
+        for (double q : LatencySummary.PERCENTILES) {
+            b.append(',').append(l.at(LatencySummary.label(q)));
+        }
+        b.append(',').append(l.max()).append('\n');
     }
 
     /** One row per interval (see the class comment). */

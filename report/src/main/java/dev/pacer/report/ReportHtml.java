@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pacer.engine.hlog.Marker;
 import dev.pacer.engine.metrics.LatencySummary;
+import dev.pacer.engine.metrics.Metric;
 import dev.pacer.engine.text.Durations;
 import dev.pacer.engine.text.Json;
 import dev.pacer.engine.text.OutputFile;
@@ -31,7 +32,9 @@ import org.HdrHistogram.HistogramIterationValue;
  * JSON, the charts drawn by an inline script, {@code page.js}, no library and no network). It states
  * the run's op, target rate, strictness, threads and length; the percentile table; errors by type; and
  * charts: achieved rate against the target, errors over time, per tag the latency over time (log scale
- * by default) and the percentile spectrum (HdrHistogram's axis: 90 %, 99 %, 99.9 % equally spaced).
+ * by default) and the percentile spectrum (HdrHistogram's axis: 90 %, 99 %, 99.9 % equally spaced). A
+ * workload's log adds a table of its named ops and two charts of them over time: each op's achieved rate and
+ * its response p99.
  * Changes and phases are markers whose labels sit in rows above the plot; warm-up is shaded;
  * intervals shorter than half the typical one (cuts at phase boundaries) are marked, not drawn as dips.
  * Two reports ({@code --vs}) are overlaid, with a table of their differences.
@@ -129,6 +132,7 @@ public final class ReportHtml {
             }
             about(b, r);
             table(b, r.summaries());
+            opTable(b, r);
             for (String w : r.warnings()) {
                 b.append("<p class=\"warning\">").append(esc(w)).append("</p>\n");
             }
@@ -185,6 +189,29 @@ public final class ReportHtml {
         b.append("</table>\n");
     }
 
+    /** A workload's named ops: ops, rate, errors, wait and response p50, p99 and max each; nothing for a plain op. */
+    private static void opTable(StringBuilder b, Report r) {
+        if (r.perOp().isEmpty()) {
+            return;
+        }
+        b.append("<table class=\"ops\"><tr><th>op</th><th>ops</th><th>ops/s</th><th>errors</th><th>wait p50</th>"
+                + "<th>wait p99</th><th>wait max</th><th>response p50</th><th>response p99</th><th>response max</th>"
+                + "</tr>\n");
+        for (Report.OpFigures op : r.perOp()) {
+            b.append("<tr><td>").append(esc(op.op())).append("</td><td>").append(op.ops()).append("</td><td>")
+                    .append(String.format(Locale.ROOT, "%.1f", op.rate())).append("</td><td>")
+                    .append(op.errors() == null ? "-" : op.errors().toString()).append("</td>");
+            for (Metric m : new Metric[] {Metric.WAIT, Metric.RESPONSE}) {
+                LatencySummary l = op.latencies().get(m);
+                for (String q : new String[] {"50", "99", "100"}) {
+                    b.append("<td>").append(l == null ? "-" : Durations.format((double) l.at(q))).append("</td>");
+                }
+            }
+            b.append("</tr>\n");
+        }
+        b.append("</table>\n");
+    }
+
     /** A against B: rate, ops, errors, and p50, p99 and max per tag, with B's change from A. */
     private static void differences(StringBuilder b, Report a, Report bb) {
         b.append("<h2>Differences (B against A)</h2>\n<table class=\"diff\"><tr><th></th><th>A</th><th>B</th><th>B - A</th><th>change</th></tr>\n");
@@ -236,6 +263,8 @@ public final class ReportHtml {
             }
             ArrayNode tags = run.putArray("tags");
             r.totals().keySet().forEach(t -> tags.add(tag(t)));
+            ArrayNode ops = run.putArray("ops");
+            r.opNames().forEach(ops::add);
             ArrayNode types = run.putArray("errorTypes");
             r.errorTypes().forEach(types::add);
             ArrayNode points = run.putArray("points");
@@ -257,6 +286,16 @@ public final class ReportHtml {
                         l.putArray(tag(t)).add(f.p50()).add(f.p90()).add(f.p99()).add(f.max());
                     }
                 });
+                if (!p.byOp().isEmpty()) { // per named op: its ops and its response p50, p99, max
+                    ObjectNode o = n.putObject("o");
+                    p.byOp().forEach((op, f) -> {
+                        Report.TagFigures resp = f.get(Metric.RESPONSE.tag());
+                        ArrayNode a = o.putArray(op).add(p.opCount(op));
+                        if (resp != null && resp.count() > 0) {
+                            a.add(resp.p50()).add(resp.p99()).add(resp.max());
+                        }
+                    });
+                }
             }
             ObjectNode spectrum = run.putObject("spectrum");
             r.totals().forEach((t, h) -> {

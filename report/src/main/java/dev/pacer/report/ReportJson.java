@@ -10,7 +10,10 @@ import dev.pacer.engine.text.Json;
  * then per tag the same shape as the run summary's ({@code count, mean, min, max, percentiles}, ns),
  * the series ({@code intervals}: start, end, ops, rate, and from the log's notes target, errors by
  * type, phase, warm-up and drain; per tag p50, p90, p99 and max) and the {@code changes}. The run's
- * {@code settings} and measured {@code errors} (warm-up left out, as in the totals) come first.
+ * {@code settings} and measured {@code errors} (warm-up left out, as in the totals) come first. A workload's
+ * log adds {@code perOp}: per named op its {@code ops, rate, errors} (null when not noted) and its
+ * {@code wait, service, response} as the totals'; and each interval's {@code perOp}: per op its
+ * {@code ops}, {@code errors} (when noted) and p50, p90, p99 and max per metric.
  */
 public final class ReportJson {
 
@@ -33,6 +36,18 @@ public final class ReportJson {
         errors.put("total", r.errorCount());
         r.errors().forEach(errors::put);
         r.summaries().forEach((tag, l) -> root.set(tag, SummaryJson.latency(l)));
+        if (!r.perOp().isEmpty()) {
+            ObjectNode perOp = root.putObject("perOp");
+            for (Report.OpFigures op : r.perOp()) {
+                ObjectNode n = perOp.putObject(op.op()).put("ops", op.ops()).put("rate", op.rate());
+                if (op.errors() == null) {
+                    n.putNull("errors");
+                } else {
+                    n.put("errors", op.errors());
+                }
+                op.latencies().forEach((m, l) -> n.set(m.tag(), SummaryJson.latency(l)));
+            }
+        }
         ArrayNode series = root.putArray("intervals");
         for (Report.Point p : r.points()) {
             ObjectNode n = series.addObject().put("start", p.start()).put("end", p.end());
@@ -51,6 +66,17 @@ public final class ReportJson {
             ObjectNode latency = n.putObject("latency");
             p.byTag().forEach((tag, f) -> latency.putObject(tag.isEmpty() ? "(untagged)" : tag)
                     .put("p50", f.p50()).put("p90", f.p90()).put("p99", f.p99()).put("max", f.max()));
+            if (!p.byOp().isEmpty()) {
+                ObjectNode perOp = n.putObject("perOp");
+                p.byOp().forEach((op, byMetric) -> {
+                    ObjectNode o = perOp.putObject(op).put("ops", p.opCount(op));
+                    if (p.opErrors().containsKey(op)) {
+                        o.put("errors", p.opErrors().get(op));
+                    }
+                    byMetric.forEach((tag, f) -> o.putObject(tag)
+                            .put("p50", f.p50()).put("p90", f.p90()).put("p99", f.p99()).put("max", f.max()));
+                });
+            }
         }
         ArrayNode changes = root.putArray("changes");
         r.markers().forEach(m -> changes.addObject().put("at", m.atSec()).put("change", m.label()).put("source", m.source()));

@@ -1,6 +1,8 @@
 package dev.pacer.report;
 
+import dev.pacer.engine.metrics.Metric;
 import dev.pacer.engine.sink.LatencyTable;
+import dev.pacer.engine.sink.OpTable;
 import dev.pacer.engine.text.Durations;
 import java.nio.file.Path;
 import java.util.List;
@@ -10,8 +12,8 @@ import java.util.stream.Collectors;
 
 /**
  * {@code pacer report}'s table for a terminal: the run's settings, ops, rate, errors, window and the
- * percentile table per tag; then the intervals that had errors (all intervals with
- * {@code intervals}).
+ * percentile table per tag, and a workload's per-op table ({@link OpTable}); then the intervals that had
+ * errors (all intervals with {@code intervals}).
  */
 public final class ReportText {
 
@@ -48,6 +50,11 @@ public final class ReportText {
         }
         b.append(nl);
         LatencyTable.append(b, r.summaries(), "  ");
+        if (!r.perOp().isEmpty()) {
+            b.append(nl);
+            OpTable.append(b, r.perOp().stream().map(op -> new OpTable.Row(op.op(), op.ops(), op.errors(),
+                    op.latencies().get(Metric.WAIT), op.latencies().get(Metric.RESPONSE))).toList(), "  ");
+        }
         List<Report.Point> listed = intervals ? r.points() : r.points().stream().filter(p -> p.errorCount() > 0).toList();
         if (!listed.isEmpty()) {
             b.append(nl).append(intervals ? "  intervals" : "  intervals with errors").append(nl);

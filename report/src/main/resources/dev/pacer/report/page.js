@@ -1,7 +1,9 @@
 /*
  * pacer report page: draws the charts from the JSON in #pacer-data as inline SVG. No library, no
- * network: the page opens offline from one file. Hover shows values; drag across a time chart to zoom
- * (all time charts follow), double-click or "reset zoom" to zoom out; latency charts have a log scale.
+ * network: the page opens offline from one file. A workload's runs (named ops in r.ops, each point's
+ * per-op figures in p.o) add two per-op charts: each op's rate and response p99 over time. Hover shows
+ * values; drag across a time chart to zoom (all time charts follow), double-click or "reset zoom" to zoom
+ * out; latency charts have a log scale.
  * After drawing, each chart hovers over its own middle once and keeps the tooltip's text in
  * data-hover (with data-drawn, data-ymax): what the browser test reads.
  */
@@ -398,6 +400,32 @@
       kind: 'time', unit: 'ms', log: true, logToggle: true, series: series, markers: markersOf(runs[0]), bands: bandsOf(runs[0]),
       cuts: all(cutsOf), span: span()});
   });
+
+  // per named op (a workload's ops): each op's achieved rate and response p99 over time
+  var opNames = [];
+  runs.forEach(function (r) {
+    (r.ops || []).forEach(function (op) { if (opNames.indexOf(op) < 0) { opNames.push(op); } });
+  });
+  if (opNames.length) {
+    var opRate = [], opP99 = [];
+    runs.forEach(function (r, i) {
+      (r.ops || []).forEach(function (op) {
+        var k = opNames.indexOf(op);
+        var color = RUN_COLORS[k % RUN_COLORS.length], dash = runDash(i); // the op's colour; B's dashed
+        var pts = measured(r).filter(function (p) { return p.o && p.o[op]; });
+        opRate.push({name: runName(r, i) + op, color: color, dash: dash,
+          pts: pts.map(function (p) { return [mid(p), p.o[op][0] / (p.e - p.s)]; })});
+        opP99.push({name: runName(r, i) + op, color: color, dash: dash,
+          pts: pts.map(function (p) { return [mid(p), p.o[op].length > 2 ? p.o[op][2] / 1e6 : null]; })});
+      });
+    });
+    html('h2', null, root, 'Per op');
+    new Chart(root, {id: 'chart-op-rate', title: 'each op\'s ops per second, per interval', kind: 'time', unit: 'ops/s',
+      series: opRate, markers: markersOf(runs[0]), bands: bandsOf(runs[0]), cuts: all(cutsOf), span: span()});
+    new Chart(root, {id: 'chart-op-response', title: 'each op\'s response p99, per interval', kind: 'time', unit: 'ms',
+      log: true, logToggle: true, series: opP99, markers: markersOf(runs[0]), bands: bandsOf(runs[0]),
+      cuts: all(cutsOf), span: span()});
+  }
 
   // percentile spectrum, per tag
   html('h2', null, root, 'Percentile spectrum');

@@ -3,6 +3,7 @@ package dev.pacer.engine.control;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pacer.engine.event.Change;
+import dev.pacer.engine.metrics.IntervalStats;
 import dev.pacer.engine.metrics.Metric;
 import dev.pacer.engine.op.Outcome;
 import dev.pacer.engine.result.IntervalReport;
@@ -98,7 +99,8 @@ public final class LiveFeed {
 
     /**
      * The run's settings as it starts: its op, rate, threads, planned length ({@code durationSec}, or
-     * null), phases ({@code name}, {@code durationSec}, {@code warmup}), interval and log.
+     * null), phases ({@code name}, {@code durationSec}, {@code warmup}), interval, log and the op mix's
+     * named ops ({@code opNames}, empty for a plain op).
      */
     public void start(ObjectNode settings) {
         ObjectNode n = settings.deepCopy();
@@ -107,7 +109,9 @@ public final class LiveFeed {
     }
 
     /**
-     * One interval (reporter thread).
+     * One interval (reporter thread): its target, rates, threads, in flight, phase, ops, errors by type, wait and
+     * response p50/p99/max, and for a mix's run (a workload) {@code perOp}: per named op, in their order, its
+     * {@code ops}, {@code rate}, {@code errors} and wait and response p50/p99/max.
      *
      * @param behind the falling-behind warning the terminal shows for it, or null
      * @param paused whether the run is paused at its end
@@ -142,16 +146,32 @@ public final class LiveFeed {
         }
         n.put("totalOps", r.totalOps());
         n.put("totalErrors", r.totalErrors());
+        putLatencies(n, r.stats());
+        IntervalStats stats = r.stats();
+        if (!stats.opNames().isEmpty()) {
+            ObjectNode perOp = n.putObject("perOp");
+            double seconds = stats.seconds();
+            for (int i = 0; i < stats.opNames().size(); i++) {
+                IntervalStats op = stats.op(i);
+                ObjectNode o = perOp.putObject(stats.opNames().get(i));
+                o.put("ops", op.ops()).put("rate", seconds > 0 ? op.ops() / seconds : 0).put("errors", op.errors());
+                putLatencies(o, op);
+            }
+        }
+        n.put("behind", behind);
+        publishInterval(n.toString());
+    }
+
+    /** {@code wait} and {@code response}, each {@code p50, p99, max} (ns; 0 when empty), on {@code n}. */
+    private static void putLatencies(ObjectNode n, IntervalStats stats) {
         for (Metric m : new Metric[] {Metric.WAIT, Metric.RESPONSE}) {
-            Histogram h = r.stats().histogram(m);
+            Histogram h = stats.histogram(m);
             ObjectNode p = n.putObject(m.tag());
             boolean empty = h.getTotalCount() == 0;
             p.put("p50", empty ? 0 : h.getValueAtPercentile(50));
             p.put("p99", empty ? 0 : h.getValueAtPercentile(99));
             p.put("max", empty ? 0 : h.getMaxValue());
         }
-        n.put("behind", behind);
-        publishInterval(n.toString());
     }
 
     /** One change, as the console acknowledges it ({@code text}) and its parts. */

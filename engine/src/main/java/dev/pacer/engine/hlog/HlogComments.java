@@ -17,10 +17,12 @@ import java.util.Map;
  * #[pacer run] {"op":"sleep:1ms","threads":4,"virtualThreads":false,"rate":"2000,0","duration":"10.0s"}
  * #[pacer change] {"at":12.345,"kind":"rate","value":"8000,0","source":"console"}
  * #[pacer interval] {"start":12.0,"end":13.0,"target":2000.0,"ops":1998,"errors":{"unexpected-5xx":3},"phase":"up","warmup":false,"drain":false}
+ * #[pacer interval] {"start":0.0,...,"ops":4,"perOp":{"a":{"ops":3,"errors":{}},"b":{"ops":1,"errors":{}}},...}
  * </pre>
  * {@code at}, {@code start} and {@code end} are seconds since the log's start time; an interval line
- * follows that interval's histograms; {@code target} is absent when the run is unpaced and
- * {@code phase} when it has no phases.
+ * follows that interval's histograms; {@code target} is absent when the run is unpaced,
+ * {@code phase} when it has no phases and {@code perOp} when its op is not a mix (each named op's
+ * ops and errors, in the ops' order, beside its histograms tagged {@code wait.NAME}, ...).
  */
 public final class HlogComments {
 
@@ -58,8 +60,11 @@ public final class HlogComments {
             n.put("target", Math.round(i.target() * 1e3) / 1e3);
         }
         n.put("ops", i.ops());
-        ObjectNode errors = n.putObject("errors");
-        i.errors().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> errors.put(e.getKey(), e.getValue()));
+        putErrors(n, i.errors());
+        if (!i.perOp().isEmpty()) {
+            ObjectNode perOp = n.putObject("perOp");
+            i.perOp().forEach((op, c) -> putErrors(perOp.putObject(op).put("ops", c.ops()), c.errors()));
+        }
         if (i.phase() != null) {
             n.put("phase", i.phase());
         }
@@ -67,11 +72,19 @@ public final class HlogComments {
         return INTERVAL + write(n);
     }
 
+    /** {@code "errors": {...}} on {@code n}, by label. */
+    private static void putErrors(ObjectNode n, Map<String, Long> counts) {
+        ObjectNode errors = n.putObject("errors");
+        counts.entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .forEach(e -> errors.put(e.getKey(), e.getValue()));
+    }
+
     /**
      * The interval on an interval line ({@code #[pacer interval] ...}), or null if the line is not one.
      *
      * @throws IllegalArgumentException when it is an interval line but its JSON is broken or lacks
-     *                                  {@code start}, {@code end} or {@code ops}
+     *                                  {@code start}, {@code end} or {@code ops}, or an op in {@code perOp}
+     *                                  lacks {@code ops}
      */
     static IntervalNote parseInterval(String line) {
         JsonNode n = body(line, INTERVAL);
@@ -81,6 +94,21 @@ public final class HlogComments {
         if (!n.path("start").isNumber() || !n.path("end").isNumber() || !n.path("ops").canConvertToLong()) {
             throw new IllegalArgumentException("an interval without 'start', 'end' and 'ops'");
         }
+        Map<String, IntervalNote.OpCounts> perOp = new LinkedHashMap<>();
+        n.path("perOp").fields().forEachRemaining(e -> {
+            if (!e.getValue().path("ops").canConvertToLong()) {
+                throw new IllegalArgumentException("op '" + e.getKey() + "' without 'ops'");
+            }
+            perOp.put(e.getKey(), new IntervalNote.OpCounts(e.getValue().get("ops").asLong(), errors(e.getValue())));
+        });
+        return new IntervalNote(n.get("start").asDouble(), n.get("end").asDouble(),
+                n.path("target").isNumber() ? n.get("target").asDouble() : Double.NaN, n.get("ops").asLong(), errors(n),
+                n.path("phase").isTextual() ? n.get("phase").asText() : null, n.path("warmup").asBoolean(false),
+                n.path("drain").asBoolean(false), perOp);
+    }
+
+    /** The counts in {@code n}'s {@code errors}, by label. */
+    private static Map<String, Long> errors(JsonNode n) {
         Map<String, Long> errors = new LinkedHashMap<>();
         n.path("errors").fields().forEachRemaining(e -> {
             if (!e.getValue().canConvertToLong() || e.getValue().asLong() < 0) {
@@ -88,10 +116,7 @@ public final class HlogComments {
             }
             errors.put(e.getKey(), e.getValue().asLong());
         });
-        return new IntervalNote(n.get("start").asDouble(), n.get("end").asDouble(),
-                n.path("target").isNumber() ? n.get("target").asDouble() : Double.NaN, n.get("ops").asLong(), errors,
-                n.path("phase").isTextual() ? n.get("phase").asText() : null, n.path("warmup").asBoolean(false),
-                n.path("drain").asBoolean(false));
+        return errors;
     }
 
     /** The settings on a run line ({@code #[pacer run] ...}), or null if the line is not one. */

@@ -16,9 +16,11 @@ import org.HdrHistogram.HistogramLogWriter;
 
 /**
  * The interval histogram log: HdrHistogram's own format, written with {@link HistogramLogWriter}, one
- * tagged histogram per metric per interval ({@code wait}, {@code service}, {@code response}), readable
- * by {@code HistogramLogReader} and {@code HistogramLogProcessor}. The run's settings, every change and,
- * after each interval's histograms, its target, ops, errors and phase are comment lines in the shape
+ * tagged histogram per metric per interval ({@code wait}, {@code service}, {@code response}) and, for a
+ * mix's run (a workload), one more set per named op after them ({@code wait.browse}, ..., see
+ * {@link dev.pacer.engine.metrics.OpTag}), readable by {@code HistogramLogReader} and
+ * {@code HistogramLogProcessor}. The run's settings, every change and, after each interval's histograms,
+ * its target, ops, errors, phase and each op's ops and errors are comment lines in the shape
  * {@link HlogComments} defines.
  *
  * <p>Every write is flushed at once. The first write that fails (a full disk, {@code /dev/full}) is
@@ -63,7 +65,10 @@ public final class HlogWriter implements AutoCloseable {
         flush();
     }
 
-    /** One interval: a histogram per metric, tagged, then its note (target, ops, errors, phase). */
+    /**
+     * One interval: a histogram per metric, tagged, then each named op's, then its note (target, ops, errors, phase,
+     * each op's ops and errors).
+     */
     public synchronized void interval(IntervalReport r) {
         if (closed || !started) {
             return;
@@ -72,21 +77,37 @@ public final class HlogWriter implements AutoCloseable {
         for (Metric m : Metric.values()) {
             writer.outputIntervalHistogram(stats.histogram(m));
         }
+        for (int i = 0; i < stats.opNames().size(); i++) {
+            for (Metric m : Metric.values()) {
+                writer.outputIntervalHistogram(stats.op(i).histogram(m));
+            }
+        }
         writer.outputComment(HlogComments.interval(note(r, startEpochMs)));
         flush();
     }
 
     /** The note of an interval in a log that started at {@code startEpochMs}. */
     static IntervalNote note(IntervalReport r, long startEpochMs) {
+        IntervalStats stats = r.stats();
+        Map<String, IntervalNote.OpCounts> perOp = new LinkedHashMap<>();
+        for (int i = 0; i < stats.opNames().size(); i++) {
+            perOp.put(stats.opNames().get(i), new IntervalNote.OpCounts(stats.op(i).ops(), errors(stats.op(i))));
+        }
+        var h = stats.histogram(Metric.RESPONSE);
+        return new IntervalNote((h.getStartTimeStamp() - startEpochMs) / 1e3,
+                (h.getEndTimeStamp() - startEpochMs) / 1e3, r.target() == null ? Double.NaN : r.targetRate(),
+                stats.ops(), errors(stats), r.phase(), r.warmup(), r.drain(), perOp);
+    }
+
+    /** The error counts of {@code stats}, by label. */
+    private static Map<String, Long> errors(IntervalStats stats) {
         Map<String, Long> errors = new LinkedHashMap<>();
-        for (Map.Entry<Outcome, Long> e : r.stats().outcomes().entrySet()) {
+        for (Map.Entry<Outcome, Long> e : stats.outcomes().entrySet()) {
             if (e.getKey().isError()) {
                 errors.merge(e.getKey().label(), e.getValue(), Long::sum);
             }
         }
-        var h = r.stats().histogram(Metric.RESPONSE);
-        return new IntervalNote((h.getStartTimeStamp() - startEpochMs) / 1e3, (h.getEndTimeStamp() - startEpochMs) / 1e3,
-                r.target() == null ? Double.NaN : r.targetRate(), r.stats().ops(), errors, r.phase(), r.warmup(), r.drain());
+        return errors;
     }
 
     public synchronized void change(Change c) {

@@ -1,15 +1,17 @@
 package dev.pacer.engine.metrics;
 
+import dev.pacer.engine.op.OpMix;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One op that has started and is not yet recorded: its scheduled and start times, and whether it still
- * runs. A synchronous worker owns one and reuses it for every op; an asynchronous op takes one from a
- * pool. Its record is made exactly once, by whichever comes first of its completion and, after a run's
- * grace period, its cancellation (see {@link WorkerMetrics#complete}).
+ * One op that has started and is not yet recorded: its scheduled and start times, which of the run's named ops it
+ * is (an index into the op mix's names, or {@link OpMix#NO_OP}), and whether it still runs. A synchronous worker
+ * owns one and reuses it for every op; an asynchronous op takes one from a pool. Its record is made exactly once, by
+ * whichever comes first of its completion and, after a run's grace period, its cancellation (see
+ * {@link WorkerMetrics#complete}).
  *
  * <h2>Shared fields</h2>
- * {@code scheduledNanos}, {@code startNanos}: plain; written by the thread that starts the op before
+ * {@code scheduledNanos}, {@code startNanos}, {@code opIndex}: plain; written by the thread that starts the op before
  * {@link #begin} publishes it (release store of the state), read by the thread that completes it and by
  * a canceller that claimed it (CAS, acquire). {@code state}: {@code RUNNING} after a begin (release
  * store by the starter); back to {@code IDLE} by the completer, with a plain store while the run goes
@@ -24,11 +26,21 @@ public class InFlightOp {
     private final AtomicInteger state = new AtomicInteger(IDLE);
     private long scheduledNanos;
     private long startNanos;
+    private int opIndex = OpMix.NO_OP;
 
-    /** Publishes an op as started: scheduled at {@code scheduledNanos}, started at {@code startNanos}. */
+    /** Publishes an op of no named op as started, scheduled at {@code scheduledNanos}, at {@code startNanos}. */
     public final void begin(long scheduledNanos, long startNanos) {
+        begin(scheduledNanos, startNanos, OpMix.NO_OP);
+    }
+
+    /**
+     * Publishes an op as started: scheduled at {@code scheduledNanos}, started at {@code startNanos}, recorded under
+     * the run's named op {@code opIndex} as well as in the totals ({@link OpMix#NO_OP}: in the totals only).
+     */
+    public final void begin(long scheduledNanos, long startNanos, int opIndex) {
         this.scheduledNanos = scheduledNanos;
         this.startNanos = startNanos;
+        this.opIndex = opIndex;
         state.setRelease(RUNNING);
     }
 
@@ -40,6 +52,11 @@ public class InFlightOp {
     /** Start time of the op in flight (after {@link #begin}). */
     public final long startNanos() {
         return startNanos;
+    }
+
+    /** Its named op (after {@link #begin}): an index into the mix's names, or {@link OpMix#NO_OP}. */
+    public final int opIndex() {
+        return opIndex;
     }
 
     /** True while an op has begun and is not yet recorded (a racy read, for counting). */

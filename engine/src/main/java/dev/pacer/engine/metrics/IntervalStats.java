@@ -3,13 +3,15 @@ package dev.pacer.engine.metrics;
 import dev.pacer.engine.op.Outcome;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
  * What every worker recorded during one reporting interval, merged: three histograms and the outcome
- * counts. Built by the reporter thread, then handed read-only to the sinks (progress line, .hlog,
- * status, totals).
+ * counts, of the run's totals and, when its op is a mix ({@link dev.pacer.engine.op.OpMix}), of each named op
+ * ({@link #op(int)}, the same shape; the ops' figures add up to the totals'). Built by the reporter thread, then
+ * handed read-only to the sinks (progress line, .hlog, status, totals).
  */
 public final class IntervalStats {
 
@@ -17,6 +19,30 @@ public final class IntervalStats {
     private long[] outcomes = new long[8];
     private long startNanos;
     private long endNanos;
+    /** The named op these are the figures of, or null for the totals. */
+    private final String opName;
+    private final List<String> opNames;
+    /** Each named op's figures, in {@link #opNames} order (none for an op's own). */
+    private final IntervalStats[] ops;
+
+    /** The figures of a run with no named ops. */
+    public IntervalStats() {
+        this(null, List.of());
+    }
+
+    /** The figures of a run whose op mix names {@code opNames}: the totals and each op's. */
+    public IntervalStats(List<String> opNames) {
+        this(null, opNames);
+    }
+
+    private IntervalStats(String opName, List<String> opNames) {
+        this.opName = opName;
+        this.opNames = List.copyOf(opNames);
+        this.ops = new IntervalStats[opNames.size()];
+        for (int i = 0; i < ops.length; i++) {
+            ops[i] = new IntervalStats(opNames.get(i), List.of());
+        }
+    }
 
     /** An empty auto-resizing histogram at pacer's precision. */
     public static Histogram newHistogram() {
@@ -45,11 +71,29 @@ public final class IntervalStats {
         for (Metric m : Metric.values()) {
             histograms[m.ordinal()].setStartTimeStamp(startEpochMs);
             histograms[m.ordinal()].setEndTimeStamp(endEpochMs);
-            histograms[m.ordinal()].setTag(m.tag());
+            histograms[m.ordinal()].setTag(opName == null ? m.tag() : OpTag.of(m, opName));
+        }
+        for (IntervalStats op : ops) {
+            op.bounds(startNanos, endNanos, startEpochMs, endEpochMs);
         }
     }
 
-    /** The interval's histogram of one metric, tagged with the metric's tag. */
+    /** The run's named ops, in their order; empty when its op is not a mix (and for an op's own figures). */
+    public List<String> opNames() {
+        return opNames;
+    }
+
+    /** The figures of named op {@code index} (an index into {@link #opNames()}), tagged with {@link OpTag}s. */
+    public IntervalStats op(int index) {
+        return ops[index];
+    }
+
+    /** The named op these figures are of, or null for the run's totals. */
+    public String opName() {
+        return opName;
+    }
+
+    /** The interval's histogram of one metric, tagged with the metric's tag (an {@link OpTag} for an op's). */
     public Histogram histogram(Metric metric) {
         return histograms[metric.ordinal()];
     }

@@ -28,15 +28,33 @@ public final class MetricsRegistry {
     private final List<SingleWriterMetrics> exclusive = new CopyOnWriteArrayList<>();
     private final ConcurrentLinkedQueue<SingleWriterMetrics> detached = new ConcurrentLinkedQueue<>();
     private final List<SharedMetrics> stripes = new ArrayList<>();
+    /** The run's named ops (an op mix's), whose figures are kept beside the totals; empty for a plain op. */
+    private final List<String> opNames;
     /** Where cancellations are recorded. */
-    private final SharedMetrics cancellations = new SharedMetrics(this);
+    private final SharedMetrics cancellations;
     private int nextStripe;
     private volatile boolean closing;
 
+    /** The recorders of a run with no named ops. */
     public MetricsRegistry() {
+        this(List.of());
+    }
+
+    /**
+     * The recorders of a run whose op mix names {@code opNames}: ops recorded with an index into them are counted
+     * under that op as well as in the totals.
+     */
+    public MetricsRegistry(List<String> opNames) {
+        this.opNames = List.copyOf(opNames);
+        this.cancellations = new SharedMetrics(this, opNames.size());
         for (int i = 0; i < STRIPES; i++) {
-            stripes.add(new SharedMetrics(this));
+            stripes.add(new SharedMetrics(this, opNames.size()));
         }
+    }
+
+    /** The run's named ops, in their order (the index ops are recorded under). */
+    public List<String> opNames() {
+        return opNames;
     }
 
     /**
@@ -47,7 +65,7 @@ public final class MetricsRegistry {
         if (shared) {
             return stripes.get(nextStripe++ % STRIPES);
         }
-        SingleWriterMetrics m = new SingleWriterMetrics(this);
+        SingleWriterMetrics m = new SingleWriterMetrics(this, opNames.size());
         exclusive.add(m);
         return m;
     }
@@ -80,14 +98,14 @@ public final class MetricsRegistry {
     }
 
     /**
-     * Reporter thread only: everything recorded since the previous drain, merged.
+     * Reporter thread only: everything recorded since the previous drain, merged: the totals and each named op's.
      *
      * @param startNanos   monotonic time the interval began
      * @param endNanos     monotonic time it ended (now)
      * @param startEpochMs the same bounds in epoch milliseconds, for the .hlog
      */
     public IntervalStats drain(long startNanos, long endNanos, long startEpochMs, long endEpochMs) {
-        IntervalStats interval = new IntervalStats();
+        IntervalStats interval = new IntervalStats(opNames);
         for (SingleWriterMetrics m : exclusive) {
             m.drainInto(interval);
         }

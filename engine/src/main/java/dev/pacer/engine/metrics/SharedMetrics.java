@@ -7,20 +7,20 @@ import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
 /**
- * Metrics any number of threads record into at once: concurrent histograms and a concurrent map of
- * outcome counters per phase. Used for runs with so many workers (virtual threads) that a set each
- * would cost too much memory ({@link MetricsRegistry} spreads them over a few stripes), and for the
- * completions of asynchronous ops, which arrive on I/O threads. A phase's histograms and counters take
- * concurrent writes while it is active; the reporter reads a phase only after the flip, when no writer is
- * left in it (see {@link WorkerMetrics}).
+ * Metrics any number of threads record into at once: concurrent histograms and a concurrent map of outcome counters
+ * per tally (the totals' and each named op's, in each phase). Used for runs with so many workers (virtual threads)
+ * that a set each would cost too much memory ({@link MetricsRegistry} spreads them over a few stripes), and for the
+ * completions of asynchronous ops, which arrive on I/O threads. A phase's histograms and counters take concurrent
+ * writes while it is active; the reporter reads a phase only after the flip, when no writer is left in it (see
+ * {@link WorkerMetrics}).
  */
 public final class SharedMetrics extends WorkerMetrics {
 
-    /** One phase of many writers: an adder per outcome, created on its first use and kept. */
-    private static final class CountingPhase extends Phase {
+    /** One tally of many writers: an adder per outcome, created on its first use and kept. */
+    private static final class CountingTally extends Tally {
         final ConcurrentHashMap<Outcome, LongAdder> counts = new ConcurrentHashMap<>();
 
-        CountingPhase() {
+        CountingTally() {
             super(SharedMetrics::concurrentHistogram);
         }
 
@@ -55,7 +55,7 @@ public final class SharedMetrics extends WorkerMetrics {
         return h;
     }
 
-    SharedMetrics(MetricsRegistry registry) {
-        super(registry, CountingPhase::new);
+    SharedMetrics(MetricsRegistry registry, int opCount) {
+        super(registry, CountingTally::new, opCount);
     }
 }

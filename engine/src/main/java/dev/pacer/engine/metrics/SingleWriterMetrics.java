@@ -4,18 +4,18 @@ import dev.pacer.engine.op.Outcome;
 import java.util.Arrays;
 
 /**
- * One worker's metrics: plain histograms and a plain array of outcome counts per phase, written by the
- * owning worker only (about 7 ns a value for a histogram, and one phaser enter/exit per op). A phase's
- * contents are written only by the worker while it is active and read only by the reporter once it has
- * retired (see {@link WorkerMetrics} for the phase swap).
+ * One worker's metrics: plain histograms and a plain array of outcome counts per tally (the totals' and each named
+ * op's, in each phase), written by the owning worker only (about 7 ns a value for a histogram, and one phaser
+ * enter/exit per op). A phase's contents are written only by the worker while it is active and read only by the
+ * reporter once it has retired (see {@link WorkerMetrics} for the phase swap).
  */
 public final class SingleWriterMetrics extends WorkerMetrics {
 
-    /** One phase of one writer: outcome counts indexed by {@link Outcome#id()}, grown on first use of an id. */
-    private static final class CountingPhase extends Phase {
+    /** One tally of one writer: outcome counts indexed by {@link Outcome#id()}, grown on first use of an id. */
+    private static final class CountingTally extends Tally {
         long[] counts = new long[8];
 
-        CountingPhase() {
+        CountingTally() {
             super(IntervalStats::newHistogram);
         }
 
@@ -43,7 +43,7 @@ public final class SingleWriterMetrics extends WorkerMetrics {
         }
     }
 
-    SingleWriterMetrics(MetricsRegistry registry) {
-        super(registry, CountingPhase::new);
+    SingleWriterMetrics(MetricsRegistry registry, int opCount) {
+        super(registry, CountingTally::new, opCount);
     }
 }

@@ -1,21 +1,24 @@
 package dev.pacer.engine.metrics;
 
+import dev.pacer.engine.op.OpMix;
 import dev.pacer.engine.op.Outcome;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.WriterReaderPhaser;
 
 /**
- * Where ops are recorded: wait, service and response time (ns) and the outcome, all four under one
- * {@link WriterReaderPhaser}, so each op lands whole in one interval (its three times and its outcome
- * together) and a drained interval's counts agree with each other exactly.
+ * Where ops are recorded: wait, service and response time (ns) and the outcome, in the run's totals and, for an op
+ * of a mix ({@link OpMix}), under its named op too, all under one {@link WriterReaderPhaser}, so each op lands whole
+ * in one interval (its three times and its outcome, in the totals and in its op's figures) and a drained interval's
+ * counts agree with each other exactly: each op's add up to the totals'.
  *
- * <p>Each recording goes to the active phase inside a writer critical section (two atomic increments
- * per op, whatever is recorded); the reporter drains by making the other phase active, flipping the
- * phaser (which waits for writers still in the old phase) and reading the old phase at leisure. Which
- * threads may record depends on the subclass: {@link SingleWriterMetrics} belongs to one worker,
- * {@link SharedMetrics} takes many writers (stripes shared by thousands of virtual threads, or the
- * completions of asynchronous ops).
+ * <p>Each recording goes to the active phase inside a writer critical section (two atomic increments per op,
+ * whatever is recorded; an op of a mix records its values twice, in the totals and in its op's tally); the reporter
+ * drains by making the other phase active, flipping the phaser (which waits for writers still in the old phase) and
+ * reading the old phase at leisure. Which threads may record depends on the subclass: {@link SingleWriterMetrics}
+ * belongs to one worker, {@link SharedMetrics} takes many writers (stripes shared by thousands of virtual threads,
+ * or the completions of asynchronous ops).
  */
 public abstract sealed class WorkerMetrics permits SingleWriterMetrics, SharedMetrics {
 
@@ -28,17 +31,27 @@ public abstract sealed class WorkerMetrics permits SingleWriterMetrics, SharedMe
     private final MetricsRegistry registry;
 
     /**
-     * Records one op: response = wait + service. Wait-free and allocation-free (but for the first use of
-     * an outcome); times are clamped at 0.
+     * Records one op of no named op: response = wait + service. Wait-free and allocation-free (but for the first
+     * use of an outcome); times are clamped at 0.
      */
     public final void record(long waitNanos, long serviceNanos, Outcome outcome) {
+        record(waitNanos, serviceNanos, outcome, OpMix.NO_OP);
+    }
+
+    /**
+     * Records one op in the totals and under the run's named op {@code opIndex} (an index into the registry's op
+     * names; any other value records in the totals only): response = wait + service. Wait-free and allocation-free
+     * (but for the first use of an outcome, and of a named op in each of the two phases); times are clamped at 0.
+     */
+    public final void record(long waitNanos, long serviceNanos, Outcome outcome, int opIndex) {
         long enter = phaser.writerCriticalSectionEnter();
-        recordInActive(Math.max(0, waitNanos), Math.max(0, serviceNanos), outcome);
+        recordInActive(Math.max(0, waitNanos), Math.max(0, serviceNanos), outcome, opIndex);
         phaser.writerCriticalSectionExit(enter);
     }
 
     /**
-     * Records an op that ended at {@code endNanos}: wait = start − scheduled, service = end − start.
+     * Records an op that ended at {@code endNanos}: wait = start − scheduled, service = end − start, under the named
+     * op it began with ({@link InFlightOp#opIndex()}) as well as in the totals.
      * Exactly once per op, whatever races: while the run goes the op's owner is the only one who can
      * end it; once the registry is closing, the completion and a cancellation claim the op by CAS and
      * only the winner records. The closing flag is read inside the writer critical section, so once the
@@ -55,7 +68,8 @@ public abstract sealed class WorkerMetrics permits SingleWriterMetrics, SharedMe
                 return false;
             }
             long start = op.startNanos();
-            recordInActive(Math.max(0, start - op.scheduledNanos()), Math.max(0, endNanos - start), outcome);
+            recordInActive(Math.max(0, start - op.scheduledNanos()), Math.max(0, endNanos - start), outcome,
+                    op.opIndex());
             return true;
         } finally {
             phaser.writerCriticalSectionExit(enter);
@@ -63,15 +77,15 @@ public abstract sealed class WorkerMetrics permits SingleWriterMetrics, SharedMe
     }
 
     /**
-     * One phase: what was recorded while it was active. The histograms are the subclass's kind (plain for one
-     * writer, concurrent for many); so are the outcome counters.
+     * What ops recorded while a phase was active: the three histograms and the outcome counts, of the subclass's
+     * kind (plain for one writer, concurrent for many). A phase has one for the totals and one per named op.
      */
-    abstract static class Phase {
+    abstract static class Tally {
         final Histogram wait;
         final Histogram service;
         final Histogram response;
 
-        Phase(Supplier<Histogram> histogram) {
+        Tally(Supplier<Histogram> histogram) {
             wait = histogram.get();
             service = histogram.get();
             response = histogram.get();
@@ -86,11 +100,82 @@ public abstract sealed class WorkerMetrics permits SingleWriterMetrics, SharedMe
         /** Reporter only, on a retired phase: zeroes the counters, keeping what they allocated. */
         abstract void clearCounts();
 
+        /** Inside a writer critical section: one op, its times clamped already. */
+        final void record(long waitNanos, long serviceNanos, Outcome outcome) {
+            wait.recordValue(waitNanos);
+            if (outcome != Outcome.NOT_SENT) { // never started: it has a wait and a response, no service time
+                service.recordValue(serviceNanos);
+            }
+            response.recordValue(waitNanos + serviceNanos);
+            count(outcome);
+        }
+
+        /** Reporter only, on a retired phase: adds what it holds to {@code interval}. */
+        final void drainInto(IntervalStats interval) {
+            interval.add(wait, service, response);
+            drainCounts(interval);
+        }
+
         final void clear() {
             wait.reset();
             service.reset();
             response.reset();
             clearCounts();
+        }
+    }
+
+    /**
+     * One phase: the totals' tally and each named op's. An op's tally is made when the phase first records one of its
+     * ops (a CAS into its slot: writers may race to make it, one wins and every writer uses the winner's) and is kept
+     * for the rest of the run; the reporter reads the slots only once the phase has retired.
+     */
+    static final class Phase {
+        final Tally total;
+        private final AtomicReferenceArray<Tally> ops;
+        private final Supplier<Tally> tally;
+
+        Phase(Supplier<Tally> tally, int opCount) {
+            this.tally = tally;
+            this.total = tally.get();
+            this.ops = new AtomicReferenceArray<>(opCount);
+        }
+
+        /** Inside a writer critical section: named op {@code opIndex}'s tally, or null when there is no such op. */
+        Tally op(int opIndex) {
+            if (opIndex < 0 || opIndex >= ops.length()) {
+                return null;
+            }
+            Tally t = ops.getAcquire(opIndex);
+            return t != null ? t : make(opIndex);
+        }
+
+        /** The op's first record in this phase: its tally, made here unless another writer made it first. */
+        private Tally make(int opIndex) {
+            Tally made = tally.get();
+            Tally first = ops.compareAndExchange(opIndex, null, made);
+            return first == null ? made : first;
+        }
+
+        /** Reporter only, on a retired phase: adds the totals and each op's figures to {@code interval}. */
+        void drainInto(IntervalStats interval) {
+            total.drainInto(interval);
+            for (int i = 0; i < ops.length(); i++) {
+                Tally t = ops.getAcquire(i);
+                if (t != null) {
+                    t.drainInto(interval.op(i));
+                }
+            }
+        }
+
+        /** Reporter only, on a retired phase: empties it, keeping what it allocated. */
+        void clear() {
+            total.clear();
+            for (int i = 0; i < ops.length(); i++) {
+                Tally t = ops.getAcquire(i);
+                if (t != null) {
+                    t.clear();
+                }
+            }
         }
     }
 
@@ -103,21 +188,24 @@ public abstract sealed class WorkerMetrics permits SingleWriterMetrics, SharedMe
     /** Reporter thread only: the phase not in use. */
     private Phase retired;
 
-    WorkerMetrics(MetricsRegistry registry, Supplier<Phase> phase) {
+    /**
+     * @param tally   makes one tally of the subclass's kind
+     * @param opCount how many named ops the run has (each gets its own tally in each phase)
+     */
+    WorkerMetrics(MetricsRegistry registry, Supplier<Tally> tally, int opCount) {
         this.registry = registry;
-        this.active = phase.get();
-        this.retired = phase.get();
+        this.active = new Phase(tally, opCount);
+        this.retired = new Phase(tally, opCount);
     }
 
-    /** Inside a writer critical section: adds one op to the active phase. */
-    private void recordInActive(long waitNanos, long serviceNanos, Outcome outcome) {
+    /** Inside a writer critical section: adds one op to the active phase's totals and to its named op's. */
+    private void recordInActive(long waitNanos, long serviceNanos, Outcome outcome, int opIndex) {
         Phase p = active;
-        p.wait.recordValue(waitNanos);
-        if (outcome != Outcome.NOT_SENT) { // never started: it has a wait and a response, no service time
-            p.service.recordValue(serviceNanos);
+        p.total.record(waitNanos, serviceNanos, outcome);
+        Tally op = p.op(opIndex);
+        if (op != null) {
+            op.record(waitNanos, serviceNanos, outcome);
         }
-        p.response.recordValue(waitNanos + serviceNanos);
-        p.count(outcome);
     }
 
     /** Reporter thread only: moves what was recorded since the last drain into {@code interval}. */
@@ -142,8 +230,6 @@ public abstract sealed class WorkerMetrics permits SingleWriterMetrics, SharedMe
 
     /** Adds the retired phase's histograms and outcome counts to {@code interval}; no writer touches it now. */
     private void drainRetired(IntervalStats interval) {
-        Phase p = retired;
-        interval.add(p.wait, p.service, p.response);
-        p.drainCounts(interval);
+        retired.drainInto(interval);
     }
 }

@@ -27,12 +27,19 @@ import java.util.Map;
  * @param stoppedBy      who stopped it: {@code duration}, {@code cycles}, {@code signal}, {@code console},
  *                       {@code http}, {@code api}, ...
  * @param failure        why the run failed, or null when it passed
+ * @param knee           what a knee search found, or null when the run had none
+ * @param limiter        the limiter's accounts at the end, or null when unpaced
+ * @param perOp          each named op's figures, in their order, when the op is a mix (a workload); else empty
  */
 public record Summary(String op, int threads, boolean virtualThreads, double strictness, RunFigures figures,
                       Map<String, Long> outcomes, Map<String, Long> errorsByType, List<Change> changes,
                       List<PhaseSummary> phases, List<ThresholdResult> thresholds, double maxErrorRatio,
                       StopReason stopReason, String stoppedBy, String failure, Knee knee,
-                      LimiterSnapshot limiter) {
+                      LimiterSnapshot limiter, List<OpSummary> perOp) {
+
+    public Summary {
+        perOp = List.copyOf(perOp);
+    }
 
     public boolean passed() {
         return failure == null;

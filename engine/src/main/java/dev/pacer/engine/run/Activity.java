@@ -7,6 +7,7 @@ import dev.pacer.engine.metrics.InFlightOp;
 import dev.pacer.engine.metrics.MetricsRegistry;
 import dev.pacer.engine.op.AsyncOp;
 import dev.pacer.engine.op.Op;
+import dev.pacer.engine.op.OpMix;
 import dev.pacer.ratelimit.LimiterSnapshot;
 import dev.pacer.ratelimit.RateLimiter;
 import dev.pacer.ratelimit.RateLimiters;
@@ -53,6 +54,8 @@ public final class Activity {
     public static final int DEFAULT_MAX_IN_FLIGHT = 1024;
 
     final Op op;
+    /** The op as a mix of named ops, each recorded under its name too; null when it names none. */
+    final OpMix mix;
     final CycleSource cycles;
     /** The run's time: every clock read and wait of the activity, its workers and limiter. */
     final RunClock clock;
@@ -88,7 +91,7 @@ public final class Activity {
     private volatile boolean paused;
 
     private final ActivityConfig config;
-    private final MetricsRegistry metrics = new MetricsRegistry();
+    private final MetricsRegistry metrics;
     /** Workers that count toward the thread setting, oldest first (O(1) to leave: 100 000 may). Under the lock. */
     private final LinkedHashSet<Worker> active = new LinkedHashSet<>();
     /** Workers retired and not yet left (they run the op whose slot they hold), oldest first. Under the lock. */
@@ -116,9 +119,15 @@ public final class Activity {
      */
     private final java.util.concurrent.atomic.AtomicBoolean opWarmed = new java.util.concurrent.atomic.AtomicBoolean();
 
+    /**
+     * @throws IllegalArgumentException when {@code op} is an {@link OpMix} whose names break its promises
+     */
     public Activity(ActivityConfig config, Op op, RunClock clock) {
         this.config = Objects.requireNonNull(config, "config");
         this.op = Objects.requireNonNull(op, "op");
+        List<String> opNames = OpMix.namesOf(op);
+        this.mix = opNames.isEmpty() ? null : (OpMix) op;
+        this.metrics = new MetricsRegistry(opNames);
         this.clock = Objects.requireNonNull(clock, "clock");
         this.cycles = new CycleSource(config.shard() == null || config.cycles() == 0 ? config.cycles()
                 : Math.max(1, config.shard().cyclesOf(config.cycles())));
@@ -245,6 +254,11 @@ public final class Activity {
     /** Every change so far, in order. */
     public List<Change> changes() {
         return List.copyOf(changes);
+    }
+
+    /** The op mix's named ops, whose figures are kept beside the totals; empty for a plain op. */
+    public List<String> opNames() {
+        return metrics.opNames();
     }
 
     /** Where the workers record; the reporter drains it. */

@@ -4,12 +4,14 @@ import dev.pacer.engine.event.StopReason;
 import dev.pacer.engine.op.AsyncOp;
 import dev.pacer.engine.op.Completion;
 import dev.pacer.engine.op.Op;
+import dev.pacer.engine.op.OpMix;
 import dev.pacer.engine.op.Outcome;
 import dev.pacer.engine.text.Durations;
 import dev.pacer.ratelimit.RateSpec;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -110,7 +112,7 @@ public final class EngineWarmUp {
         for (long round = 1; round <= maxRounds && real.isRunning(); round++) {
             // the JIT compiles in real time: the warm-up runs on the system clock whatever the run's clock
             Activity warm = new Activity(privateConfig(config, round % 2 == 1 && slow != null ? slow : full),
-                    standIn(real.op, round, completer), dev.pacer.engine.time.RunClock.system());
+                    standIn(real.op, real.opNames(), round, completer), dev.pacer.engine.time.RunClock.system());
             real.addStopListener(() -> warm.stop(StopReason.SIGNAL, "warm-up")); // dropped with the real run
             if (!real.isRunning()) {
                 break;
@@ -153,40 +155,61 @@ public final class EngineWarmUp {
     }
 
     /**
-     * An op of the same kind as {@code op} (synchronous or asynchronous, with its in-flight bound) that does nothing;
-     * one of three classes by {@code round}, so the worker's call of the op has seen three kinds of op when the real
-     * one comes and is compiled as a call to any (two would be inlined, and the real op would make it deoptimise).
-     * Asynchronous ones complete at once on the worker, or (two rounds in three) on {@code completer}'s thread, as
-     * a real op completes on its event loop: the in-flight pool's hand-off between threads is compiled too (warmed
-     * with inline completions only, its poll, its slot's completion and its queue's offer were deoptimised at the
-     * http op's first completions).
+     * An op of the same kind as {@code op} (synchronous or asynchronous, with its in-flight bound; a mix of as many
+     * named ops, {@code opNames}, each cycle of the next one, so the per-op recording is compiled too) that does
+     * nothing; one of three classes by {@code round}, so the worker's call of the op has seen three kinds of op when
+     * the real one comes and is compiled as a call to any (two would be inlined, and the real op would make it
+     * deoptimise). Asynchronous ones complete at once on the worker, or (two rounds in three) on {@code completer}'s
+     * thread, as a real op completes on its event loop: the in-flight pool's hand-off between threads is compiled too
+     * (warmed with inline completions only, its poll, its slot's completion and its queue's offer were deoptimised at
+     * the http op's first completions).
      */
-    static Op standIn(Op op, long round, Executor completer) {
+    static Op standIn(Op op, List<String> opNames, long round, Executor completer) {
         if (op instanceof AsyncOp async) {
             int capacity = async.capacity();
             return switch ((int) (round % 3)) {
-                case 0 -> new AsyncStandIn(capacity);
-                case 1 -> new AsyncStandIn2(capacity, completer);
-                default -> new AsyncStandIn3(capacity, completer);
+                case 0 -> new AsyncStandIn(capacity, opNames);
+                case 1 -> new AsyncStandIn2(capacity, opNames, completer);
+                default -> new AsyncStandIn3(capacity, opNames, completer);
             };
         }
         return switch ((int) (round % 3)) {
-            case 0 -> new StandIn();
-            case 1 -> new StandIn2();
-            default -> new StandIn3();
+            case 0 -> new StandIn(opNames);
+            case 1 -> new StandIn2(opNames);
+            default -> new StandIn3(opNames);
         };
     }
 
-    /** A synchronous op that does nothing. */
-    static class StandIn implements Op {
+    /** A synchronous op that does nothing, a mix of its names (none: a plain op). */
+    static class StandIn implements Op, OpMix {
+        private final List<String> opNames;
+
+        StandIn(List<String> opNames) {
+            this.opNames = opNames;
+        }
+
         @Override
         public Outcome run(long cycle) {
             return Outcome.OK;
+        }
+
+        @Override
+        public List<String> opNames() {
+            return opNames;
+        }
+
+        @Override
+        public int opOf(long cycle) {
+            return opNames.isEmpty() ? NO_OP : (int) Long.remainderUnsigned(cycle, opNames.size());
         }
     }
 
     /** The second class of {@link StandIn}. */
     static final class StandIn2 extends StandIn {
+        StandIn2(List<String> opNames) {
+            super(opNames);
+        }
+
         @Override
         public Outcome run(long cycle) {
             return Outcome.OK;
@@ -195,18 +218,24 @@ public final class EngineWarmUp {
 
     /** The third class of {@link StandIn}. */
     static final class StandIn3 extends StandIn {
+        StandIn3(List<String> opNames) {
+            super(opNames);
+        }
+
         @Override
         public Outcome run(long cycle) {
             return Outcome.OK;
         }
     }
 
-    /** An asynchronous op that completes at once, on the worker's thread. */
-    static class AsyncStandIn implements AsyncOp {
+    /** An asynchronous op that completes at once, on the worker's thread; a mix of its names (none: a plain op). */
+    static class AsyncStandIn implements AsyncOp, OpMix {
         private final int capacity;
+        private final List<String> opNames;
 
-        AsyncStandIn(int capacity) {
+        AsyncStandIn(int capacity, List<String> opNames) {
             this.capacity = capacity;
+            this.opNames = opNames;
         }
 
         @Override
@@ -218,14 +247,24 @@ public final class EngineWarmUp {
         public int capacity() {
             return capacity;
         }
+
+        @Override
+        public List<String> opNames() {
+            return opNames;
+        }
+
+        @Override
+        public int opOf(long cycle) {
+            return opNames.isEmpty() ? NO_OP : (int) Long.remainderUnsigned(cycle, opNames.size());
+        }
     }
 
     /** The second class of {@link AsyncStandIn}: completes on another thread. */
     static final class AsyncStandIn2 extends AsyncStandIn {
         private final Executor completer;
 
-        AsyncStandIn2(int capacity, Executor completer) {
-            super(capacity);
+        AsyncStandIn2(int capacity, List<String> opNames, Executor completer) {
+            super(capacity, opNames);
             this.completer = completer;
         }
 
@@ -239,8 +278,8 @@ public final class EngineWarmUp {
     static final class AsyncStandIn3 extends AsyncStandIn {
         private final Executor completer;
 
-        AsyncStandIn3(int capacity, Executor completer) {
-            super(capacity);
+        AsyncStandIn3(int capacity, List<String> opNames, Executor completer) {
+            super(capacity, opNames);
             this.completer = completer;
         }
 

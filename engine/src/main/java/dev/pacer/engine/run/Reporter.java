@@ -5,6 +5,7 @@ import dev.pacer.engine.metrics.InFlightOp;
 import dev.pacer.engine.metrics.IntervalStats;
 import dev.pacer.engine.metrics.Metric;
 import dev.pacer.engine.result.IntervalReport;
+import dev.pacer.engine.result.OpSummary;
 import dev.pacer.engine.result.PhaseSummary;
 import dev.pacer.engine.result.RunFigures;
 import java.time.Duration;
@@ -48,10 +49,10 @@ public final class Reporter {
 
     /**
      * What a whole run measured: the totals without warm-up phases (figures, outcome counts, the three
-     * histograms), and each phase's own figures.
+     * histograms), each phase's own figures, and each named op's (an op mix's; empty for a plain op).
      */
     public record Measurement(RunFigures figures, Map<String, Long> outcomes, Map<String, Long> errorsByType,
-                              Map<Metric, Histogram> histograms, List<PhaseSummary> phases) {
+                              Map<Metric, Histogram> histograms, List<PhaseSummary> phases, List<OpSummary> perOp) {
     }
 
     /** Told when the run's clock starts: monotonic nanos and the same instant in epoch millis. */
@@ -87,7 +88,7 @@ public final class Reporter {
     private final long graceNanos;
     private final List<Consumer<IntervalReport>> listeners = new CopyOnWriteArrayList<>();
     private final List<StartListener> startListeners = new CopyOnWriteArrayList<>();
-    private final RunTotals totals = new RunTotals();
+    private final RunTotals totals;
     private final Map<String, PhaseTotals> phases = new LinkedHashMap<>();
     private final AtomicReference<PendingPhase> pending = new AtomicReference<>();
     /** The reporter thread, set when {@link #run()} begins. */
@@ -108,6 +109,7 @@ public final class Reporter {
         this.clock = activity.clock();
         this.intervalNanos = interval.toNanos();
         this.graceNanos = grace.toNanos();
+        this.totals = new RunTotals(activity.opNames());
     }
 
     /** Called on the reporter thread after every interval. */
@@ -197,7 +199,7 @@ public final class Reporter {
             phaseSummaries.add(new PhaseSummary(p.name(), p.warmup(), p.totals().figures()));
         }
         return new Measurement(totals.figures(), totals.outcomesByLabel(false), totals.outcomesByLabel(true),
-                totals.histograms(), phaseSummaries);
+                totals.histograms(), phaseSummaries, totals.perOp());
     }
 
     /** Stage 1: intervals until the schedule ends; stops the activity at its deadline. Returns the last cut. */

@@ -4,14 +4,18 @@ import dev.pacer.engine.metrics.IntervalStats;
 import dev.pacer.engine.metrics.LatencySummary;
 import dev.pacer.engine.metrics.Metric;
 import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.result.OpSummary;
 import dev.pacer.engine.result.RunFigures;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * Accumulates intervals into totals: the whole run's measured part, or one phase.
+ * Accumulates intervals into totals: the whole run's measured part (with each named op's, for an op mix), or one
+ * phase.
  *
  * <p>Histograms are added, never averaged: the totals' percentiles are those of every value recorded.
  * The target is summed as what it asked for ({@link TargetLedger}), so a run whose rate was changed,
@@ -23,10 +27,25 @@ final class RunTotals {
     private final Map<Outcome, Long> outcomes = new LinkedHashMap<>();
     private double seconds;
     private TargetLedger.Target target = TargetLedger.Target.NONE;
+    /** The run's named ops whose totals these keep too; empty for a plain op (and for a phase's totals). */
+    private final List<String> opNames;
+    /** Each named op's totals, in {@link #opNames} order. */
+    private final RunTotals[] ops;
 
+    /** Totals without named ops' figures. */
     RunTotals() {
+        this(List.of());
+    }
+
+    /** Totals with each of {@code opNames}' too (intervals added must carry those ops). */
+    RunTotals(List<String> opNames) {
         for (Metric m : Metric.values()) {
             histograms.put(m, IntervalStats.newHistogram());
+        }
+        this.opNames = List.copyOf(opNames);
+        this.ops = new RunTotals[opNames.size()];
+        for (int i = 0; i < ops.length; i++) {
+            ops[i] = new RunTotals();
         }
     }
 
@@ -43,6 +62,9 @@ final class RunTotals {
             seconds += interval.seconds();
         }
         target = target.plus(asked);
+        for (int i = 0; i < ops.length; i++) { // an op's time is the run's; it has no target of its own
+            ops[i].add(interval.op(i), TargetLedger.Target.NONE, countTime);
+        }
     }
 
     long ops() {
@@ -73,6 +95,16 @@ final class RunTotals {
         Map<Metric, Histogram> copies = new EnumMap<>(Metric.class);
         histograms.forEach((m, h) -> copies.put(m, h.copy()));
         return copies;
+    }
+
+    /** Each named op's figures so far, in their order; empty without named ops. */
+    List<OpSummary> perOp() {
+        List<OpSummary> out = new ArrayList<>(ops.length);
+        for (int i = 0; i < ops.length; i++) {
+            out.add(new OpSummary(opNames.get(i), ops[i].figures(), ops[i].outcomesByLabel(false),
+                    ops[i].outcomesByLabel(true)));
+        }
+        return List.copyOf(out);
     }
 
     /** The figures so far. */

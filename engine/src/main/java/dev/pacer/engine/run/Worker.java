@@ -4,6 +4,7 @@ import dev.pacer.engine.metrics.InFlightOp;
 import dev.pacer.engine.metrics.WorkerMetrics;
 import dev.pacer.engine.op.AsyncOp;
 import dev.pacer.engine.op.Op;
+import dev.pacer.engine.op.OpMix;
 import dev.pacer.engine.op.Outcome;
 import dev.pacer.ratelimit.Grant;
 import dev.pacer.ratelimit.RateLimiter;
@@ -20,7 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@link Grant#startNanos()}), never older than the previous op's end. An asynchronous op
  * ({@link AsyncOp}) is started with a slot of the activity's {@link InFlightPool} and completes on
  * another thread; when no slot is free the worker waits, and the op's start (so its wait) is when it
- * got one. Nothing on either path allocates or locks, but for the pool's queue.
+ * got one. An op of a mix ({@link OpMix}) is recorded under the named op its cycle runs as well as in the totals.
+ * Nothing on either path allocates or locks, but for the pool's queue.
  *
  * <h2>Shared fields</h2>
  * {@code state}: {@code ACTIVE} → {@code RETIRING} (the activity, CAS, when threads are lowered) →
@@ -170,9 +172,11 @@ final class Worker implements Runnable {
          * never sent. Each is recorded as {@link Outcome#NOT_SENT} with the wait it had reached at the end and no
          * service time, so the tail shows them instead of leaving them out. The owed slots are those the limiter
          * still grants at once ({@link RateLimiter#tryAcquire()}), at most what its rate asks for over the span;
-         * their scheduled times are spread evenly over it (exact for uniform arrivals at a steady rate).
+         * their scheduled times are spread evenly over it (exact for uniform arrivals at a steady rate). The op
+         * that waited is recorded under its named op ({@code opIndex}); the owed slots, which no cycle was drawn for,
+         * in the totals only.
          */
-        private void recordNotSent() {
+        private void recordNotSent(int opIndex) {
             long stop = activity.stopNanos();
             if (activity.running || stop == 0) {
                 return; // not stopped: interrupted for another reason
@@ -180,7 +184,7 @@ final class Worker implements Runnable {
             long end = Math.min(stop, activity.deadlineNanos());
             long held = scheduled;
             long span = Math.max(0, end - held);
-            metrics.record(span, 0, Outcome.NOT_SENT);
+            metrics.record(span, 0, Outcome.NOT_SENT, opIndex);
             RateLimiter limiter = activity.limiter;
             if (limiter == null) {
                 return;
@@ -190,15 +194,15 @@ final class Worker implements Runnable {
             while (m < owed && limiter.tryAcquire()) {
                 m++;
             }
-            for (long k = 1; k <= m; k++) {
+            for (long k = 1; k <= m; k++) { // slots never given a cycle: of no named op
                 long due = held + span * k / (m + 1);
-                metrics.record(end - due, 0, Outcome.NOT_SENT);
+                metrics.record(end - due, 0, Outcome.NOT_SENT, OpMix.NO_OP);
             }
         }
 
         void runSync(Op op) throws InterruptedException {
             for (long cycle; (cycle = nextSlot()) >= 0; ) {
-                inFlight.begin(scheduled, start);
+                inFlight.begin(scheduled, start, opOf(cycle));
                 Outcome outcome;
                 try {
                     outcome = op.run(cycle);
@@ -220,19 +224,20 @@ final class Worker implements Runnable {
         void runAsync(AsyncOp op) throws InterruptedException {
             InFlightPool pool = activity.inFlightPool();
             for (long cycle; (cycle = nextSlot()) >= 0; ) {
+                int opIndex = opOf(cycle);
                 InFlightPool.Slot slot = pool.poll();
                 if (slot == null) {
                     acquiring.setOpaque(true);
                     try {
                         slot = pool.take(); // none free at the scheduled time: the op waits, and it is wait time
                     } catch (InterruptedException stopped) {
-                        recordNotSent();
+                        recordNotSent(opIndex);
                         throw stopped;
                     }
                     acquiring.setOpaque(false);
                     start = activity.clock.nanoTime();
                 }
-                slot.begin(scheduled, start);
+                slot.begin(scheduled, start, opIndex);
                 try {
                     op.start(cycle, slot);
                 } catch (Throwable t) { // an Error too: see the class doc
@@ -245,6 +250,12 @@ final class Worker implements Runnable {
                 }
             }
         }
+    }
+
+    /** Which of the run's named ops {@code cycle} runs ({@link OpMix#opOf}), or {@link OpMix#NO_OP} for a plain op. */
+    private int opOf(long cycle) {
+        OpMix mix = activity.mix;
+        return mix == null ? OpMix.NO_OP : mix.opOf(cycle);
     }
 
     private static boolean isInterruption(Throwable t) {

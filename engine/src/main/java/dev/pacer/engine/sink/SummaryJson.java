@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pacer.engine.event.Change;
 import dev.pacer.engine.result.Knee;
+import dev.pacer.engine.result.OpSummary;
 import dev.pacer.engine.result.PhaseSummary;
 import dev.pacer.engine.result.RunFigures;
 import dev.pacer.engine.result.Summary;
@@ -20,8 +21,10 @@ import java.util.Map;
 /**
  * The summary as JSON, for scripts and CI gates. Latencies are in nanoseconds. Top level:
  * {@code ops, errors, targetRate, achievedRate, durationSeconds, wait, service, response}, then
- * {@code outcomes, errorsByType, thresholds, changes, phases, stopReason, stoppedBy, passed, failure}. A NaN (no target
- * rate) is written as {@code null}.
+ * {@code outcomes, errorsByType, thresholds, changes, phases, stopReason, stoppedBy, passed, failure}; a mix's run
+ * (a workload) has {@code perOp} too, before {@code phases}: an object with a member per named op, in their order,
+ * each {@code ops, errors, targetRate (null), achievedRate, durationSeconds, wait, service, response, outcomes,
+ * errorsByType}. A NaN (no target rate) is written as {@code null}.
  */
 public final class SummaryJson {
 
@@ -47,6 +50,15 @@ public final class SummaryJson {
         for (Change c : s.changes()) {
             changes.addObject().put("elapsedSeconds", c.elapsedSec()).put("kind", c.kind().label()).put("value", c.value())
                     .put("source", c.source());
+        }
+        if (!s.perOp().isEmpty()) {
+            ObjectNode perOp = root.putObject("perOp");
+            for (OpSummary op : s.perOp()) {
+                ObjectNode n = perOp.putObject(op.op());
+                putFigures(n, op.figures());
+                n.set("outcomes", counts(op.outcomes()));
+                n.set("errorsByType", counts(op.errorsByType()));
+            }
         }
         ArrayNode phases = root.putArray("phases");
         for (PhaseSummary p : s.phases()) {

@@ -3,6 +3,7 @@ package dev.pacer.engine.sink;
 import dev.pacer.engine.event.Change;
 import dev.pacer.engine.event.ChangeKind;
 import dev.pacer.engine.result.Knee;
+import dev.pacer.engine.result.OpSummary;
 import dev.pacer.engine.text.Durations;
 import dev.pacer.engine.result.PhaseSummary;
 import dev.pacer.engine.result.RunFigures;
@@ -10,7 +11,9 @@ import dev.pacer.engine.result.Summary;
 import dev.pacer.engine.result.ThresholdResult;
 import dev.pacer.engine.metrics.LatencySummary;
 import dev.pacer.engine.metrics.Metric;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -25,6 +28,7 @@ import java.util.Map;
  *   wait          12us      18us      25us      81us     1.2ms     1.2ms     1.2ms      15us
  *   ...
  * </pre>
+ * A mix's run (a workload) adds a table of its named ops under the latency table ({@link OpTable}).
  */
 public final class SummaryText {
 
@@ -51,6 +55,7 @@ public final class SummaryText {
         b.append("  outcomes   ").append(s.outcomes().isEmpty() ? "-" : join(s.outcomes())).append(System.lineSeparator());
         b.append(System.lineSeparator());
         appendTable(b, s.latencies(), "  ");
+        appendOps(b, s);
         if (!s.phases().isEmpty()) {
             b.append(System.lineSeparator()).append("  phases").append(System.lineSeparator());
             for (PhaseSummary p : s.phases()) {
@@ -102,6 +107,30 @@ public final class SummaryText {
             rows.put(m.tag(), latencies.get(m));
         }
         LatencyTable.append(b, rows, indent);
+    }
+
+    /**
+     * The per-op table of a mix's run, and a line for ops of no named op when there were any (slots owed at a stop,
+     * which no cycle was drawn for).
+     */
+    private static void appendOps(StringBuilder b, Summary s) {
+        if (s.perOp().isEmpty()) {
+            return;
+        }
+        List<OpTable.Row> rows = new ArrayList<>();
+        long named = 0;
+        for (OpSummary op : s.perOp()) {
+            RunFigures f = op.figures();
+            rows.add(new OpTable.Row(op.op(), f.ops(), f.errors(), f.latencies().get(Metric.WAIT),
+                    f.latencies().get(Metric.RESPONSE)));
+            named += f.ops();
+        }
+        b.append(System.lineSeparator());
+        OpTable.append(b, rows, "  ");
+        if (named < s.ops()) {
+            b.append(String.format("  (%d ops of no op: slots owed when the run stopped, never given a cycle)%n",
+                    s.ops() - named));
+        }
     }
 
     private static String join(Map<String, Long> counts) {

@@ -3,6 +3,7 @@ package dev.pacer.engine.workload;
 import dev.pacer.engine.time.RunClock;
 import dev.pacer.engine.op.AsyncOp;
 import dev.pacer.engine.op.Completion;
+import dev.pacer.engine.op.OpMix;
 import dev.pacer.engine.op.Outcome;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
@@ -42,10 +43,12 @@ import java.util.concurrent.Executors;
  * {@code timeout} (no answer within the request timeout). A broken connection is dropped and made again by the next
  * cycle that takes its slot.
  *
+ * <p>It is a mix ({@link OpMix}): the run records each cycle under its op's name too.
+ *
  * <p>Thread-safety: {@link #start} is called by the run's workers concurrently; each cycle owns the {@link Conn} it
  * took from {@link #idle} until it puts it back (the queue's hand-off orders one cycle's use before the next's).
  */
-final class PostgresOp implements AsyncOp {
+final class PostgresOp implements AsyncOp, OpMix {
 
     static final Outcome CHECK_ROWS = Outcome.of("check-rows", true);
     private static final ConcurrentHashMap<String, Outcome> BY_STATE = new ConcurrentHashMap<>();
@@ -61,6 +64,7 @@ final class PostgresOp implements AsyncOp {
     private final ArrayBlockingQueue<Conn> idle;
     /** Runs the cycles: a virtual thread each, or a platform thread per connection ({@code platformThreads}). */
     private final ExecutorService threads;
+    private final List<String> opNames;
 
     /**
      * Connects, checks every statement on the server (it must prepare; its parameters must take the bound values;
@@ -76,6 +80,7 @@ final class PostgresOp implements AsyncOp {
                 ? Executors.newFixedThreadPool(connections, Thread.ofPlatform().daemon().name("pacer-pg-", 0).factory())
                 : Executors.newVirtualThreadPerTaskExecutor();
         this.mix = Mix.of(workload.ops().stream().mapToLong(SqlWorkload.Op::weight).toArray(), shards);
+        this.opNames = workload.ops().stream().map(SqlWorkload.Op::name).toList();
         this.bindings = workload.bindings().stream().map(Workload.Binding::fn).toArray(Fn[]::new);
         this.connections = connections;
         this.props = new Properties();
@@ -173,6 +178,16 @@ final class PostgresOp implements AsyncOp {
             }
         }
         return -1;
+    }
+
+    @Override
+    public List<String> opNames() {
+        return opNames;
+    }
+
+    @Override
+    public int opOf(long cycle) {
+        return mix.op(cycle);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.pacer.engine.workload;
 
+import dev.pacer.engine.op.OpMix;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.file.Files;
@@ -141,11 +142,17 @@ public final class SqlWorkloadParser {
         }
         List<SqlWorkload.Op> ops = new ArrayList<>();
         Map<String, NodeTuple> opNodes = mapping(top.get("ops").getValueNode(), "ops", null);
-        if (opNodes.isEmpty() || opNodes.size() > 64) {
-            throw new WorkloadException(source, line(top.get("ops").getValueNode()), "ops: 1 to 64 ops");
+        if (opNodes.isEmpty() || opNodes.size() > OpMix.MAX_OPS) {
+            throw new WorkloadException(source, line(top.get("ops").getValueNode()), "ops: 1 to " + OpMix.MAX_OPS
+                    + " ops");
         }
         for (NodeTuple t : opNodes.values()) {
-            ops.add(op(scalar(t.getKeyNode(), "an op's name"), t.getValueNode(), bindingIndex));
+            String opName = scalar(t.getKeyNode(), "an op's name");
+            if (!OpMix.NAME.matcher(opName).matches()) {
+                throw new WorkloadException(source, line(t.getKeyNode()), "op name '" + opName
+                        + "' must be 1 to 64 letters, digits, _ . -");
+            }
+            ops.add(op(opName, t.getValueNode(), bindingIndex));
         }
         return new SqlWorkload(name, source, url, List.copyOf(bindings), List.copyOf(ops));
     }

@@ -3,11 +3,7 @@ package dev.pacer.engine.workload;
 import dev.pacer.engine.time.RunClock;
 import dev.pacer.engine.op.AsyncOp;
 import dev.pacer.engine.op.Completion;
-import dev.pacer.engine.op.OpBreakdown;
-import dev.pacer.engine.text.Durations;
-import java.util.concurrent.atomic.LongAdder;
-import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
+import dev.pacer.engine.op.OpMix;
 import dev.pacer.engine.op.Outcome;
 import dev.pacer.engine.op.http.RequestClient;
 import io.netty.buffer.ByteBuf;
@@ -16,6 +12,7 @@ import io.netty.handler.codec.http.HttpHeaders;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -24,8 +21,11 @@ import java.util.Optional;
  * failed step ends its cycle: the later steps are not sent. Requests are written straight into bytes (no string
  * per request) and sent over the http op's event loops ({@link RequestClient}: HTTP/1.1 keep-alive connections).
  * Thread-safe: a cycle's state is its own and passes from step to step through the client's event loop.
+ *
+ * <p>It is a mix ({@link OpMix}): the run records each cycle under its op's name too, its wait to the first step's
+ * start and its service time from there to the last step's end.
  */
-final class WorkloadOp implements AsyncOp, OpBreakdown {
+final class WorkloadOp implements AsyncOp, OpMix {
 
     /** Per thread: the request being written and a body's scratch space. */
     private static final ThreadLocal<Bytes[]> SCRATCH = ThreadLocal.withInitial(() -> new Bytes[] {new Bytes(512), new Bytes(256)});
@@ -33,20 +33,14 @@ final class WorkloadOp implements AsyncOp, OpBreakdown {
     private final Workload workload;
     private final Mix mix;
     private final RequestClient client;
-    /** The run's clock: a cycle's service time is read on it. */
-    private final RunClock clock;
     private final byte[] head;
     private final Fn[] bindings;
     private final boolean[][] needsBody;
-    /** Per op: cycles completed, errors, service times (start to completion, ns); written on any thread. */
-    private final LongAdder[] cycles;
-    private final LongAdder[] errors;
-    private final Recorder[] service;
+    private final List<String> opNames;
 
     WorkloadOp(Workload workload, int shards, Duration connectTimeout, Duration timeout, int connections,
                RunClock clock) throws IOException {
         this.workload = workload;
-        this.clock = clock;
         this.mix = Mix.of(workload.ops().stream().mapToLong(Workload.Op::weight).toArray(), shards);
         int port = workload.base().getPort() < 0 ? 80 : workload.base().getPort();
         int ioThreads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors() / 2));
@@ -63,57 +57,30 @@ final class WorkloadOp implements AsyncOp, OpBreakdown {
                     }
                     return n;
                 }).toArray(boolean[][]::new);
-        int ops = workload.ops().size();
-        this.cycles = new LongAdder[ops];
-        this.errors = new LongAdder[ops];
-        this.service = new Recorder[ops];
-        for (int i = 0; i < ops; i++) {
-            cycles[i] = new LongAdder();
-            errors[i] = new LongAdder();
-            service[i] = new Recorder(3);
-        }
+        this.opNames = workload.ops().stream().map(Workload.Op::name).toList();
     }
 
-    /** Counts a completed cycle of op {@code index}. */
-    private void record(int index, long startNanos, Outcome o) {
-        cycles[index].increment();
-        if (o != null && o.isError()) {
-            errors[index].increment();
-        }
-        service[index].recordValue(Math.max(0, clock.nanoTime() - startNanos));
-    }
-
-    /**
-     * Each op's cycles, errors and service times (from the cycle's first step sent to its last response), in the
-     * file's order. Read once, after the run.
-     */
     @Override
-    public String breakdown() {
-        StringBuilder b = new StringBuilder(String.format("%n  %-20s %10s %8s %12s %10s %10s%n", "op", "cycles", "errors",
-                "service p50", "p99", "max"));
-        for (int i = 0; i < cycles.length; i++) {
-            Histogram h = service[i].getIntervalHistogram();
-            b.append(String.format("  %-20s %10d %8d %12s %10s %10s%n", workload.ops().get(i).name(), cycles[i].sum(),
-                    errors[i].sum(), Durations.format(h.getValueAtPercentile(50)),
-                    Durations.format(h.getValueAtPercentile(99)), Durations.format(h.getMaxValue())));
-        }
-        return b.toString();
+    public List<String> opNames() {
+        return opNames;
+    }
+
+    @Override
+    public int opOf(long cycle) {
+        return mix.op(cycle);
     }
 
     @Override
     public void start(long cycle, Completion completion) {
-        long startNanos = clock.nanoTime();
         int index = mix.op(cycle);
         for (Fn f : bindings) {
             if (!f.has(cycle)) {
-                record(index, startNanos, CheckOutcomes.DATA_EXHAUSTED);
                 completion.complete(CheckOutcomes.DATA_EXHAUSTED);
                 return;
             }
         }
         Workload.Op op = workload.ops().get(index);
-        new CycleRun(index, startNanos, op, needsBody[index], new CycleState(cycle, op.savedNames().size()), completion)
-                .send();
+        new CycleRun(op, needsBody[index], new CycleState(cycle, op.savedNames().size()), completion).send();
     }
 
     /**
@@ -151,8 +118,6 @@ final class WorkloadOp implements AsyncOp, OpBreakdown {
 
     /** One cycle in flight: its steps in order, then one completion. */
     private final class CycleRun implements RequestClient.Exchange {
-        private final int index;
-        private final long startNanos;
         private final Workload.Op op;
         private final boolean[] needsBody;
         private final CycleState st;
@@ -161,9 +126,7 @@ final class WorkloadOp implements AsyncOp, OpBreakdown {
         private int step;
         private Outcome warned;
 
-        CycleRun(int index, long startNanos, Workload.Op op, boolean[] needsBody, CycleState st, Completion completion) {
-            this.index = index;
-            this.startNanos = startNanos;
+        CycleRun(Workload.Op op, boolean[] needsBody, CycleState st, Completion completion) {
             this.op = op;
             this.needsBody = needsBody;
             this.st = st;
@@ -205,9 +168,8 @@ final class WorkloadOp implements AsyncOp, OpBreakdown {
             }
         }
 
-        /** The cycle's one outcome: counted for its op, then handed to the run. */
+        /** The cycle's one outcome, handed to the run (which records it under its op too). */
         private void done(Outcome o) {
-            record(index, startNanos, o);
             completion.complete(o);
         }
 

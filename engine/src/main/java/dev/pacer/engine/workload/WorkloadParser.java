@@ -3,6 +3,7 @@ package dev.pacer.engine.workload;
 import com.fasterxml.jackson.core.JsonPointer;
 import dev.pacer.engine.workload.Template.Encoding;
 import dev.pacer.engine.workload.Template.Slot;
+import dev.pacer.engine.op.OpMix;
 import java.io.IOException;
 import java.io.StringReader;
 import java.net.URI;
@@ -44,7 +45,7 @@ public final class WorkloadParser {
 
     static final int MAX_BYTES = 4 << 20;
     /** The most ops a workload may have (each is a tag of its own in the run's figures). */
-    static final int MAX_OPS = 64;
+    static final int MAX_OPS = OpMix.MAX_OPS;
 
     private static final Set<String> TOP_KEYS = Set.of("name", "description", "driver", "base", "seed", "vars",
             "headers", "bindings", "ops");
@@ -56,7 +57,6 @@ public final class WorkloadParser {
             "transfer-encoding");
     private static final Pattern VAR = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_-]*)}");
     private static final Pattern IDENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]*");
-    private static final Pattern OP_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}");
     private static final Pattern SAVE = Pattern.compile("(json|header)\\((.*)\\)");
 
     private final String source;
@@ -229,7 +229,7 @@ public final class WorkloadParser {
     private Workload.Op op(NodeTuple t, List<Workload.Header> defaults) {
         String name = scalar(t.getKeyNode(), "an op's name");
         int keyLine = line(t.getKeyNode());
-        if (!OP_NAME.matcher(name).matches()) {
+        if (!OpMix.NAME.matcher(name).matches()) {
             throw new WorkloadException(source, keyLine, "op name '" + name + "' must be 1 to 64 letters, digits, _ . -");
         }
         Map<String, NodeTuple> m = mapping(t.getValueNode(), "op '" + name + "'", OP_KEYS);

@@ -9,6 +9,9 @@ import dev.pacer.engine.event.Change;
 import dev.pacer.engine.event.ChangeKind;
 import dev.pacer.engine.hlog.HlogReader;
 import dev.pacer.engine.hlog.Marker;
+import dev.pacer.engine.op.Op;
+import dev.pacer.engine.op.OpMix;
+import dev.pacer.engine.op.Outcome;
 import dev.pacer.engine.result.IntervalReport;
 import dev.pacer.engine.result.Summary;
 import com.sun.net.httpserver.HttpServer;
@@ -73,6 +76,7 @@ class ConsolePageInBrowserTest {
                         chart + " drew its points");
             }
             assertEquals("500/s", browser.eval("$('v-target').textContent").asText());
+            assertTrue(browser.eval("$('per-op').hidden").asBoolean(), "a plain op has no per-op charts");
 
             // the field, by keyboard: focus, type, Enter
             browser.eval("(() => { const f = $('rate'); f.focus(); f.select(); })()");
@@ -327,6 +331,47 @@ class ConsolePageInBrowserTest {
         browser.eval("[...$('changes').children].map(li => li.textContent)")
                 .forEach(t -> listed.add(t.asText().replaceAll(" at \\d+\\.\\d+s$", "")));
         return listed;
+    }
+
+    /** Two named ops by cycle, 3:1; every other payment declined. */
+    static final class TwoOps implements Op, OpMix {
+        static final Outcome DECLINED = Outcome.of("declined", true);
+
+        @Override
+        public List<String> opNames() {
+            return List.of("browse", "pay");
+        }
+
+        @Override
+        public int opOf(long cycle) {
+            return cycle % 4 == 3 ? 1 : 0;
+        }
+
+        @Override
+        public Outcome run(long cycle) {
+            return cycle % 8 == 7 ? DECLINED : null;
+        }
+    }
+
+    @Test
+    void aMixsPageDrawsEachOpsRateAndResponse() throws Exception {
+        LoadTest.Running run = LoadTest.rate(400).op(new TwoOps()).duration(Duration.ofSeconds(90))
+                .interval(Duration.ofMillis(200)).control("127.0.0.1:0", null).start();
+        try (Chromium browser = Chromium.start(dir, 1280, 1600)) {
+            browser.navigate("http://127.0.0.1:" + port(run) + "/");
+            String show = SHOW + " + ' | per-op points: ' + $('chart-op-rate').dataset.points";
+            browser.await("$('chart-op-rate').dataset.points >= 3", WAIT, "the per-op charts fill", show);
+            assertFalse(browser.eval("$('per-op').hidden").asBoolean(), "shown for a mix");
+            assertEquals("browse|pay", browser.eval("$('op-keys').dataset.ops").asText(), "a key per op");
+            assertEquals("browsepay", browser.eval("$('op-keys').textContent").asText());
+            for (String chart : List.of("op-rate", "op-response")) {
+                assertTrue(browser.eval("+$('chart-" + chart + "').dataset.drawn").asInt() >= 6,
+                        chart + " drew its two series: " + browser.eval("$('chart-" + chart + "').dataset.drawn"));
+            }
+        } finally {
+            run.stop();
+            run.await(Duration.ofSeconds(30));
+        }
     }
 
     @Test

@@ -87,6 +87,46 @@ class LiveFeedTest {
     }
 
     @Test
+    void aMixsIntervalRecordCarriesEachOpsFiguresThatAddUpToItsOwn() throws Exception {
+        MetricsRegistry registry = new MetricsRegistry(List.of("browse", "pay"));
+        WorkerMetrics m = registry.attach(false);
+        Outcome declined = Outcome.of("declined", true);
+        for (int i = 0; i < 30; i++) {
+            m.record(1_000, 2_000, Outcome.OK, 0);
+        }
+        for (int i = 0; i < 10; i++) {
+            m.record(5_000, 40_000, i < 4 ? declined : Outcome.OK, 1);
+        }
+        IntervalStats stats = registry.drain(0, 2_000_000_000L, 0, 2000);
+        LiveFeed f = feed(1_000, 16);
+        f.interval(new IntervalReport(stats, 2, RateSpec.of(20), 20, 1, null, false, false, 0, 40, 2, 4), null,
+                false, 0);
+        JsonNode r = Json.MAPPER.readTree(f.subscribe().next());
+        JsonNode perOp = r.get("perOp");
+        assertEquals(List.of("browse", "pay"), iterable(perOp.fieldNames()), "in the ops' order");
+        assertEquals(30, perOp.get("browse").get("ops").asLong());
+        assertEquals(15.0, perOp.get("browse").get("rate").asDouble(), 1e-9, "30 ops in 2 s");
+        assertEquals(0, perOp.get("browse").get("errors").asLong());
+        assertEquals(10, perOp.get("pay").get("ops").asLong());
+        assertEquals(4, perOp.get("pay").get("errors").asLong());
+        assertEquals(45_000, perOp.get("pay").get("response").get("p99").asLong(), 45_000 * 0.01);
+        assertEquals(5_000, perOp.get("pay").get("wait").get("max").asLong(), 5_000 * 0.01);
+        assertEquals(r.get("ops").asLong(),
+                perOp.get("browse").get("ops").asLong() + perOp.get("pay").get("ops").asLong());
+
+        f.interval(interval(3, 10, Outcome.OK), null, false, 0);
+        LiveFeed.Subscription s = f.subscribe();
+        s.next();
+        assertFalse(Json.MAPPER.readTree(s.next()).has("perOp"), "a plain op's record has none");
+    }
+
+    private static List<String> iterable(java.util.Iterator<String> it) {
+        List<String> out = new ArrayList<>();
+        it.forEachRemaining(out::add);
+        return out;
+    }
+
+    @Test
     void theHistoryKeepsItsLimitForgettingTheOldestIntervalsFirst() throws Exception {
         LiveFeed f = feed(5, 16);
         f.change(change(0, "100"));

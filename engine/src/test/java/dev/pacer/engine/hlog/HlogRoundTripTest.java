@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pacer.engine.LoadTest;
 import dev.pacer.engine.event.Change;
 import dev.pacer.engine.event.ChangeKind;
+import dev.pacer.engine.op.Op;
+import dev.pacer.engine.op.OpMix;
 import dev.pacer.engine.op.Outcome;
 import dev.pacer.engine.time.ManualRunClock;
 import java.io.ByteArrayOutputStream;
@@ -18,6 +20,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,6 +76,76 @@ class HlogRoundTripTest {
         assertTrue(rate.value().startsWith("200"), rate.value());
     }
 
+    /** Two named ops by cycle, 3:1; every fourth cycle (the checkout) is refused. */
+    static final class TwoOps implements Op, OpMix {
+        static final Outcome REFUSED = Outcome.of("refused", true);
+
+        @Override
+        public List<String> opNames() {
+            return List.of("browse", "check-out.v2");
+        }
+
+        @Override
+        public int opOf(long cycle) {
+            return cycle % 4 == 3 ? 1 : 0;
+        }
+
+        @Override
+        public Outcome run(long cycle) {
+            return opOf(cycle) == 1 ? REFUSED : null;
+        }
+    }
+
+    @Test
+    void aMixsLogHasEachOpsTaggedHistogramsAndCountsThatAddUpAndHdrHistogramReadsIt(@TempDir Path dir)
+            throws Exception {
+        Path file = dir.resolve("mix.hlog");
+        ManualRunClock clock = new ManualRunClock(WALL);
+        PrintStream sink = new PrintStream(new ByteArrayOutputStream());
+        LoadTest.Running running = LoadTest.rate(100).threads(1).op(new TwoOps()).duration(Duration.ofSeconds(2))
+                .interval(Duration.ofSeconds(1)).hlog(file).output(sink, sink).clock(clock).start();
+        CompletableFuture<Void> ended = new CompletableFuture<>();
+        running.onEnd(() -> ended.complete(null));
+        clock.runUntil(ended::isDone);
+        assertEquals(200, running.await().summary().ops());
+
+        List<TaggedInterval> intervals = new ArrayList<>();
+        HlogFile log = HlogReader.read(file, intervals::add);
+        assertTrue(log.warnings().isEmpty(), log.warnings().toString());
+        assertEquals(List.of("wait", "service", "response", "wait.browse", "service.browse", "response.browse",
+                "wait.check-out.v2", "service.check-out.v2", "response.check-out.v2"),
+                intervals.subList(0, 9).stream().map(TaggedInterval::tag).toList());
+        assertEquals(18, log.intervals(), "two intervals of nine histograms");
+        List<IntervalNote> notes = log.notes();
+        assertEquals(2, notes.size());
+        for (int i = 0; i < 2; i++) {
+            IntervalNote n = notes.get(i);
+            assertEquals(List.of("browse", "check-out.v2"), List.copyOf(n.perOp().keySet()));
+            assertEquals(75, n.perOp().get("browse").ops());
+            assertEquals(25, n.perOp().get("check-out.v2").ops());
+            assertEquals(Map.of(), n.perOp().get("browse").errors());
+            assertEquals(Map.of("refused", 25L), n.perOp().get("check-out.v2").errors());
+            assertEquals(n.ops(), n.perOp().values().stream().mapToLong(IntervalNote.OpCounts::ops).sum());
+            assertEquals(n.perOp().get("browse").ops(), intervals.get(9 * i + 5).histogram().getTotalCount(),
+                    "the op's response histogram holds its ops");
+            assertEquals(n.ops(), intervals.get(9 * i + 2).histogram().getTotalCount());
+        }
+
+        // HdrHistogram's own reader reads every histogram of the file, with its tag
+        List<String> tags = new ArrayList<>();
+        long counted = 0;
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+            HistogramLogReader reader = new HistogramLogReader(in);
+            for (EncodableHistogram h; (h = reader.nextIntervalHistogram()) != null; ) {
+                tags.add(h.getTag());
+                counted += h.getTag().startsWith("response.") ? ((Histogram) h).getTotalCount() : 0;
+            }
+        }
+        assertEquals(18, tags.size());
+        assertEquals("response.check-out.v2", tags.get(17));
+        assertEquals(200, counted, "the ops' response histograms add up to the run's");
+    }
+
     @Test
     void commentsKeepWhatTheyCarryWhateverItsCharacters() {
         String odd = "phase \"one\",\nwith, commas and \u00e9";
@@ -86,6 +161,15 @@ class HlogRoundTripTest {
         assertEquals(untargeted.ops(), back.ops());
         assertTrue(back.drain());
         assertNull(HlogComments.parseInterval("#[pacer change] {}"), "another kind of line is not an interval");
+        Map<String, IntervalNote.OpCounts> perOp = new java.util.LinkedHashMap<>();
+        perOp.put("zeta", new IntervalNote.OpCounts(40, Map.of("timeout", 3L)));
+        perOp.put("alpha", new IntervalNote.OpCounts(2, Map.of()));
+        IntervalNote mixed = new IntervalNote(1.0, 2.0, 99.5, 42, Map.of("timeout", 3L), null, false, false, perOp);
+        IntervalNote mixedBack = HlogComments.parseInterval("#" + HlogComments.interval(mixed));
+        assertEquals(mixed, mixedBack);
+        assertEquals(List.of("zeta", "alpha"), List.copyOf(mixedBack.perOp().keySet()), "in the ops' order");
+        assertTrue(HlogComments.parseInterval("#" + HlogComments.interval(note)).perOp().isEmpty(),
+                "a plain op's note has no ops");
         assertEquals(Map.of("rate", "100"), HlogComments.parseRun("#" + HlogComments.run(Map.of("rate", "100"))));
     }
 }

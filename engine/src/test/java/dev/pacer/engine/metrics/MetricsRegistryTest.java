@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pacer.engine.op.Outcome;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -21,43 +23,57 @@ class MetricsRegistryTest {
     static final int DRAINS = 50;
 
     /**
-     * Writers record until the reporter has drained {@value #DRAINS} times; each drained interval must
-     * agree with itself (as many waits, services and responses as outcomes) and the intervals must add
-     * up to what was written.
+     * Writers record until the reporter has drained {@value #DRAINS} times, each op under one of three named ops or
+     * none; each drained interval must agree with itself (as many waits, services and responses as outcomes, in the
+     * totals and in each op's figures, and the ops' within the totals by exactly the ops of no op) and the intervals
+     * must add up to what was written, op by op.
      */
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void eachOpLandsWholeInOneIntervalWhileDrainsRace(boolean shared) throws Exception {
-        MetricsRegistry registry = new MetricsRegistry();
+        List<String> names = List.of("a", "b", "c");
+        MetricsRegistry registry = new MetricsRegistry(names);
         int writers = 3;
         AtomicInteger drains = new AtomicInteger();
         AtomicLong written = new AtomicLong();
         AtomicLong failed = new AtomicLong();
+        AtomicLongArray writtenByOp = new AtomicLongArray(names.size() + 1); // the last: of no op
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < writers; t++) {
             WorkerMetrics m = registry.attach(shared);
             threads.add(Thread.ofPlatform().start(() -> {
                 long n = 0;
                 long f = 0;
+                long[] byOp = new long[names.size() + 1];
                 while (drains.get() < DRAINS) {
                     boolean fail = n % 7 == 0;
-                    m.record(n & 1023, 10, fail ? FAILED : OK);
+                    int op = (int) (n % 4) - 1; // NO_OP, a, b, c
+                    m.record(n & 1023, 10, fail ? FAILED : OK, op);
+                    byOp[op < 0 ? names.size() : op]++;
                     n++;
                     f += fail ? 1 : 0;
                 }
                 written.addAndGet(n);
                 failed.addAndGet(f);
+                for (int i = 0; i < byOp.length; i++) {
+                    writtenByOp.addAndGet(i, byOp[i]);
+                }
                 registry.detach(m);
             }));
         }
         long ops = 0;
         long errors = 0;
+        long[] opsByOp = new long[names.size()];
         while (drains.get() < DRAINS) {
             IntervalStats s = registry.drain(0, 1, 0, 1);
-            long outcomes = s.outcomes().values().stream().mapToLong(Long::longValue).sum();
-            assertEquals(s.ops(), s.histogram(Metric.WAIT).getTotalCount(), "waits = ops in drain " + drains);
-            assertEquals(s.ops(), s.histogram(Metric.SERVICE).getTotalCount(), "services = ops in drain " + drains);
-            assertEquals(s.ops(), outcomes, "outcomes = ops in drain " + drains);
+            assertAgrees(s, "drain " + drains);
+            long named = 0;
+            for (int i = 0; i < names.size(); i++) {
+                assertAgrees(s.op(i), "op " + names.get(i) + " in drain " + drains);
+                opsByOp[i] += s.op(i).ops();
+                named += s.op(i).ops();
+            }
+            assertTrue(named <= s.ops(), "the named ops' within the totals in drain " + drains);
             ops += s.ops();
             errors += s.errors();
             drains.incrementAndGet();
@@ -68,8 +84,65 @@ class MetricsRegistryTest {
         IntervalStats last = registry.drain(0, 1, 0, 1);
         ops += last.ops();
         errors += last.errors();
+        long named = 0;
+        for (int i = 0; i < names.size(); i++) {
+            opsByOp[i] += last.op(i).ops();
+            assertEquals(writtenByOp.get(i), opsByOp[i], "op " + names.get(i) + "'s ops counted once");
+            named += opsByOp[i];
+        }
         assertEquals(written.get(), ops, "every op counted once over " + DRAINS + " drains");
+        assertEquals(writtenByOp.get(names.size()), ops - named, "the ops of no op are in the totals only");
         assertEquals(failed.get(), errors);
+    }
+
+    /** As many waits, services and responses as outcomes. */
+    private static void assertAgrees(IntervalStats s, String where) {
+        long outcomes = s.outcomes().values().stream().mapToLong(Long::longValue).sum();
+        assertEquals(s.ops(), s.histogram(Metric.WAIT).getTotalCount(), "waits = ops in " + where);
+        assertEquals(s.ops(), s.histogram(Metric.SERVICE).getTotalCount(), "services = ops in " + where);
+        assertEquals(s.ops(), outcomes, "outcomes = ops in " + where);
+    }
+
+    @Test
+    void aNamedOpsFiguresAreItsOwnTaggedWithItsNameAndItsCancellationsAreItsToo() {
+        MetricsRegistry registry = new MetricsRegistry(List.of("browse", "checkout"));
+        WorkerMetrics m = registry.attach(false);
+        m.record(1_000, 2_000, OK, 0);
+        m.record(1_000, 4_000, OK, 0);
+        m.record(3_000, 8_000, FAILED, 1);
+        m.record(5, 5, OK); // of no op
+        m.record(5, 5, OK, 7); // an index out of range: the totals only
+        InFlightOp inFlight = new InFlightOp();
+        inFlight.begin(100, 200, 1);
+        registry.close();
+        registry.drain(0, 1, 0, 1000);
+        assertTrue(registry.cancel(inFlight, 900));
+        IntervalStats s = registry.drain(1, 2, 1000, 2000);
+        assertEquals(List.of("browse", "checkout"), s.opNames());
+        assertEquals(1, s.ops(), "the cancelled op");
+        assertEquals(1, s.op(1).ops(), "cancelled under its op");
+        assertEquals(Map.of(Outcome.CANCELLED, 1L), s.op(1).outcomes());
+        assertEquals(0, s.op(0).ops());
+        assertEquals("service.checkout", s.op(1).histogram(Metric.SERVICE).getTag());
+        assertEquals(1000, s.op(1).histogram(Metric.SERVICE).getStartTimeStamp());
+        assertEquals("wait", s.histogram(Metric.WAIT).getTag());
+
+        MetricsRegistry fresh = new MetricsRegistry(List.of("browse", "checkout"));
+        WorkerMetrics w = fresh.attach(true);
+        w.record(1_000, 2_000, OK, 0);
+        w.record(1_000, 4_000, OK, 0);
+        w.record(3_000, 8_000, FAILED, 1);
+        w.record(5, 5, OK);
+        w.record(5, 5, OK, 7);
+        IntervalStats t = fresh.drain(0, 1, 0, 1000);
+        assertEquals(5, t.ops());
+        assertEquals(2, t.op(0).ops());
+        assertEquals(5_000, t.op(0).histogram(Metric.RESPONSE).getMaxValue(), 5);
+        assertEquals(0, t.op(0).errors());
+        assertEquals(1, t.op(1).ops());
+        assertEquals(1, t.op(1).errors());
+        assertEquals(11_000, t.op(1).histogram(Metric.RESPONSE).getMaxValue(), 11);
+        assertEquals("response.browse", t.op(0).histogram(Metric.RESPONSE).getTag());
     }
 
     @Test

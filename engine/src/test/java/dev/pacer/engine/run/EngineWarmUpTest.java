@@ -11,7 +11,9 @@ import dev.pacer.engine.LoadRun;
 import dev.pacer.engine.RunOptions;
 import dev.pacer.engine.op.AsyncOp;
 import dev.pacer.engine.op.Completion;
+import dev.pacer.engine.metrics.IntervalStats;
 import dev.pacer.engine.op.Op;
+import dev.pacer.engine.op.OpMix;
 import dev.pacer.engine.op.OpSpec;
 import dev.pacer.engine.op.Outcome;
 import dev.pacer.engine.result.Summary;
@@ -22,6 +24,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -93,11 +96,55 @@ class EngineWarmUpTest {
         assertEquals(0, op.calls.get(), "the real op is never started");
         Set<Class<?>> kinds = new HashSet<>();
         for (int round = 0; round < 3; round++) {
-            AsyncOp standIn = assertInstanceOf(AsyncOp.class, EngineWarmUp.standIn(op, round, Runnable::run));
+            AsyncOp standIn = assertInstanceOf(AsyncOp.class,
+                    EngineWarmUp.standIn(op, List.of(), round, Runnable::run));
             assertEquals(7, standIn.capacity());
             kinds.add(standIn.getClass());
         }
         assertEquals(3, kinds.size(), "three classes, so the worker's call of the op is not inlined for one");
+    }
+
+    /** A mix of three named ops, each cycle of the next. */
+    static final class CountingMix implements AsyncOp, OpMix {
+        final AtomicLong calls = new AtomicLong();
+
+        @Override
+        public void start(long cycle, Completion completion) {
+            calls.incrementAndGet();
+            completion.complete(Outcome.OK);
+        }
+
+        @Override
+        public List<String> opNames() {
+            return List.of("a", "b", "c");
+        }
+
+        @Override
+        public int opOf(long cycle) {
+            return (int) (cycle % 3);
+        }
+    }
+
+    @Test
+    void aMixIsStoodInForByAMixOfAsManyNamedOpsSoItsPerOpRecordingIsWarmedToo() {
+        CountingMix op = new CountingMix();
+        Activity real = new Activity(config("20000", 1, 0), op, RunClock.system());
+        assertEquals(List.of("a", "b", "c"), real.opNames());
+        for (int round = 0; round < 3; round++) {
+            OpMix standIn = assertInstanceOf(OpMix.class,
+                    EngineWarmUp.standIn(op, real.opNames(), round, Runnable::run));
+            assertEquals(List.of("a", "b", "c"), standIn.opNames());
+            assertEquals(List.of(0, 1, 2, 0),
+                    List.of(standIn.opOf(0), standIn.opOf(1), standIn.opOf(2), standIn.opOf(3)));
+        }
+        OpMix plain = assertInstanceOf(OpMix.class,
+                EngineWarmUp.standIn(new CountingAsync(), List.of(), 0, Runnable::run));
+        assertEquals(OpMix.NO_OP, plain.opOf(5), "a plain op's stand-in names no op");
+        EngineWarmUp.Result warm = EngineWarmUp.before(real, BOUND);
+        assertNotNull(warm);
+        assertEquals(0, op.calls.get(), "the real op is never started");
+        IntervalStats nothing = real.metrics().drain(0, 1, 0, 1);
+        assertEquals(0, nothing.ops() + nothing.op(0).ops(), "nothing reached the real run's recorders");
     }
 
     @Test

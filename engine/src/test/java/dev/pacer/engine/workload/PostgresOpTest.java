@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pacer.engine.LoadTest;
 import dev.pacer.engine.op.OpSpec;
+import dev.pacer.engine.result.OpSummary;
 import dev.pacer.engine.result.Summary;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -131,6 +132,10 @@ class PostgresOpTest {
         assertEquals(100L, o.get("sql-23505"), "unique violation: " + o);
         assertEquals(100L, o.get("check-rows"), "an update that changed no row: " + o);
         assertEquals(100L, o.get("ok"), "the saving op committed: " + o);
+        assertEquals(List.of("div", "dup", "rows", "saved"), s.perOp().stream().map(OpSummary::op).toList());
+        assertEquals(List.of(Map.of("sql-22012", 100L), Map.of("sql-23505", 100L), Map.of("check-rows", 100L),
+                Map.of()), s.perOp().stream().map(OpSummary::errorsByType).toList(), "each op's errors are its own");
+        assertEquals(Map.of("ok", 100L), s.perOp().get(3).outcomes());
         assertEquals(0, pg.queryLong("SELECT count(*) FROM rb WHERE note <> 'saved'"),
                 "a failed step left no row of its transaction");
         assertEquals(100, pg.queryLong("SELECT count(*) FROM rb WHERE note = 'saved' AND id >= 1000"),

@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.pacer.engine.LoadTest;
 import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.result.OpSummary;
+import dev.pacer.engine.result.Summary;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -108,20 +111,28 @@ class WorkloadOpTest {
     }
 
     @Test
-    void theBreakdownCountsEachOpsCyclesAndErrors() throws Exception {
-        try (WorkloadOp op = op("""
+    void eachOpsCyclesAndErrorsAreCountedUnderItsNameAndAddUpToTheRun() throws Exception {
+        Path file = dir.resolve("w.yaml");
+        java.nio.file.Files.writeString(file, "base: " + base + "\n" + """
                 ops:
                   browse: {weight: 3, request: "GET /items/{cycle}", check: {json: {/id: "{cycle}"}}}
                   fail: {weight: 1, request: "GET /status/500", check: {status: 200}}
-                """)) {
-            for (long c = 0; c < 16; c++) {
-                run(op, c);
-            }
-            String table = op.breakdown();
-            assertTrue(table.lines().anyMatch(l -> l.matches("  browse +12 +1 .*")), table); // cycle 13's body is wrong
-            assertTrue(table.lines().anyMatch(l -> l.matches("  fail +4 +4 .*")), table);
-        }
+                """);
+        Summary s = LoadTest.rate(1000).workload(file).cycles(16).output(QUIET, QUIET).run().summary();
+        assertEquals(List.of("browse", "fail"), s.perOp().stream().map(OpSummary::op).toList());
+        OpSummary browse = s.perOp().get(0);
+        OpSummary fail = s.perOp().get(1);
+        assertEquals(12, browse.figures().ops());
+        assertEquals(Map.of("check-json", 1L), browse.errorsByType(), "cycle 13's body is wrong");
+        assertEquals(4, fail.figures().ops());
+        assertEquals(Map.of("check-status", 4L), fail.errorsByType());
+        assertEquals(s.ops(), browse.figures().ops() + fail.figures().ops(), "the ops add up to the run");
+        assertEquals(s.errors(), browse.figures().errors() + fail.figures().errors());
+        assertEquals(browse.figures().ops(),
+                browse.figures().latencies().get(dev.pacer.engine.metrics.Metric.RESPONSE).count());
     }
+
+    private static final java.io.PrintStream QUIET = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
 
     @Test
     void aCycleInFlightWhenTheOpClosesCompletesAsCancelled() throws Exception {

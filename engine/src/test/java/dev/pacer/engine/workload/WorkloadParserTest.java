@@ -142,6 +142,7 @@ class WorkloadParserTest {
             base: http://h:1\\nbindings:\\n  x: hash() | mul(4)\\nops: {a: {weight: 1, request: GET /}}¦3¦overflows
             base: http://h:1\\nbindings:\\n  x: uniform(1, 2\\nops: {a: {weight: 1, request: GET /}}¦3¦no closing
             base: http://h:1\\nbindings:\\n  x: csv(missing.csv, a)\\nops: {a: {weight: 1, request: GET /}}¦3¦no such file
+            base: http://h:1\\nbindings:\\n  x: csv(names.csv, age)\\nops: {a: {weight: 1, request: GET /}}¦3¦has no column 'age'
             base: http://h:1\\nbindings:\\n  x: pick(a:0)\\nops: {a: {weight: 1, request: GET /}}¦3¦must be ≥ 1
             base: http://h:1\\nbindings:\\n  x: alnum(1, 99999999)\\nops: {a: {weight: 1, request: GET /}}¦3¦length
             base: http://h:1\\nbindings:\\n  x: timestamp(yesterday, 1s)\\nops: {a: {weight: 1, request: GET /}}¦3¦instant
@@ -162,7 +163,8 @@ class WorkloadParserTest {
             base: http://h:1\\ndriver: kafka\\nops: {a: {weight: 1, request: GET /}}¦2¦driver 'kafka'
             base: http://h:1\\nops: [1, 2¦2¦not valid YAML
             """)
-    void aBrokenFileIsOneLineNamingItsLine(String text, int line, String what) {
+    void aBrokenFileIsOneLineNamingItsLine(String text, int line, String what) throws IOException {
+        Files.writeString(dir.resolve("names.csv"), "first_name,last\nAda,L\n"); // for the bad-column case
         WorkloadException e = assertThrows(WorkloadException.class, () -> parse(text.replace("\\n", "\n")));
         assertEquals(line, e.line(), e.getMessage());
         assertTrue(e.getMessage().startsWith("w.yaml:" + line + ": "), e.getMessage());
