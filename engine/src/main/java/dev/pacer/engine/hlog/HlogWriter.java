@@ -1,17 +1,20 @@
 package dev.pacer.engine.hlog;
 
 import dev.pacer.engine.event.Change;
+import dev.pacer.engine.event.ChangeKind;
 import dev.pacer.engine.metrics.IntervalStats;
 import dev.pacer.engine.metrics.Metric;
 import dev.pacer.engine.op.Outcome;
 import dev.pacer.engine.result.IntervalReport;
 import dev.pacer.engine.text.OutputFile;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 
 /**
@@ -48,8 +51,22 @@ public final class HlogWriter implements AutoCloseable {
         this.settingsComment = HlogComments.run(settings);
         this.file = new OutputFile(path, onFailure);
         this.writer = new HistogramLogWriter(file.out());
-        // the header's start time is printed as a Date, whose time-zone name is read from the JDK's tzdb.dat on
-        // first use: read it now, before the run's op may hold every file descriptor
+        rehearse();
+    }
+
+    /**
+     * Writes a header, an interval and a change into nothing, so that what they load on first use is loaded now,
+     * before the run's op may hold every file descriptor: the JDK's time-zone file (the header prints its start time
+     * as a {@link Date}) and, where classes come from a folder, each class file.
+     */
+    private static void rehearse() {
+        HistogramLogWriter scratch = new HistogramLogWriter(OutputStream.nullOutputStream());
+        scratch.outputStartTime(0);
+        scratch.outputLegend();
+        scratch.outputIntervalHistogram(new Histogram(3));
+        scratch.outputComment(HlogComments.interval(new IntervalNote(0, 1, 1, 1, Map.of("e", 1L), "p", false, false,
+                Map.of("o", new IntervalNote.OpCounts(1, Map.of("e", 1L))))));
+        scratch.outputComment(HlogComments.change(new Change(0, 0, ChangeKind.RATE, "1", "api", "")));
         new Date(0).toString();
     }
 
