@@ -11,7 +11,6 @@ import dev.pacer.engine.scenario.Scenarios;
 import dev.pacer.engine.op.OpSpec;
 import dev.pacer.engine.workload.SqlWorkloadParser;
 import dev.pacer.engine.workload.WorkloadParser;
-import dev.pacer.engine.hlog.HlogReader;
 import dev.pacer.engine.run.Shard;
 import dev.pacer.engine.text.Durations;
 import dev.pacer.engine.text.SettingException;
