@@ -38,9 +38,10 @@ public record LimiterDesign(String name, Map<String, String> options) {
     private static final Pattern OPTION = Pattern.compile("([a-z][a-z0-9-]*)=([^,=]+)");
 
     /** One option of each design that has any, for messages. */
-    private static final Map<String, String> EXAMPLES = Map.of("tokenpool", "tokenpool:pool=10ms", "bucket", "bucket:size=100",
-            "warmup", "warmup:period=10s", "bursty", "bursty:max-burst=1s", "bandwidths", "bandwidths:capacity=100",
-            "leaky", "leaky:queue=100", "fixed-window", "fixed-window:window=1s", "sliding-log", "sliding-log:window=1s",
+    private static final Map<String, String> EXAMPLES = Map.of("tokenpool", "tokenpool:pool=10ms",
+            "bucket", "bucket:size=100", "warmup", "warmup:period=10s", "bursty", "bursty:max-burst=1s",
+            "bandwidths", "bandwidths:capacity=100", "leaky", "leaky:queue=100",
+            "fixed-window", "fixed-window:window=1s", "sliding-log", "sliding-log:window=1s",
             "sliding-window", "sliding-window:window=1s");
 
     public LimiterDesign {
@@ -68,10 +69,12 @@ public record LimiterDesign(String name, Map<String, String> options) {
                             : OPTION.matcher(p.toLowerCase(Locale.ROOT)).matches() ? "keys are lower case"
                             : "expected key=value";
                     throw new IllegalArgumentException("limiter option '" + p + "' in '" + text + "': " + why
-                            + (EXAMPLES.containsKey(name) ? ", e.g. " + EXAMPLES.get(name) : "; the atomic limiter takes none"));
+                            + (EXAMPLES.containsKey(name) ? ", e.g. " + EXAMPLES.get(name)
+                                    : "; the atomic limiter takes none"));
                 }
                 if (options.put(m.group(1), m.group(2).strip()) != null) {
-                    throw new IllegalArgumentException("limiter option '" + m.group(1) + "' given twice in '" + text + "'");
+                    throw new IllegalArgumentException("limiter option '" + m.group(1) + "' given twice in '" + text
+                            + "'");
                 }
             }
         }
@@ -126,8 +129,8 @@ public record LimiterDesign(String name, Map<String, String> options) {
                 holds = "; window=" + Windows.text(Math.round(ms) * 1_000_000) + " holds it (" + n + " per window)";
             }
         }
-        return String.format(Locale.ROOT, "%s lets %d per %s window where %s ops/s is %s: %.0f %% of the rate%s", this, limit,
-                Windows.text(window), sixDigits(rate), sixDigits(exact), 100 * limit / exact, holds);
+        return String.format(Locale.ROOT, "%s lets %d per %s window where %s ops/s is %s: %.0f %% of the rate%s", this,
+                limit, Windows.text(window), sixDigits(rate), sixDigits(exact), 100 * limit / exact, holds);
     }
 
     /** Waits for nothing: for the throwaway limiter {@link #parse} builds to check options. */
@@ -152,7 +155,10 @@ public record LimiterDesign(String name, Map<String, String> options) {
         return name.equals("atomic");
     }
 
-    /** Builds this design at {@code spec} on {@code clock}, waiting with {@code sleeper}, opening at {@code origin} (null: now). */
+    /**
+     * Builds this design at {@code spec} on {@code clock}, waiting with {@code sleeper}, opening at {@code origin}
+     * (null: now).
+     */
     RateLimiter build(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin) {
         return switch (name) {
             case "tokenpool" -> new TokenPoolLimiter(spec, clock, sleeper, origin, typed());
@@ -198,7 +204,8 @@ public record LimiterDesign(String name, Map<String, String> options) {
             for (String k : values.keySet()) {
                 if (!known.contains(k)) {
                     throw new IllegalArgumentException("the " + design + " limiter has no option '" + k + "'"
-                            + (known.isEmpty() ? ": it takes none" : ": it takes " + String.join(", ", known.stream().sorted().toList())));
+                            + (known.isEmpty() ? ": it takes none"
+                                    : ": it takes " + String.join(", ", known.stream().sorted().toList())));
                 }
             }
             return this;
