@@ -1,6 +1,5 @@
 package dev.pacer.cli;
 
-import dev.pacer.engine.text.SettingException;
 import dev.pacer.engine.result.ThresholdResult;
 import dev.pacer.engine.result.RunFigures;
 import dev.pacer.engine.gate.Threshold;

@@ -4,7 +4,6 @@ import java.math.BigInteger;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -175,12 +174,12 @@ final class BandwidthsLimiter extends LockingLimiter {
         }
         double count;
         try {
-            count = LimiterDesign.parseNumber(part.substring(0, slash));
-        } catch (NumberFormatException e) {
+            count = NumberText.parse(part.substring(0, slash)).doubleValue();
+        } catch (IllegalArgumentException e) {
             count = Double.NaN;
         }
-        Duration period = periodOf(part.substring(slash + 1).strip().toLowerCase(Locale.ROOT));
-        if (!(count >= 1) || count != Math.rint(count) || count > 1e15 || period == null || period.isZero()) {
+        Duration period = periodOf(part.substring(slash + 1).strip());
+        if (!(count >= 1) || count != Math.rint(count) || count > 1e15 || period == null || !period.isPositive()) {
             throw options.bad("also", also, expected);
         }
         long p = period.toNanos();
@@ -193,8 +192,17 @@ final class BandwidthsLimiter extends LockingLimiter {
             case "m", "min" -> Duration.ofMinutes(1);
             case "h" -> Duration.ofHours(1);
             case "d" -> Duration.ofDays(1);
-            default -> text.isEmpty() || !Character.isDigit(text.charAt(0)) ? null : LimiterDesign.parseDuration(text);
+            default -> duration(text);
         };
+    }
+
+    /** A period written as a duration ({@code 250ms}, {@code 10s}), or null. */
+    private static Duration duration(String text) {
+        try {
+            return DurationText.parse(text);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     @Override

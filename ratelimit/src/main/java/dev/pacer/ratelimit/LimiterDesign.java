@@ -1,5 +1,6 @@
 package dev.pacer.ratelimit;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,9 +38,10 @@ public record LimiterDesign(String name, Map<String, String> options) {
     private static final Pattern OPTION = Pattern.compile("([a-z][a-z0-9-]*)=([^,=]+)");
 
     /** One option of each design that has any, for messages. */
-    private static final Map<String, String> EXAMPLES = Map.of("tokenpool", "tokenpool:pool=10ms", "bucket", "bucket:size=100",
-            "warmup", "warmup:period=10s", "bursty", "bursty:max-burst=1s", "bandwidths", "bandwidths:capacity=100",
-            "leaky", "leaky:queue=100", "fixed-window", "fixed-window:window=1s", "sliding-log", "sliding-log:window=1s",
+    private static final Map<String, String> EXAMPLES = Map.of("tokenpool", "tokenpool:pool=10ms",
+            "bucket", "bucket:size=100", "warmup", "warmup:period=10s", "bursty", "bursty:max-burst=1s",
+            "bandwidths", "bandwidths:capacity=100", "leaky", "leaky:queue=100",
+            "fixed-window", "fixed-window:window=1s", "sliding-log", "sliding-log:window=1s",
             "sliding-window", "sliding-window:window=1s");
 
     public LimiterDesign {
@@ -67,10 +69,12 @@ public record LimiterDesign(String name, Map<String, String> options) {
                             : OPTION.matcher(p.toLowerCase(Locale.ROOT)).matches() ? "keys are lower case"
                             : "expected key=value";
                     throw new IllegalArgumentException("limiter option '" + p + "' in '" + text + "': " + why
-                            + (EXAMPLES.containsKey(name) ? ", e.g. " + EXAMPLES.get(name) : "; the atomic limiter takes none"));
+                            + (EXAMPLES.containsKey(name) ? ", e.g. " + EXAMPLES.get(name)
+                                    : "; the atomic limiter takes none"));
                 }
                 if (options.put(m.group(1), m.group(2).strip()) != null) {
-                    throw new IllegalArgumentException("limiter option '" + m.group(1) + "' given twice in '" + text + "'");
+                    throw new IllegalArgumentException("limiter option '" + m.group(1) + "' given twice in '" + text
+                            + "'");
                 }
             }
         }
@@ -125,8 +129,8 @@ public record LimiterDesign(String name, Map<String, String> options) {
                 holds = "; window=" + Windows.text(Math.round(ms) * 1_000_000) + " holds it (" + n + " per window)";
             }
         }
-        return String.format(Locale.ROOT, "%s lets %d per %s window where %s ops/s is %s: %.0f %% of the rate%s", this, limit,
-                Windows.text(window), sixDigits(rate), sixDigits(exact), 100 * limit / exact, holds);
+        return String.format(Locale.ROOT, "%s lets %d per %s window where %s ops/s is %s: %.0f %% of the rate%s", this,
+                limit, Windows.text(window), sixDigits(rate), sixDigits(exact), 100 * limit / exact, holds);
     }
 
     /** Waits for nothing: for the throwaway limiter {@link #parse} builds to check options. */
@@ -151,7 +155,10 @@ public record LimiterDesign(String name, Map<String, String> options) {
         return name.equals("atomic");
     }
 
-    /** Builds this design at {@code spec} on {@code clock}, waiting with {@code sleeper}, opening at {@code origin} (null: now). */
+    /**
+     * Builds this design at {@code spec} on {@code clock}, waiting with {@code sleeper}, opening at {@code origin}
+     * (null: now).
+     */
     RateLimiter build(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin) {
         return switch (name) {
             case "tokenpool" -> new TokenPoolLimiter(spec, clock, sleeper, origin, typed());
@@ -197,7 +204,8 @@ public record LimiterDesign(String name, Map<String, String> options) {
             for (String k : values.keySet()) {
                 if (!known.contains(k)) {
                     throw new IllegalArgumentException("the " + design + " limiter has no option '" + k + "'"
-                            + (known.isEmpty() ? ": it takes none" : ": it takes " + String.join(", ", known.stream().sorted().toList())));
+                            + (known.isEmpty() ? ": it takes none"
+                                    : ": it takes " + String.join(", ", known.stream().sorted().toList())));
                 }
             }
             return this;
@@ -211,101 +219,70 @@ public record LimiterDesign(String name, Map<String, String> options) {
             return values.getOrDefault(key, fallback);
         }
 
-        /** A whole number ≥ {@code min}; {@code 10k}, {@code 1.5M} allowed. */
+        /** A whole number ≥ {@code min}, as {@link NumberText} reads it: {@code 10k}, {@code 1.5M} allowed. */
         long count(String key, long fallback, long min) {
             String v = values.get(key);
             if (v == null) {
                 return fallback;
             }
-            double d = numberOrNaN(v);
-            if (!(d >= min) || d != Math.rint(d) || d > Long.MAX_VALUE / 2) {
-                throw bad(key, v, "a whole number >= " + min);
+            String expected = "a whole number >= " + min;
+            BigDecimal n = number(key, v, expected);
+            if (n.compareTo(BigDecimal.valueOf(min)) < 0 || n.stripTrailingZeros().scale() > 0
+                    || n.compareTo(BigDecimal.valueOf(Long.MAX_VALUE / 2)) > 0) {
+                throw bad(key, v, expected);
             }
-            return (long) d;
+            return n.longValueExact();
         }
 
-        /** A number ≥ {@code min} (exclusive when {@code open}). */
+        /** A number ≥ {@code min} (exclusive when {@code open}), as {@link NumberText} reads it. */
         double number(String key, double fallback, double min, boolean open) {
             String v = values.get(key);
             if (v == null) {
                 return fallback;
             }
-            double d = numberOrNaN(v);
+            String expected = "a number " + (open ? "> " : ">= ") + plain(min);
+            double d = number(key, v, expected).doubleValue();
             if (!(open ? d > min : d >= min) || Double.isInfinite(d)) {
-                throw bad(key, v, "a number " + (open ? "> " : ">= ") + plain(min));
+                throw bad(key, v, expected);
             }
             return d;
         }
 
-        private static double numberOrNaN(String v) {
+        private BigDecimal number(String key, String v, String expected) {
             try {
-                return parseNumber(v);
-            } catch (NumberFormatException e) {
-                return Double.NaN;
+                return NumberText.parse(v);
+            } catch (IllegalArgumentException e) {
+                throw refusal(key, expected + ", got '" + v + "': " + e.getMessage());
             }
         }
 
-        /** A duration: {@code 250ms}, {@code 10s}, {@code 2m}, {@code 1h}, {@code 500us}, {@code 0}; at least {@code min}. */
+        /** A duration ≥ {@code min}, as {@link DurationText} reads it: {@code 250ms}, {@code 10s}, {@code 0}. */
         Duration duration(String key, Duration fallback, Duration min) {
             String v = values.get(key);
             if (v == null) {
                 return fallback;
             }
-            Duration d = parseDuration(v);
-            if (d == null && !v.strip().startsWith("-")) {
-                throw bad(key, v, "a duration with a unit (ns, us, ms, s, m, h) under 30 years, e.g. 500ms or 10s");
+            String expected = "a duration >= " + (min.isZero() ? "0" : Windows.text(min.toNanos()));
+            Duration d;
+            try {
+                d = DurationText.parse(v);
+            } catch (IllegalArgumentException e) {
+                throw refusal(key, expected + ", got '" + v + "': " + e.getMessage());
             }
-            if (d == null || d.compareTo(min) < 0) {
-                throw bad(key, v, "a duration >= " + (min.isZero() ? "0" : Windows.text(min.toNanos())) + ", e.g. 500ms or 10s");
+            if (d.compareTo(min) < 0) {
+                throw bad(key, v, expected + ", e.g. 500ms or 10s");
             }
             return d;
         }
 
+        /** {@code the bucket limiter's size must be EXPECTED, got 'VALUE'}. */
         IllegalArgumentException bad(String key, String value, String expected) {
-            return new IllegalArgumentException("the " + design + " limiter's " + key + " must be " + expected
-                    + ", got '" + value + "'");
+            return refusal(key, expected + ", got '" + value + "'");
         }
-    }
 
-    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ns|us|ms|s|m|h)?");
-
-    /** {@code 250ms}, {@code 1.5s}, {@code 2m}, {@code 0}; null when it is not one (a number other than 0 needs a unit). */
-    static Duration parseDuration(String text) {
-        Matcher m = DURATION.matcher(text.strip().toLowerCase(Locale.ROOT));
-        if (!m.matches()) {
-            return null;
+        private IllegalArgumentException refusal(String key, String mustBe) {
+            return new IllegalArgumentException("the " + design + " limiter's " + key + " must be " + mustBe);
         }
-        double n = Double.parseDouble(m.group(1));
-        if (m.group(2) == null && n != 0) {
-            return null;
-        }
-        String unit = m.group(2) == null ? "s" : m.group(2);
-        double nanos = n * switch (unit) {
-            case "ns" -> 1;
-            case "us" -> 1e3;
-            case "ms" -> 1e6;
-            case "s" -> 1e9;
-            case "m" -> 60e9;
-            default -> 3600e9;
-        };
-        return nanos > 1e18 ? null : Duration.ofNanos(Math.round(nanos));
-    }
-
-    /** {@code 1000}, {@code 2.5k}, {@code 1.5M}, {@code 2G}. */
-    static double parseNumber(String text) {
-        String t = text.strip();
-        double scale = 1;
-        char last = t.isEmpty() ? ' ' : t.charAt(t.length() - 1);
-        switch (last) {
-            case 'k', 'K' -> scale = 1e3;
-            case 'M' -> scale = 1e6;
-            case 'G' -> scale = 1e9;
-            default -> { }
-        }
-        if (scale != 1) {
-            t = t.substring(0, t.length() - 1);
-        }
-        return Double.parseDouble(t) * scale;
     }
 
     private static String plain(double v) {
@@ -313,6 +290,6 @@ public record LimiterDesign(String name, Map<String, String> options) {
     }
 
     private static String sixDigits(double v) {
-        return java.math.BigDecimal.valueOf(v).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
+        return BigDecimal.valueOf(v).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
     }
 }

@@ -1,9 +1,6 @@
 package dev.pacer.ratelimit;
 
 import java.math.BigDecimal;
-import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A target rate and its strictness, as users write it.
@@ -11,10 +8,10 @@ import java.util.regex.Pattern;
  * <h2>Grammar</h2>
  * <pre>
  *   spec       = rate [ "," strictness ]
- *   rate       = number [ "k" | "K" | "M" | "G" ]      ops per second; k/K = 1e3, M = 1e6, G = 1e9
+ *   rate       = si                                   ops per second
  *   strictness = number                               0 ≤ strictness ≤ 100, default 0
- *   number     = digits [ "." digits ] [ ("e" | "E") [ "+" | "-" ] digits ]
  * </pre>
+ * {@code si} and {@code number} are {@link NumberText}'s: {@code 2.5k} is 2500, {@code 1.5M} 1.5 million.
  * Examples: {@code 1000}, {@code 2.5k}, {@code 1.5M}, {@code 1e6}, {@code 1000,0.5}, {@code 20k,1.1}.
  * Whitespace around the parts is ignored. The rate must lie in [{@value #MIN_RATE}, {@value #MAX_RATE}]
  * ops/s; NaN, infinities, signs, hex floats and anything else are rejected with a message naming the
@@ -39,9 +36,6 @@ public record RateSpec(double opsPerSecond, double strictness) {
     public static final double MAX_STRICTNESS = 100;
     /** Strictness when the text gives none: average rate, every scheduled op is issued (as wrk2 does). */
     public static final double DEFAULT_STRICTNESS = 0.0;
-
-    private static final Pattern NUMBER =
-            Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE]([+-]?\\d{1,4}))?([kKMG]?)");
 
     /** Validates; throws {@link IllegalArgumentException} naming the bad value. */
     public RateSpec {
@@ -126,31 +120,17 @@ public record RateSpec(double opsPerSecond, double strictness) {
     }
 
     private static double parseRate(String part, String whole) {
-        Matcher m = NUMBER.matcher(part);
-        if (!m.matches()) {
-            String lower = part.toLowerCase(Locale.ROOT);
-            String why;
-            if (part.startsWith("-")) {
-                why = "must be greater than 0";
-            } else if (lower.contains("nan") || lower.contains("inf")) {
-                why = "not a finite number";
-            } else {
-                why = "expected ops per second such as 1000, 2.5k, 1.5M or 1e6, optionally followed by ,STRICTNESS";
-            }
-            throw new IllegalArgumentException("invalid rate '" + (whole.equals(part) ? part : part + "' in '" + whole) + "': " + why);
+        String named = whole.equals(part) ? part : part + "' in '" + whole;
+        BigDecimal value;
+        try {
+            value = NumberText.parse(part);
+        } catch (IllegalArgumentException e) {
+            String why = e.getMessage().equals(NumberText.EXPECTED)
+                    ? NumberText.EXPECTED + " (ops per second), optionally followed by ,STRICTNESS" : e.getMessage();
+            throw new IllegalArgumentException("invalid rate '" + named + "': " + why);
         }
-        BigDecimal value = new BigDecimal(m.group(1));
-        if (m.group(2) != null) {
-            value = value.scaleByPowerOfTen(Integer.parseInt(m.group(2)));
-        }
-        switch (m.group(3)) {
-            case "k", "K" -> value = value.scaleByPowerOfTen(3);
-            case "M" -> value = value.scaleByPowerOfTen(6);
-            case "G" -> value = value.scaleByPowerOfTen(9);
-            default -> { }
-        }
-        if (value.signum() == 0) {
-            throw new IllegalArgumentException("invalid rate '" + part + "': must be greater than 0");
+        if (value.signum() <= 0) {
+            throw new IllegalArgumentException("invalid rate '" + named + "': must be greater than 0");
         }
         if (value.compareTo(BigDecimal.valueOf(MAX_RATE)) > 0) {
             throw new IllegalArgumentException("invalid rate '" + part + "': over the maximum of 1e9 ops/s");
@@ -163,17 +143,15 @@ public record RateSpec(double opsPerSecond, double strictness) {
     }
 
     private static double parseStrictness(String part, String whole) {
-        Matcher m = NUMBER.matcher(part);
-        if (!m.matches() || !m.group(3).isEmpty()) {
+        BigDecimal value;
+        try {
+            value = NumberText.parsePlain(part);
+        } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("invalid strictness '" + part + "' in '" + whole
                     + "': expected a number between 0 and " + plain(MAX_STRICTNESS)
                     + " (0 average, 0..1 burst compensation, 1 strict, >1 burst allowance)");
         }
-        BigDecimal value = new BigDecimal(m.group(1));
-        if (m.group(2) != null) {
-            value = value.scaleByPowerOfTen(Integer.parseInt(m.group(2)));
-        }
-        if (value.compareTo(BigDecimal.valueOf(MAX_STRICTNESS)) > 0) {
+        if (value.signum() < 0 || value.compareTo(BigDecimal.valueOf(MAX_STRICTNESS)) > 0) {
             throw new IllegalArgumentException("invalid strictness '" + part + "' in '" + whole
                     + "': must be between 0 and " + plain(MAX_STRICTNESS));
         }

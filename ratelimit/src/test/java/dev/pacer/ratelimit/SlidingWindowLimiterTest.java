@@ -163,7 +163,7 @@ class SlidingWindowLimiterTest extends DesignOnManualClock {
     @Test
     void badOptionsSayWhich() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> limiter("sliding-window:window=soon", 10));
-        assertEquals("the sliding-window limiter's window must be a duration with a unit (ns, us, ms, s, m, h) under 30 years,"
-                + " e.g. 500ms or 10s, got 'soon'", e.getMessage());
+        assertEquals("the sliding-window limiter's window must be a duration >= 1ms, got 'soon': expected a number"
+                + " with a unit: ns, us, ms, s, m or h (e.g. 500us, 2ms, 30s)", e.getMessage());
     }
 }

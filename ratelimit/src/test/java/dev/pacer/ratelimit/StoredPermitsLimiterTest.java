@@ -173,11 +173,14 @@ class StoredPermitsLimiterTest extends DesignOnManualClock {
                 {"warmup:cold-factor=1e18", "the warmup limiter's cold-factor must be a number from 1 to 1000000, got '1e18'"},
                 {"warmup:period=0", "the warmup limiter's period must be a duration >= 1ms, e.g. 500ms or 10s, got '0'"},
                 {"warmup:max-burst=1s", "the warmup limiter has no option 'max-burst'"},
-                {"bursty:max-burst=soon", "the bursty limiter's max-burst must be a duration with a unit (ns, us, ms, s, m, h)"},
-                {"bursty:max-burst=0.5", "must be a duration with a unit (ns, us, ms, s, m, h) under 30 years, e.g. 500ms or 10s, got '0.5'"},
+                // what DurationText refuses, with its words after the value
+                {"bursty:max-burst=soon", "the bursty limiter's max-burst must be a duration >= 0, got 'soon': "
+                        + "expected a number with a unit: ns, us, ms, s, m or h (e.g. 500us, 2ms, 30s)"},
+                {"bursty:max-burst=0.5", "got '0.5': expected a number with a unit"},
+                {"bursty:max-burst=9000h", "got '9000h': too long: at most 8760h (365 days)"},
                 {"bursty:max-burst=-1s", "the bursty limiter's max-burst must be a duration >= 0, e.g. 500ms or 10s, got '-1s'"},
                 {"bursty:resolution=0", "the bursty limiter's resolution must be a duration >= 1ns, e.g. 500ms or 10s, got '0'"},
-                {"bursty:max-burst=1e15", "a duration with a unit (ns, us, ms, s, m, h) under 30 years"},
+                {"bursty:max-burst=1e15", "got '1e15': expected a number with a unit"},
                 {"bursty:period=1s", "the bursty limiter has no option 'period': it takes max-burst, resolution"},
                 {"bursty:resolution=3ns", "the bursty limiter's resolution must be a duration of at most 1ms that divides one second"},
                 {"bursty:resolution=1s", "got '1s'"},

@@ -1,6 +1,5 @@
 package dev.pacer.engine.control;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pacer.engine.event.Change;
 import dev.pacer.engine.metrics.IntervalStats;

@@ -2,12 +2,14 @@ package dev.pacer.engine.gate;
 
 import dev.pacer.engine.result.RunFigures;
 import dev.pacer.engine.result.ThresholdResult;
-import dev.pacer.engine.text.SettingException;
-import dev.pacer.engine.text.Durations;
-
 import dev.pacer.engine.metrics.LatencySummary;
 import dev.pacer.engine.metrics.Metric;
+import dev.pacer.engine.text.Durations;
+import dev.pacer.engine.text.SettingException;
+import dev.pacer.ratelimit.DurationText;
+import dev.pacer.ratelimit.NumberText;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -23,7 +25,7 @@ import java.util.regex.Pattern;
  *           | achieved | target            ops/s; value: a number, or FACTOR*target
  *           | ops                          ops completed; value: a number
  *           | errors                       value: a count, or a percentage of ops (0.1%)
- *   latency values take a unit: ns, us, ms, s, m, h
+ *   latency values are durations (DurationText: 20ms, 500us, 1s); numbers take k, M, G (NumberText: 20k)
  * </pre>
  * Examples: {@code response.p99<20ms}, {@code wait.max<=1s}, {@code achieved>=0.99*target},
  * {@code errors<0.1%}, {@code errors==0} is written {@code errors<1}.
@@ -31,9 +33,7 @@ import java.util.regex.Pattern;
 public final class Threshold {
 
     private static final Pattern GATE = Pattern.compile("\\s*([a-zA-Z]+(?:\\.[a-zA-Z0-9.]+)?)\\s*(<=|>=|<|>)\\s*(\\S.*?)\\s*");
-    private static final Pattern LATENCY_VALUE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ns|us|µs|ms|s|min|m|h)");
-    private static final Pattern NUMBER = Pattern.compile("\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?");
-    private static final Pattern TIMES_TARGET = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*\\*\\s*target");
+    private static final Pattern TIMES_TARGET = Pattern.compile("(\\S+?)\\s*\\*\\s*target");
 
     private enum Kind { LATENCY, ACHIEVED, TARGET, OPS, ERRORS, ERROR_PERCENT }
 
@@ -77,43 +77,40 @@ public final class Threshold {
             if (metric == null || stat == null) {
                 throw bad(text, "unknown subject '" + subject + "' (wait|service|response).(p50|p75|p90|p99|p99.9|p99.99|max|mean|min)");
             }
-            Matcher v = LATENCY_VALUE.matcher(rhs);
-            if (!v.matches()) {
-                throw bad(text, rhs.startsWith("-") ? "'" + rhs + "' must not be negative"
-                        : "'" + rhs + "' is not a latency: a number and a unit (ns, us, ms, s, m, h), e.g. 20ms, 500us or 1s");
-            }
-            double nanos;
+            Duration latency;
             try {
-                nanos = Durations.parse(v.group(1) + v.group(2), "threshold").toNanos();
-            } catch (SettingException e) {
-                throw bad(text, "'" + rhs + "' " + e.reason());
+                latency = DurationText.parse(rhs);
+            } catch (IllegalArgumentException e) {
+                String why = e.getMessage();
+                throw bad(text, "'" + rhs + "' " + (why.equals(DurationText.TOO_LONG) ? why : "is not a latency: " + why));
             }
-            return new Threshold(text, Kind.LATENCY, metric, stat, op, nanos, false);
+            if (latency.isNegative()) {
+                throw bad(text, "'" + rhs + "' must not be negative");
+            }
+            return new Threshold(text, Kind.LATENCY, metric, stat, op, latency.toNanos(), false);
         }
         switch (subject) {
             case "achieved", "target" -> {
                 Kind kind = subject.equals("achieved") ? Kind.ACHIEVED : Kind.TARGET;
                 Matcher t = TIMES_TARGET.matcher(rhs);
-                if (rhs.startsWith("-")) {
-                    throw bad(text, "'" + rhs + "' must not be negative");
-                }
                 if (t.matches()) {
-                    return new Threshold(text, kind, null, null, op, Double.parseDouble(t.group(1)), true);
+                    return new Threshold(text, kind, null, null, op, number(text, t.group(1), rhs), true);
                 }
-                return new Threshold(text, kind, null, null, op, number(text, rhs), false);
+                return new Threshold(text, kind, null, null, op, number(text, rhs, rhs), false);
             }
             case "ops" -> {
-                return new Threshold(text, Kind.OPS, null, null, op, number(text, rhs), false);
+                return new Threshold(text, Kind.OPS, null, null, op, number(text, rhs, rhs), false);
             }
             case "errors" -> {
                 if (rhs.endsWith("%")) {
-                    double percent = number(text, rhs.substring(0, rhs.length() - 1).trim());
+                    String percentText = rhs.substring(0, rhs.length() - 1).trim();
+                    double percent = number(text, percentText, percentText);
                     if (percent > 100) {
                         throw bad(text, "'" + rhs + "' is over 100 % of the ops: a percentage from 0 to 100");
                     }
                     return new Threshold(text, Kind.ERROR_PERCENT, null, null, op, percent, false);
                 }
-                return new Threshold(text, Kind.ERRORS, null, null, op, number(text, rhs), false);
+                return new Threshold(text, Kind.ERRORS, null, null, op, number(text, rhs, rhs), false);
             }
             default -> throw bad(text, "unknown subject '" + subject
                     + "' (wait.*, service.*, response.*, achieved, target, ops, errors)");
@@ -195,18 +192,22 @@ public final class Threshold {
         };
     }
 
-    private static double number(String text, String rhs) {
-        if (rhs.startsWith("-") && NUMBER.matcher(rhs.substring(1).strip()).matches()) {
-            throw bad(text, "'" + rhs + "' must not be negative");
+    /** {@code value} as {@link NumberText} reads it, at least 0; a refusal names {@code named}. */
+    private static double number(String text, String value, String named) {
+        BigDecimal n;
+        try {
+            n = NumberText.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw bad(text, "'" + named + "' is not a number: " + e.getMessage());
         }
-        if (!NUMBER.matcher(rhs).matches()) {
-            throw bad(text, "'" + rhs + "' is not a number");
+        if (n.signum() < 0) {
+            throw bad(text, "'" + named + "' must not be negative");
         }
-        double value = Double.parseDouble(rhs);
-        if (Double.isInfinite(value)) {
-            throw bad(text, "'" + rhs + "' is too large");
+        double d = n.doubleValue();
+        if (Double.isInfinite(d)) {
+            throw bad(text, "'" + named + "' is too large");
         }
-        return value;
+        return d;
     }
 
     private static SettingException bad(String text, String why) {

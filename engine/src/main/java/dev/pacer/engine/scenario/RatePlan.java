@@ -3,6 +3,7 @@ package dev.pacer.engine.scenario;
 import dev.pacer.engine.gate.Threshold;
 import dev.pacer.engine.text.Durations;
 import dev.pacer.engine.text.SettingException;
+import dev.pacer.ratelimit.NumberText;
 import java.util.List;
 import java.time.Duration;
 
@@ -104,9 +105,9 @@ public sealed interface RatePlan {
         public static double parsePrecision(String text) {
             String t = text.strip();
             try {
-                return t.endsWith("%") ? Double.parseDouble(t.substring(0, t.length() - 1).strip()) / 100
-                        : Double.parseDouble(t);
-            } catch (NumberFormatException e) {
+                return t.endsWith("%") ? NumberText.parsePlain(t.substring(0, t.length() - 1)).doubleValue() / 100
+                        : NumberText.parsePlain(t).doubleValue();
+            } catch (IllegalArgumentException e) {
                 throw new SettingException("precision", text, "expected a fraction or a percentage, e.g. 2%");
             }
         }

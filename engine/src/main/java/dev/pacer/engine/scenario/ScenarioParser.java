@@ -5,6 +5,7 @@ import dev.pacer.engine.text.Durations;
 import dev.pacer.engine.text.SettingException;
 import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.ratelimit.LimiterDesign;
+import dev.pacer.ratelimit.NumberText;
 import dev.pacer.ratelimit.RateSpec;
 import java.io.IOException;
 import java.io.InputStream;
@@ -352,11 +353,11 @@ public final class ScenarioParser {
     private double strictness(Node node) {
         String text = scalar(node, "strictness");
         try {
-            return RateSpec.of(1).withStrictness(Double.parseDouble(text)).strictness();
-        } catch (NumberFormatException e) {
-            throw new ScenarioException(source, line(node), "invalid strictness '" + text + "': expected a number between 0 and 100");
+            double value = NumberText.parsePlain(text).doubleValue();
+            return RateSpec.of(1).withStrictness(value).strictness();
         } catch (IllegalArgumentException e) {
-            throw new ScenarioException(source, line(node), e.getMessage());
+            throw new ScenarioException(source, line(node), "invalid strictness '" + text
+                    + "': expected a number between 0 and 100");
         }
     }
 

@@ -4,7 +4,6 @@ import dev.pacer.engine.event.Change;
 import dev.pacer.engine.event.ChangeKind;
 import dev.pacer.engine.result.Knee;
 import dev.pacer.engine.result.OpSummary;
-import dev.pacer.engine.text.Durations;
 import dev.pacer.engine.result.PhaseSummary;
 import dev.pacer.engine.result.RunFigures;
 import dev.pacer.engine.result.Summary;

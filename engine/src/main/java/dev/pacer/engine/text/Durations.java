@@ -1,57 +1,40 @@
 package dev.pacer.engine.text;
 
-import java.math.BigDecimal;
+import dev.pacer.ratelimit.DurationText;
 import java.time.Duration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Durations as users write them ({@code 250ns}, {@code 500us}, {@code 2ms}, {@code 1.5s}, {@code 10m},
- * {@code 1h}) and as pacer prints them (the largest unit that keeps the number readable).
+ * {@code 1h}, {@code 0}: {@link DurationText}'s grammar, the one every setting reads) and as pacer prints them
+ * (the largest unit that keeps the number readable).
  */
 public final class Durations {
 
-    /**
-     * The longest duration pacer takes: 365 days. A run's schedule spans 417 days at any rate, and a
-     * run's deadline (its start plus its duration, in nanoseconds) must not overflow.
-     */
-    public static final Duration MAX = Duration.ofDays(365);
+    /** The longest duration pacer takes: {@link DurationText#MAX}, 365 days. */
+    public static final Duration MAX = DurationText.MAX;
     /** {@link #MAX} as users write it. */
-    public static final String MAX_TEXT = "8760h (365 days)";
-
-    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ns|us|µs|ms|s|m|min|h)");
+    public static final String MAX_TEXT = DurationText.MAX_TEXT;
 
     private Durations() {
     }
 
     /**
-     * Parses a non-negative duration with a unit, at most {@link #MAX}.
+     * Parses a non-negative duration, at most {@link #MAX}: a number with a unit, or 0.
      *
      * @param setting the setting it is for, e.g. {@code duration}
-     * @throws SettingException naming the setting and the bad text
+     * @throws SettingException naming the setting and the bad text, with {@link DurationText}'s reason
      */
     public static Duration parse(String text, String setting) {
-        String t = text == null ? "" : text.trim();
-        Matcher m = DURATION.matcher(t);
-        if (!m.matches()) {
-            String why = t.startsWith("-") ? "must not be negative"
-                    : "expected a number with a unit: ns, us, ms, s, m or h (e.g. 500us, 2ms, 30s)";
-            throw new SettingException(setting, text, why);
+        Duration d;
+        try {
+            d = DurationText.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new SettingException(setting, text, e.getMessage());
         }
-        BigDecimal value = new BigDecimal(m.group(1));
-        long nanosPerUnit = switch (m.group(2)) {
-            case "ns" -> 1L;
-            case "us", "µs" -> 1_000L;
-            case "ms" -> 1_000_000L;
-            case "s" -> 1_000_000_000L;
-            case "m", "min" -> 60_000_000_000L;
-            default -> 3_600_000_000_000L;
-        };
-        BigDecimal nanos = value.multiply(BigDecimal.valueOf(nanosPerUnit));
-        if (nanos.compareTo(BigDecimal.valueOf(MAX.toNanos())) > 0) {
-            throw new SettingException(setting, text, "too long: at most " + MAX_TEXT);
+        if (d.isNegative()) {
+            throw new SettingException(setting, text, "must not be negative");
         }
-        return Duration.ofNanos(nanos.longValue());
+        return d;
     }
 
     /** Like {@link #parse} but rejects zero. */

@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 
 /**
  * Text with {@code {name}} slots, compiled once: literal bytes and slots that write a binding's value, a value
- * saved by an earlier step, or the cycle. A {@code {} that does not start a name is literal text, so JSON
+ * saved by an earlier step, or the cycle. A <code>&#123;</code> that does not start a name is literal text, so JSON
  * written as a text body needs no escaping; {@code {{name}}} is written as the literal {@code {name}}.
  * Immutable, thread-safe.
  */

@@ -8,7 +8,6 @@ import dev.pacer.engine.LoadTest;
 import dev.pacer.engine.event.Change;
 import dev.pacer.engine.event.ChangeKind;
 import dev.pacer.engine.hlog.HlogReader;
-import dev.pacer.engine.hlog.Marker;
 import dev.pacer.engine.op.Op;
 import dev.pacer.engine.op.OpMix;
 import dev.pacer.engine.op.Outcome;

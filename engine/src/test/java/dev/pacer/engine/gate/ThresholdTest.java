@@ -54,6 +54,8 @@ class ThresholdTest {
         assertFalse(Threshold.parse("errors<5").evaluate(summary()).passed());
         assertTrue(Threshold.parse("errors<=5").evaluate(summary()).passed());
         assertTrue(Threshold.parse("ops>=10000").evaluate(summary()).passed());
+        assertTrue(Threshold.parse("ops>=10k").evaluate(summary()).passed());
+        assertFalse(Threshold.parse("ops>=10.5k").evaluate(summary()).passed());
     }
 
     @ParameterizedTest
@@ -77,8 +79,10 @@ class ThresholdTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "response.p99<-5ms|'-5ms' must not be negative",
-            "response.p99<NaNms|'NaNms' is not a latency: a number and a unit",
-            "response.p99<1e300s|'1e300s' is not a latency",
+            "response.p99<NaNms|'NaNms' is not a latency: not a finite number",
+            "response.p99<20|'20' is not a latency: expected a number with a unit",
+            "response.p99<1e300s|'1e300s' too long",
+            "ops<lots|'lots' is not a number: expected a number such as 1000, 2.5k, 1.5M or 1e6",
             "response.p99<<20ms|one comparison between subject and value",
             "response.p99<20ms and errors<1%|one gate per threshold",
             "achieved>=-1*target|'-1*target' must not be negative",

@@ -1,6 +1,5 @@
 package dev.pacer.engine.run;
 
-import dev.pacer.engine.time.RunClock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

@@ -19,6 +19,7 @@ class DurationsTest {
         assertEquals(Duration.ofMinutes(10), Durations.parse("10m", "x"));
         assertEquals(Duration.ofHours(1), Durations.parse("1h", "x"));
         assertEquals(Duration.ZERO, Durations.parse("0s", "x"));
+        assertEquals(Duration.ZERO, Durations.parse("0", "x"), "zero needs no unit");
     }
 
     @Test
@@ -28,6 +29,10 @@ class DurationsTest {
         IllegalArgumentException noUnit = assertThrows(IllegalArgumentException.class, () -> Durations.parse("30", "--duration"));
         assertTrue(noUnit.getMessage().startsWith("invalid --duration '30': expected a number with a unit"));
         assertThrows(IllegalArgumentException.class, () -> Durations.parsePositive("0s", "--duration"));
+        assertEquals("invalid --duration '0': must be greater than 0",
+                assertThrows(IllegalArgumentException.class, () -> Durations.parsePositive("0", "--duration")).getMessage());
+        assertEquals("invalid --duration '9000h': too long: at most 8760h (365 days)",
+                assertThrows(IllegalArgumentException.class, () -> Durations.parse("9000h", "--duration")).getMessage());
     }
 
     @Test

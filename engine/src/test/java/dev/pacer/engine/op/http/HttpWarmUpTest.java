@@ -2,7 +2,6 @@ package dev.pacer.engine.op.http;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
