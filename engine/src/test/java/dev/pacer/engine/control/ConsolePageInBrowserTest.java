@@ -313,7 +313,8 @@ class ConsolePageInBrowserTest {
         long deadline = System.nanoTime() + WAIT.toNanos();
         for (;;) {
             int reported = intervals.size();
-            int drawn = browser.eval("+($('chart-rate').dataset.points || 0)").asInt();
+            // right after a load or reload the chart may not be there yet: nothing drawn
+            int drawn = browser.eval("+(($('chart-rate') || {dataset: {}}).dataset.points || 0)").asInt();
             if (drawn >= reported) {
                 return;
             }
