@@ -1,13 +1,14 @@
 package dev.pacer.engine.workload;
 
 import dev.pacer.engine.op.Outcome;
+import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.sql.SQLException;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The postgres driver's outcomes: the transport's ({@code refused}, {@code reset},
+ * The postgres driver's outcomes, whatever the client: the transport's ({@code refused}, {@code reset},
  * {@code timeout}), the server's errors typed by SQLSTATE ({@code sql-23505}), and the checks'. Each is made once
  * (an SQLSTATE's on its first sight) and shared.
  */
@@ -39,6 +40,33 @@ final class PgOutcomes {
             }
         }
         return ofState(e.getSQLState(), connecting);
+    }
+
+    /**
+     * An asynchronous client's error: a {@link ConnectException} (Netty's included) is refused, the server's error
+     * (any exception with a {@code getSqlState()}, as vertx-pg-client's {@code PgException}) is typed by its
+     * SQLSTATE, a closed connection or another I/O failure is reset (refused while connecting); anything else (the
+     * client's own failure) is an error named after its class, as an op's throwable is.
+     */
+    static Outcome of(Throwable e, boolean connecting) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SocketTimeoutException || t instanceof io.netty.channel.ConnectTimeoutException) {
+                return TIMEOUT;
+            }
+            if (t instanceof ConnectException) {
+                return REFUSED;
+            }
+            if (t instanceof SQLException s) {
+                return of(s, connecting);
+            }
+            if (t instanceof io.vertx.sqlclient.DatabaseException d) {
+                return ofState(d.getSqlState(), connecting);
+            }
+            if (t instanceof IOException || t instanceof io.vertx.sqlclient.ClosedConnectionException) {
+                return connecting ? REFUSED : RESET;
+            }
+        }
+        return connecting ? REFUSED : Outcome.forThrowable(e);
     }
 
     private static Outcome ofState(String sqlState, boolean connecting) {

@@ -66,6 +66,28 @@ final class PgServer {
     }
 
     /**
+     * The host, port, database, user and password the URL names (pgjdbc's reading of it, defaults included), for a
+     * client other than pgjdbc; the URL's other parameters are pgjdbc's and are refused here, in one line.
+     */
+    Properties parsed(String client) {
+        Properties p = org.postgresql.Driver.parseURL(jdbcUrl, props);
+        if (p == null) {
+            throw new IllegalArgumentException("postgres: URL '" + redacted(url) + "' is not one pgjdbc reads");
+        }
+        for (String key : p.stringPropertyNames()) {
+            if (!props.containsKey(key) && !key.startsWith("PG")) {
+                throw new IllegalArgumentException("postgres: " + client + " takes no URL parameter '" + key
+                        + "' (it reads the host, port, database, user and password)");
+            }
+        }
+        if (p.getProperty("PGHOST", "").contains(",")) {
+            throw new IllegalArgumentException("postgres: " + client + " takes one host, not '"
+                    + p.getProperty("PGHOST") + "'");
+        }
+        return p;
+    }
+
+    /**
      * Checks every statement of a workload on the server: it must prepare, its parameters must take the values the
      * run binds, and a saved column must exist. The checks run in a transaction that is rolled back: they commit
      * nothing (a test may judge a run by the server's commit count).

@@ -3,7 +3,7 @@ package dev.pacer.engine.workload;
 import java.util.List;
 
 /**
- * A SQL workload ready to run: its ops, the mix that picks each cycle's op (over the run's
+ * A SQL workload ready to run, whatever the client: its ops, the mix that picks each cycle's op (over the run's
  * shards) and the compiled bindings. Immutable, thread-safe.
  */
 final class PgWorkload {
@@ -39,5 +39,10 @@ final class PgWorkload {
     /** The index of the op the mix gives {@code cycle}: pure and cheap, for the run's per-op figures. */
     int mixOp(long cycle) {
         return mix.op(cycle);
+    }
+
+    /** Whether an op's statements may all be sent before the first answer: a transaction that binds no saved value. */
+    static boolean pipelinable(SqlWorkload.Op op) {
+        return op.transaction() && op.savedNames().isEmpty();
     }
 }

@@ -19,10 +19,16 @@ import java.util.Map;
  * most cycles in flight, 8), {@code scale} (the built-ins'; found from {@code pgbench_branches} by default),
  * {@code shards} (set by the run), {@code var} (the file's vars), {@code connect-timeout} (5s),
  * {@code request-timeout} (30s), {@code warm-up} (cycles run in rolled-back transactions before the schedule starts,
- * at most 3 s: 20 000; 0: none), and {@code jdbc-threads}: {@code workers} (the default: the run's
- * workers run the cycles, one connection each, and the run has one worker per connection unless it sets its
- * threads: {@link PostgresWorkersOp}), {@code platform} (each cycle handed to a platform thread per connection) or
- * {@code virtual} (to a virtual thread per cycle): {@link PostgresHandOffOp}.
+ * at most 3 s: 20 000; 0: none), and the client:
+ * <ul>
+ *   <li>{@code client=jdbc} (the default): pgjdbc, with {@code jdbc-threads=workers} (the default: the run's workers
+ *       run the cycles, one connection each, and the run has one worker per connection unless it sets its threads:
+ *       {@link PostgresWorkersOp}), {@code jdbc-threads=platform} (each cycle handed to a platform thread per
+ *       connection) or {@code jdbc-threads=virtual} (to a virtual thread per cycle): {@link PostgresHandOffOp};</li>
+ *   <li>{@code client=vertx}: vertx-pg-client on Netty's event loops ({@code io-threads}: half the cores, 1 to 4,
+ *       at most one per connection), {@code pipelining=on} to send a transaction's statements before the first
+ *       answer ({@code off} by default): {@link PostgresVertxOp}.</li>
+ * </ul>
  */
 public final class PostgresOpProvider implements OpProvider {
 
@@ -51,11 +57,42 @@ public final class PostgresOpProvider implements OpProvider {
         int connections = whole(spec, "connections", 8, 1, 10_000);
         long warmUp = spec.option("warm-up") == null ? 20_000 : whole(spec, "warm-up", 0, 0, Integer.MAX_VALUE);
         long scale = spec.option("scale") == null ? 0 : whole(spec, "scale", 0, 1, 100_000);
-        String threads = or(spec.option("jdbc-threads"), "workers");
-        if (!List.of("workers", "platform", "virtual").contains(threads)) {
-            throw new SettingException("jdbc-threads", threads, "expected workers (the run's workers run the"
-                    + " cycles, the default), platform (a thread per connection) or virtual (a virtual thread"
-                    + " per cycle)");
+        String client = or(spec.option("client"), "jdbc");
+        String threads = spec.option("jdbc-threads");
+        String pipelining = spec.option("pipelining");
+        String ioThreads = spec.option("io-threads");
+        int loops = Math.min(connections, Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors() / 2)));
+        switch (client) {
+            case "jdbc" -> {
+                if (pipelining != null) {
+                    throw new SettingException("pipelining", pipelining,
+                            "is client=vertx's: pgjdbc sends one statement at a time");
+                }
+                if (ioThreads != null) {
+                    throw new SettingException("io-threads", ioThreads, "is client=vertx's: pgjdbc has no event loops");
+                }
+                threads = or(threads, "workers");
+                if (!List.of("workers", "platform", "virtual").contains(threads)) {
+                    throw new SettingException("jdbc-threads", threads, "expected workers (the run's workers run the"
+                            + " cycles, the default), platform (a thread per connection) or virtual (a virtual thread"
+                            + " per cycle)");
+                }
+            }
+            case "vertx" -> {
+                if (threads != null) {
+                    throw new SettingException("jdbc-threads", threads,
+                            "is client=jdbc's: client=vertx runs on its event loops");
+                }
+                pipelining = or(pipelining, "off");
+                if (!pipelining.equals("on") && !pipelining.equals("off")) {
+                    throw new SettingException("pipelining", pipelining, "expected on or off");
+                }
+                if (ioThreads != null) {
+                    loops = whole(spec, "io-threads", 0, 1, 256);
+                }
+            }
+            default -> throw new SettingException("client", client, "expected jdbc (pgjdbc, the default) or vertx"
+                    + " (vertx-pg-client)");
         }
         String url = spec.option("url");
         SqlWorkload w;
@@ -85,6 +122,10 @@ public final class PostgresOpProvider implements OpProvider {
         }
         PgWorkload workload = new PgWorkload(w, shards);
         PgServer server = new PgServer(url, connect, request);
+        if (client.equals("vertx")) {
+            return new PostgresVertxOp(workload, server, connections, connect, request, loops, pipelining.equals("on"),
+                    warmUp);
+        }
         return threads.equals("workers") ? new PostgresWorkersOp(workload, server, connections, warmUp)
                 : new PostgresHandOffOp(workload, server, connections, threads.equals("platform"), warmUp);
     }

@@ -30,15 +30,17 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The postgres driver against a private PostgreSQL cluster ({@link PgCluster}), judged by the server's tables and
- * counters; the behaviour tests run once per mode: pgjdbc run by the workers ({@code jdbc-threads=workers}, the
- * default) and pgjdbc with a hand-off ({@code jdbc-threads=platform}).
+ * counters; the behaviour tests run once per client: pgjdbc run by the workers ({@code jdbc-threads=workers}, the
+ * default), pgjdbc with a hand-off ({@code jdbc-threads=platform}), vertx-pg-client, and vertx-pg-client pipelined.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PostgresOpTest {
 
-    /** The modes every behaviour test runs with: the op's options, as {@code key=value} words. */
-    private static final String JDBC = "jdbc-threads=workers";
-    private static final String HAND_OFF = "jdbc-threads=platform";
+    /** The clients every behaviour test runs with: the op's options, as {@code key=value} words. */
+    private static final String JDBC = "client=jdbc";
+    private static final String HAND_OFF = "client=jdbc jdbc-threads=platform";
+    private static final String VERTX = "client=vertx";
+    private static final String VERTX_PIPELINED = "client=vertx pipelining=on";
 
     private static PgCluster pg;
 
@@ -115,7 +117,7 @@ class PostgresOpTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {JDBC, HAND_OFF})
+    @ValueSource(strings = {JDBC, HAND_OFF, VERTX, VERTX_PIPELINED})
     void tpcbLikeAt200PerSecondCommitsExactlyTheOkCount(String client) throws Exception {
         String db = freshDatabase("exact");
         long commits = stat(db, "xact_commit");
@@ -149,7 +151,7 @@ class PostgresOpTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {JDBC, HAND_OFF})
+    @ValueSource(strings = {JDBC, VERTX})
     void aLiveRateChangeMovesTheServersCommitRateWithinOneInterval(String client) throws Exception {
         String db = freshDatabase("live");
         CountDownLatch third = new CountDownLatch(3);
@@ -181,7 +183,7 @@ class PostgresOpTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {JDBC, HAND_OFF, "jdbc-threads=virtual"})
+    @ValueSource(strings = {JDBC, HAND_OFF, "client=jdbc jdbc-threads=virtual", VERTX, VERTX_PIPELINED})
     void eachClientRunsSimpleUpdateExactly(String client) throws Exception {
         long before = pg.queryLong("SELECT count(*) FROM pgbench_history");
         Summary s = LoadTest.rate(500).op(postgres("simple-update", client, "connections", "4"))
@@ -211,7 +213,7 @@ class PostgresOpTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {JDBC, HAND_OFF})
+    @ValueSource(strings = {JDBC, HAND_OFF, VERTX, VERTX_PIPELINED})
     void theWarmUpRunsTheStatementsAndLeavesNoRow(String client) throws Exception {
         long rows = pg.queryLong("SELECT count(*) FROM pgbench_history");
         String inserted = "SELECT n_tup_ins FROM pg_stat_user_tables WHERE relname = 'pgbench_history'";
@@ -228,7 +230,7 @@ class PostgresOpTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {JDBC, HAND_OFF})
+    @ValueSource(strings = {JDBC, HAND_OFF, VERTX, VERTX_PIPELINED})
     void aFailingStepRollsItsTransactionBackAndIsTypedBySqlstate(String client) throws Exception {
         pg.sql("DROP TABLE IF EXISTS rb", "CREATE TABLE rb (id bigint PRIMARY KEY, note text)",
                 "DROP TABLE IF EXISTS uq", "CREATE TABLE uq (id int PRIMARY KEY)", "INSERT INTO uq VALUES (1)");
@@ -288,7 +290,7 @@ class PostgresOpTest {
                 Map.of("url", List.of("postgresql://pacer:x@127.0.0.1:" + pg.port() + "/nosuchdb")))));
         assertTrue(e.getMessage().startsWith("postgres: cannot connect to"), e.getMessage());
         pg.sql("DROP TABLE IF EXISTS bi", "CREATE TABLE bi (id int, name text)");
-        for (String client : List.of(JDBC, HAND_OFF)) {
+        for (String client : List.of(JDBC, VERTX)) {
             for (String[] c : new String[][] {
                     {"{sql: 'SELECT * FROM nosuch WHERE id = {id}'}", "relation \"nosuch\" does not exist"},
                     {"{sql: 'SELECT nosuch FROM bi WHERE id = {id}'}", "column \"nosuch\" does not exist"},
@@ -309,12 +311,17 @@ class PostgresOpTest {
     }
 
     @Test
-    void badModeOptionsAreOneLineBeforeAnythingConnects() {
+    void badClientOptionsAreOneLineBeforeAnythingConnects() {
         PostgresOpProvider p = new PostgresOpProvider();
         String nowhere = "postgresql://pacer:x@127.0.0.1:1/db"; // nothing listens: an option refused first says so
         for (String[] c : new String[][] {
-                {"jdbc-threads=green", "jdbc-threads", "expected workers"},
-                {"warm-up=-1", "warm-up", "expected a number of cycles, 0 or more"}}) {
+                {"client=nosuch", "client", "expected jdbc (pgjdbc, the default) or vertx"},
+                {"client=jdbc jdbc-threads=green", "jdbc-threads", "expected workers"},
+                {"client=jdbc pipelining=on", "pipelining", "is client=vertx's"},
+                {"client=jdbc io-threads=2", "io-threads", "is client=vertx's"},
+                {"client=vertx jdbc-threads=platform", "jdbc-threads", "is client=jdbc's"},
+                {"client=vertx pipelining=maybe", "pipelining", "expected on or off"},
+                {"client=vertx io-threads=0", "io-threads", "expected 1 to 256"}}) {
             Map<String, List<String>> m = new LinkedHashMap<>();
             m.put("url", List.of(nowhere));
             m.put("scale", List.of("1"));
@@ -326,10 +333,14 @@ class PostgresOpTest {
             assertEquals(c[1], e.setting(), c[0]);
             assertTrue(e.getMessage().contains(c[2]) && !e.getMessage().contains("\n"), e.getMessage());
         }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> p.create(OpSpec.parse(
+                "postgres:select-only", Map.of("url", List.of(pg.url() + "?sslmode=require"),
+                        "client", List.of("vertx"), "scale", List.of("1")))));
+        assertTrue(e.getMessage().contains("client=vertx takes no URL parameter 'sslmode'"), e.getMessage());
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {JDBC, HAND_OFF})
+    @ValueSource(strings = {JDBC, HAND_OFF, VERTX, VERTX_PIPELINED})
     void aServerStoppedMidRunIsCountedAndTheRunRecoversOnSchedule(String client) throws Exception {
         LoadTest.Running run = LoadTest.rate(100).op(postgres("tpcb-like", client, "connect-timeout", "2s"))
                 .duration(Duration.ofSeconds(12)).start();
