@@ -366,7 +366,10 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
             pipelineFailure = null;
             pipelineAnswers = 0;
             int steps = op.steps().size();
-            conn.query("BEGIN").execute().onComplete(ar -> {
+            // the connection as sent on: a send may find it closed and run the close handler at once (conn = null);
+            // the sends after it then fail, and their answers end the cycle
+            PgConnection c = conn;
+            c.query("BEGIN").execute().onComplete(ar -> {
                 if (r == run && ar.failed()) {
                     pipelined(r, -1, ar, steps);
                 }
@@ -374,7 +377,7 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
             for (int k = 0; k < steps; k++) {
                 SqlWorkload.Step s = op.steps().get(k);
                 int step = k;
-                conn.preparedQuery(s.numbered()).execute(tuple(s)).onComplete(ar -> pipelined(r, step, ar, steps));
+                c.preparedQuery(s.numbered()).execute(tuple(s)).onComplete(ar -> pipelined(r, step, ar, steps));
             }
         }
 
