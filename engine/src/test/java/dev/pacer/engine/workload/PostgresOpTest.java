@@ -134,7 +134,8 @@ class PostgresOpTest {
         assertEquals(s.ops(), ok, "every transaction committed: " + s.outcomes());
         assertEquals(ok + logins, commits, "xact_commit moved by the ok count and one per session (its login's"
                 + " catalog read): the warm-up's and the checks' transactions rolled back; " + logins + " sessions");
-        assertTrue(rollbacks >= 300, "the warm-up's 300 cycles rolled back: " + rollbacks);
+        assertEquals(300 + 2, rollbacks, "xact_rollback moved by the warm-up's 300 cycles, the checks' transaction and"
+                + " the scale query's");
         assertTrue(Math.abs(s.ops() - 2000) <= 20, "200 tps for 10 s: " + s.ops() + ", response max "
                 + s.latencies().get(Metric.RESPONSE).max() / 1e6 + " ms");
         assertEquals(ok, pg.queryLong(db, "SELECT count(*) FROM pgbench_history"),
@@ -210,6 +211,27 @@ class PostgresOpTest {
         assertEquals(300L, s.outcomes().get("ok"), s.outcomes().toString());
         assertTrue(pg.awaitNoSessions(db, 20));
         assertEquals(3 + 5, stat(db, "sessions") - sessions, "the two workers beyond the three opened their own");
+    }
+
+    @Test
+    void aWorkerAddedMidRunTakesTheConnectionOfOneThatLeft() throws Exception {
+        String db = freshDatabase("rejoin");
+        long sessions = stat(db, "sessions");
+        CountDownLatch first = new CountDownLatch(1);
+        CountDownLatch second = new CountDownLatch(2);
+        LoadTest.Running run = LoadTest.rate(300).op(postgresIn(db, "select-only", JDBC, "connections", "3", "scale",
+                "1")).onInterval(i -> {
+                    first.countDown();
+                    second.countDown();
+                }).duration(Duration.ofSeconds(4)).start();
+        assertTrue(first.await(60, TimeUnit.SECONDS), "one interval");
+        run.threads(1); // two workers leave, their connections stay open
+        assertTrue(second.await(60, TimeUnit.SECONDS), "two intervals");
+        run.threads(3); // a second later both have ended: the new workers take their connections
+        Summary s = run.await().summary();
+        assertEquals(s.ops(), s.outcomes().getOrDefault("ok", 0L), s.outcomes().toString());
+        assertTrue(pg.awaitNoSessions(db, 20));
+        assertEquals(3, stat(db, "sessions") - sessions, "no connection beyond the three");
     }
 
     @ParameterizedTest
