@@ -3,7 +3,10 @@
 # in a temp folder as the postgres user when run as root, a loopback port, fsync off so the disk is not what is
 # measured, pgbench -i -s SCALE), removed at the end. Same script, same connections, same rate:
 #   pgbench -c CONN -j 2 [-S] -R RATE -T DURATION -l        (Poisson arrivals, one transaction per client in flight)
-#   pacer run --workload NAME -c CONN --rate RATE --arrivals poisson --duration DURATION
+#   pacer run --workload NAME -c CONN --rate RATE --arrivals poisson --duration DURATION [client flags]
+# CLIENTS picks pacer's clients, a row each (default: jdbc): jdbc (pgjdbc run by the workers, one connection each:
+# the default), jdbc-platform and jdbc-virtual (pgjdbc, each transaction handed to a thread), vertx (vertx-pg-client)
+# and vertx-pipelined (vertx-pg-client, a transaction's statements sent before the first answer).
 # For select-only and tpcb-like: each tool's capacity (unpaced, CONN connections), then each at 50 %, 90 % and
 # 100 % of pgbench's capacity. Per row: the server's commits (pg_stat_database.xact_commit, moved during the run)
 # per second, the client's own count per second, the p99 of wait (pacer) / schedule lag (pgbench, from its -l log)
@@ -11,6 +14,7 @@
 # scheduled start too), and the client's CPU (user + system) per transaction.
 # Needs PostgreSQL's server binaries (.ci/postgres.sh), pgbench, psql, python3. Run on a quiet machine:
 #   benchmarks/pgbench-figures.sh     # SCALE=10 CONN=8 DURATION=15 PORT=55433 SCRIPTS="select-only tpcb-like"
+#   CLIENTS="jdbc vertx vertx-pipelined" benchmarks/pgbench-figures.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
@@ -23,6 +27,19 @@ CONN="${CONN:-8}"
 DURATION="${DURATION:-15}"
 PORT="${PORT:-55433}"
 SCRIPTS="${SCRIPTS:-select-only tpcb-like}"
+CLIENTS="${CLIENTS:-jdbc}"
+client_flags() { # CLIENT -> pacer's flags for it
+  case "$1" in
+    jdbc) echo "--client jdbc" ;;
+    jdbc-platform) echo "--client jdbc --jdbc-threads platform" ;;
+    jdbc-virtual) echo "--client jdbc --jdbc-threads virtual" ;;
+    vertx) echo "--client vertx" ;;
+    vertx-pipelined) echo "--client vertx --pipelining on" ;;
+    *) echo "pgbench-figures: unknown client '$1' in CLIENTS (jdbc jdbc-platform jdbc-virtual vertx vertx-pipelined)" >&2
+       return 1 ;;
+  esac
+}
+for c in $CLIENTS; do client_flags "$c" >/dev/null || exit 2; done
 dir="$(mktemp -d /tmp/pgbench-figures.XXXXXX)"
 chmod 755 "$dir"
 as_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
@@ -65,7 +82,7 @@ import sys
 label, tool, target, ops, commits, wait, resp, cpu = sys.argv[1:9]
 d = float(sys.argv[9])
 ops, commits, cpu = float(ops), float(commits), float(cpu)
-print("%-22s %-8s %9s %10.0f %10.0f %11s %11s %9.3f" % (label, tool, target, ops / d, commits / d, wait, resp,
+print("%-22s %-21s %9s %10.0f %10.0f %11s %11s %9.3f" % (label, tool, target, ops / d, commits / d, wait, resp,
       1000 * cpu / max(ops, 1)))
 PY
 }
@@ -96,12 +113,13 @@ PY
   echo "$out" | sed -n 's/^tps = \([0-9.]*\).*/\1/p' | head -n 1 > "$dir/tps"
 }
 
-run_pacer() { # SCRIPT RATE|"" TAG -> prints a row
-  local s="$1" rate="$2" tag="$3" c0 c1
+run_pacer() { # SCRIPT RATE|"" TAG CLIENT -> prints a row
+  local s="$1" rate="$2" client="$4" tag="$3_$4" c0 c1
   c0="$(commits)"
+  # shellcheck disable=SC2046 # the client's flags are words
   cpu "$dir/cpu" ./pacer run --workload "$s" --url "$URL" -c "$CONN" --duration "${DURATION}s" \
-    ${rate:+--rate "$rate" --arrivals poisson} --summary "$dir/out/$tag.json" -q >"$dir/out/$tag.txt" 2>&1 \
-    || { cat "$dir/out/$tag.txt" >&2; exit 1; }
+    $(client_flags "$client") ${rate:+--rate "$rate" --arrivals poisson} --summary "$dir/out/$tag.json" -q \
+    >"$dir/out/$tag.txt" 2>&1 || { cat "$dir/out/$tag.txt" >&2; exit 1; }
   c1="$(commits)"
   python3 - "$dir/out/$tag.json" "$dir/stats" <<'PY'
 import json, sys
@@ -111,22 +129,24 @@ ms = lambda m: "%.2f" % (d[m]["percentiles"]["99"] / 1e6)
 open(sys.argv[2], "w").write("%d %s %s\n" % (ok, ms("wait"), ms("response")))
 PY
   read -r n waitp99 respp99 < "$dir/stats"
-  row "$s ${tag#*_}" pacer "${rate:-max}" "$n" "$((c1 - c0))" "$waitp99" "$respp99" "$(cat "$dir/cpu")" "$DURATION"
+  row "$s ${3#*_}" "pacer $client" "${rate:-max}" "$n" "$((c1 - c0))" "$waitp99" "$respp99" "$(cat "$dir/cpu")" \
+    "$DURATION"
 }
 
 ./pacer --version >/dev/null # builds the jar first, outside any measurement
 echo "pgbench-figures: $(date -u +%FT%TZ), $(nproc) cores, PostgreSQL $("$BIN/postgres" --version | awk '{print $3}'),"\
 " scale $SCALE, $CONN connections, ${DURATION} s per row; server commits from pg_stat_database"
-printf '%-22s %-8s %9s %10s %10s %11s %11s %9s\n' "script load" tool "target/s" "client/s" "server/s" \
+echo "pacer's clients: $CLIENTS"
+printf '%-22s %-21s %9s %10s %10s %11s %11s %9s\n' "script load" tool "target/s" "client/s" "server/s" \
   "wait p99ms" "resp p99ms" "cpu ms/tx"
 for s in $SCRIPTS; do
   run_pgbench "$s" "" "${s}_capacity"
   cap="$(cat "$dir/tps")"
-  run_pacer "$s" "" "${s}_capacity"
+  for c in $CLIENTS; do run_pacer "$s" "" "${s}_capacity" "$c"; done
   for pct in 50 90 100; do
     rate="$(python3 -c "print(max(1, round($cap * $pct / 100)))")"
     run_pgbench "$s" "$rate" "${s}_${pct}%"
-    run_pacer "$s" "$rate" "${s}_${pct}%"
+    for c in $CLIENTS; do run_pacer "$s" "$rate" "${s}_${pct}%" "$c"; done
   done
 done
 echo "wait p99: pacer's wait / pgbench's schedule lag; resp p99: pacer's response / pgbench's latency (both from the"

@@ -48,7 +48,8 @@ final class HttpOptions {
                     + "the bound on requests in flight; HTTP/2: default 1, streams multiplexed).")
     String connections;
 
-    @Option(names = "--io-threads", paramLabel = "N", description = "http op: event-loop threads (default: half the cores, 1 to 4).")
+    @Option(names = "--io-threads", paramLabel = "N",
+            description = "http op, postgres --client vertx: event-loop threads (default: half the cores, 1 to 4).")
     String ioThreads;
 
     @Option(names = {"-k", "--insecure"}, description = "http op: trust any TLS certificate (self-signed test servers).")
@@ -78,17 +79,27 @@ final class HttpOptions {
         return m;
     }
 
-    /** Refuses these options (given as flags or in a scenario file) for an op other than http, the one that reads them. */
+    /**
+     * Refuses the op flags (given as flags or in a scenario file) that {@code op} does not read, naming the op that
+     * does: the http op reads these, the postgres op five of them and its own ({@link PostgresOptions}).
+     */
     static void refuseUnlessHttp(OpSpec op) {
-        if (!op.name().equals("http")) {
-            // the postgres op reads these four too
-            java.util.Set<String> taken = op.name().equals("postgres")
-                    ? java.util.Set.of("url", "connections", "connect-timeout", "request-timeout") : java.util.Set.of();
-            op.options().entrySet().stream().filter(e -> !taken.contains(e.getKey())).findFirst().ifPresent(given -> {
-                throw new SettingException(given.getKey(), given.getValue().get(0), "only the http op takes it: add ${op} http");
-            });
-        }
+        java.util.function.Predicate<String> takes = switch (op.name()) {
+            case "http" -> key -> !PostgresOptions.OWN.contains(key);
+            case "postgres" -> key -> POSTGRES_TOO.contains(key) || PostgresOptions.OWN.contains(key);
+            default -> key -> false;
+        };
+        op.options().entrySet().stream().filter(e -> !takes.test(e.getKey())).findFirst().ifPresent(given -> {
+            String key = given.getKey();
+            throw new SettingException(key, given.getValue().get(0), PostgresOptions.OWN.contains(key)
+                    ? "only the postgres op takes it: give ${workload} or a file with 'driver: postgres'"
+                    : "only the http op takes it: add ${op} http");
+        });
     }
+
+    /** The http op's flags the postgres op reads too. */
+    private static final java.util.Set<String> POSTGRES_TOO = java.util.Set.of("url", "connections", "connect-timeout",
+            "request-timeout", "io-threads");
 
     /**
      * Refuses a body the op could not read as one line naming it: {@code @} without a file, {@code @FOLDER}, a file

@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 final class LoadOptions {
 
     @Option(names = {"-t", "--threads"}, paramLabel = "N",
-            description = "Worker threads (default: 1, or the scenario's).")
+            description = "Worker threads (default: 1, the scenario's, or the op's own: postgres, one per connection).")
     Integer threads;
 
     @Option(names = "--virtual",

@@ -26,7 +26,8 @@ final class OpOptions {
     @Option(names = "--workload", paramLabel = "NAME|FILE",
             description = {"A SQL workload against PostgreSQL (with --url postgresql://user:password@host:port/db):",
                     "tpcb-like, simple-update or select-only (pgbench's scripts, on its tables: pacer pg-init), or a",
-                    "file with 'driver: postgres'; -c sets the connections (default 8). See docs/postgres.md."})
+                    "file with 'driver: postgres'; -c sets the connections (default 8), --client the client",
+                    "(jdbc or vertx). See docs/postgres.md."})
     String sqlWorkload;
 
     /**

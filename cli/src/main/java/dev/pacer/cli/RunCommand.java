@@ -67,6 +67,9 @@ final class RunCommand implements Callable<Integer> {
     @CommandLine.Mixin
     HttpOptions http = new HttpOptions();
 
+    @CommandLine.Mixin
+    PostgresOptions postgres = new PostgresOptions();
+
     @Override
     public Integer call() throws Exception {
         Scenario scenario = scenarios.scenario(output.interval, sharding.shard);
@@ -149,8 +152,10 @@ final class RunCommand implements Callable<Integer> {
         return body == null || !body.startsWith("@") || body.length() == 1 ? null : Path.of(body.substring(1));
     }
 
-    /** Named options for ops that take flags of their own (the http op's). */
+    /** Named options for ops that take flags of their own (the http op's, the postgres op's). */
     Map<String, List<String>> opOptions() {
-        return http.toOptions();
+        Map<String, List<String>> m = http.toOptions();
+        m.putAll(postgres.toOptions());
+        return m;
     }
 }

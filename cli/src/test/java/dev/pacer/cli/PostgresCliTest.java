@@ -51,4 +51,28 @@ class PostgresCliTest {
         refused("give --workload or --op", "run", "--workload", "select-only", "--op", "noop", "--rate", "10");
         refused("scale 0 is out of range", "pg-init", "--scale", "0", "--url", "postgresql://127.0.0.1:1/db");
     }
+
+    @Test
+    void badClientFlagsAreOneLineAndExitTwoBeforeAnythingConnects() throws Exception {
+        String[] run = {"run", "--workload", "select-only", "--url", "postgresql://u:secret@127.0.0.1:1/db",
+                "--rate", "10", "--duration", "1s"};
+        refused("invalid --client 'nosuch': expected jdbc (pgjdbc, the default) or vertx",
+                with(run, "--client", "nosuch"));
+        refused("invalid --jdbc-threads 'green': expected workers", with(run, "--jdbc-threads", "green"));
+        refused("invalid --pipelining 'on': is client=vertx's", with(run, "--pipelining", "on"));
+        refused("invalid --pipelining 'maybe': expected on or off",
+                with(run, "--client", "vertx", "--pipelining", "maybe"));
+        refused("invalid --jdbc-threads 'workers': is client=jdbc's",
+                with(run, "--client", "vertx", "--jdbc-threads", "workers"));
+        refused("invalid --client 'vertx': only the postgres op takes it",
+                "run", "--op", "noop", "--client", "vertx", "--rate", "10", "--duration", "1s");
+        refused("invalid --pipelining 'on': only the postgres op takes it",
+                "run", "--op", "http", "--url", "http://127.0.0.1:1/", "--pipelining", "on", "--rate", "10");
+    }
+
+    private static String[] with(String[] args, String... more) {
+        String[] all = java.util.Arrays.copyOf(args, args.length + more.length);
+        System.arraycopy(more, 0, all, args.length, more.length);
+        return all;
+    }
 }

@@ -74,6 +74,8 @@ public final class LoadTest {
     private Op op;
     private OpSpec opSpec = OpSpec.parse("noop");
     private int threads = 1;
+    /** Whether {@link #threads} was set (by {@link #threads(int)} or the scenario): else the op's own count applies. */
+    private boolean threadsGiven;
     private boolean virtualThreads;
     private Duration duration;
     private long cycles;
@@ -142,7 +144,11 @@ public final class LoadTest {
         LoadTest t = new LoadTest();
         t.scenario = Objects.requireNonNull(scenario, "scenario");
         t.rate = ScenarioRunner.initialRate(scenario);
-        t.threads = ScenarioRunner.initialThreads(scenario, 1);
+        int scenarioThreads = ScenarioRunner.initialThreads(scenario, 0);
+        if (scenarioThreads > 0) {
+            t.threads = scenarioThreads;
+            t.threadsGiven = true;
+        }
         if (scenario.arrivals() != null) {
             t.arrivals = scenario.arrivals();
         }
@@ -190,9 +196,13 @@ public final class LoadTest {
         return op(OpSpec.parse((dev.pacer.engine.workload.SqlWorkloadParser.isSql(file) ? "postgres:" : "workload:") + file));
     }
 
-    /** Workers, 1 or more (default 1; up to 4 096 platform or 100 000 virtual threads). */
+    /**
+     * Workers, 1 or more (up to 4 096 platform or 100 000 virtual threads). Default: the op's own count when it has
+     * one ({@link Op#threads()}: the postgres op's, one per connection), else 1.
+     */
     public LoadTest threads(int threads) {
         this.threads = threads;
+        this.threadsGiven = true;
         return this;
     }
 
@@ -457,10 +467,21 @@ public final class LoadTest {
     }
 
     private Running launch() throws Exception {
-        RunOptions options = options();
+        RunOptions options = options(); // every setting checked before the op is made (it may connect)
         Op theOp = op != null ? op : Ops.create(withShards(opSpec, shard), clock);
         boolean owned = op == null;
-        LoadRun loadRun = new LoadRun(options, theOp, out, err);
+        LoadRun loadRun;
+        try {
+            if (!threadsGiven && theOp.threads() > 0 && theOp.threads() != threads) {
+                options = options(theOp.threads());
+            }
+            loadRun = new LoadRun(options, theOp, out, err);
+        } catch (RuntimeException e) {
+            if (owned) {
+                theOp.close();
+            }
+            throw e;
+        }
         intervalListeners.forEach(loadRun::addIntervalListener);
         changeListeners.forEach(loadRun.activity()::addChangeListener);
         finishListeners.forEach(loadRun::addFinishListener);
@@ -492,11 +513,16 @@ public final class LoadTest {
 
     /** The options this builder describes. */
     RunOptions options() {
+        return options(threads);
+    }
+
+    /** The options this builder describes, with {@code workers} workers at the start. */
+    private RunOptions options(int workers) {
         Duration runs = scenario == null ? duration : ScenarioRunner.runDuration(scenario, duration);
         if (scenario != null) {
             ScenarioRunner.check(scenario, limiter, shard); // first: a phase's problem names its line
         }
-        ActivityConfig activity = new ActivityConfig(opSpec, threads, virtualThreads, rate, runs, cycles, maxInFlight,
+        ActivityConfig activity = new ActivityConfig(opSpec, workers, virtualThreads, rate, runs, cycles, maxInFlight,
                 arrivals, seed, shard, startAt, limiter);
         return RunOptions.builder(activity).interval(interval).grace(grace).hlog(hlog).reportPage(reportPage)
                 .summaryJson(summaryJson).csv(csv)

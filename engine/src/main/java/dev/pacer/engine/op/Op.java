@@ -41,6 +41,16 @@ public interface Op extends AutoCloseable {
     }
 
     /**
+     * The workers this op is made for, when the run sets no thread count: e.g. one per connection it holds, each
+     * worker running its cycles on a connection of its own. 0 (the default): no preference, and the run has one
+     * worker. A thread count the run sets (a flag, a scenario, the API) wins. Read before the run starts; fixed
+     * for the op's life.
+     */
+    default int threads() {
+        return 0;
+    }
+
+    /**
      * The size in bytes of what this cycle's call sends, for a limiter that meters bytes as well as ops
      * ({@code --bytes-rate}): it is charged before the call starts. Called on the worker's thread just
      * before {@link #run}; must be cheap. Default 0: the op has no size.

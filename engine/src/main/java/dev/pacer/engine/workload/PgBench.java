@@ -57,15 +57,25 @@ public final class PgBench {
         };
     }
 
-    /** The scale of the pgbench tables at a URL (pgbench_branches' row count), as pgbench finds it. */
+    /**
+     * The scale of the pgbench tables at a URL (pgbench_branches' row count), as pgbench finds it; read in a
+     * transaction that is rolled back, so that it commits nothing.
+     */
     static long scale(Connection c) {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM pgbench_branches")) {
-            rs.next();
-            long n = rs.getLong(1);
-            if (n < 1) {
-                throw new IllegalArgumentException("postgres: pgbench_branches is empty: pacer pg-init --scale N --url ... first");
+        try {
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT count(*) FROM pgbench_branches")) {
+                rs.next();
+                long n = rs.getLong(1);
+                if (n < 1) {
+                    throw new IllegalArgumentException("postgres: pgbench_branches is empty: pacer pg-init --scale N"
+                            + " --url ... first");
+                }
+                return n;
+            } finally {
+                c.rollback();
             }
-            return n;
         } catch (SQLException e) {
             throw new IllegalArgumentException("postgres: no pgbench tables (" + e.getMessage().lines().findFirst().orElse("")
                     + "): pacer pg-init --scale N --url ... (or pgbench -i -s N) first");
@@ -84,7 +94,7 @@ public final class PgBench {
             throw new IllegalArgumentException("scale " + scale + " is out of range: expected 1 to 100000");
         }
         Properties props = new Properties();
-        String jdbc = PostgresOp.jdbcUrl(url, props);
+        String jdbc = PgServer.jdbcUrl(url, props);
         try (Connection c = DriverManager.getConnection(jdbc, props); Statement s = c.createStatement()) {
             for (String q : List.of(
                     "DROP TABLE IF EXISTS pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers",
@@ -104,7 +114,7 @@ public final class PgBench {
                 s.execute(q);
             }
         } catch (SQLException e) {
-            throw new IllegalArgumentException("postgres: pg-init at " + PostgresOp.redacted(url) + ": "
+            throw new IllegalArgumentException("postgres: pg-init at " + PgServer.redacted(url) + ": "
                     + (e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("")));
         }
     }

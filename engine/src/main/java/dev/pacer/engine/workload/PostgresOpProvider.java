@@ -8,11 +8,9 @@ import dev.pacer.engine.text.SettingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 /**
  * {@code --op postgres:WORKLOAD}: a SQL workload file ({@code driver: postgres}) or a built-in one
@@ -20,9 +18,17 @@ import java.util.Properties;
  * ({@code postgresql://user:password@host:port/db}; the file's {@code url} otherwise), {@code connections} (the
  * most cycles in flight, 8), {@code scale} (the built-ins'; found from {@code pgbench_branches} by default),
  * {@code shards} (set by the run), {@code var} (the file's vars), {@code connect-timeout} (5s),
- * {@code request-timeout} (30s), {@code threads} ({@code platform}: a thread per connection, the default, measured
- * 5-20 % more transactions per second than {@code virtual}, a virtual thread per cycle; see docs/postgres.md),
- * {@code warm-up} (cycles run in rolled-back transactions before the schedule starts, at most 3 s: 20 000; 0: none).
+ * {@code request-timeout} (30s), {@code warm-up} (cycles run in rolled-back transactions before the schedule starts,
+ * at most 3 s: 20 000; 0: none), and the client:
+ * <ul>
+ *   <li>{@code client=jdbc} (the default): pgjdbc, with {@code jdbc-threads=workers} (the default: the run's workers
+ *       run the cycles, one connection each, and the run has one worker per connection unless it sets its threads:
+ *       {@link PostgresWorkersOp}), {@code jdbc-threads=platform} (each cycle handed to a platform thread per
+ *       connection) or {@code jdbc-threads=virtual} (to a virtual thread per cycle): {@link PostgresHandOffOp};</li>
+ *   <li>{@code client=vertx}: vertx-pg-client on Netty's event loops ({@code io-threads}: half the cores, 1 to 4,
+ *       at most one per connection), {@code pipelining=on} to send a transaction's statements before the first
+ *       answer ({@code off} by default): {@link PostgresVertxOp}.</li>
+ * </ul>
  */
 public final class PostgresOpProvider implements OpProvider {
 
@@ -42,31 +48,61 @@ public final class PostgresOpProvider implements OpProvider {
         if (arg.isEmpty()) {
             throw new SettingException("op", spec.toString(), "postgres needs a workload: postgres:tpcb-like or postgres:file.yaml");
         }
+        // every option is checked before anything connects
         Map<String, String> vars = WorkloadOpProvider.vars(spec);
+        String shardCount = spec.option(WorkloadOpProvider.SHARDS);
+        int shards = shardCount == null ? 1 : Integer.parseInt(shardCount);
+        Duration connect = Durations.parsePositive(or(spec.option("connect-timeout"), "5s"), "connect-timeout");
+        Duration request = Durations.parsePositive(or(spec.option("request-timeout"), "30s"), "request-timeout");
+        int connections = whole(spec, "connections", 8, 1, 10_000);
+        long warmUp = spec.option("warm-up") == null ? 20_000 : whole(spec, "warm-up", 0, 0, Integer.MAX_VALUE);
+        long scale = spec.option("scale") == null ? 0 : whole(spec, "scale", 0, 1, 100_000);
+        String client = or(spec.option("client"), "jdbc");
+        String threads = spec.option("jdbc-threads");
+        String pipelining = spec.option("pipelining");
+        String ioThreads = spec.option("io-threads");
+        int loops = Math.min(connections, Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors() / 2)));
+        switch (client) {
+            case "jdbc" -> {
+                if (pipelining != null) {
+                    throw new SettingException("pipelining", pipelining,
+                            "is client=vertx's: pgjdbc sends one statement at a time");
+                }
+                if (ioThreads != null) {
+                    throw new SettingException("io-threads", ioThreads, "is client=vertx's: pgjdbc has no event loops");
+                }
+                threads = or(threads, "workers");
+                if (!List.of("workers", "platform", "virtual").contains(threads)) {
+                    throw new SettingException("jdbc-threads", threads, "expected workers (the run's workers run the"
+                            + " cycles, the default), platform (a thread per connection) or virtual (a virtual thread"
+                            + " per cycle)");
+                }
+            }
+            case "vertx" -> {
+                if (threads != null) {
+                    throw new SettingException("jdbc-threads", threads,
+                            "is client=jdbc's: client=vertx runs on its event loops");
+                }
+                pipelining = or(pipelining, "off");
+                if (!pipelining.equals("on") && !pipelining.equals("off")) {
+                    throw new SettingException("pipelining", pipelining, "expected on or off");
+                }
+                if (ioThreads != null) {
+                    loops = whole(spec, "io-threads", 0, 1, 256);
+                }
+            }
+            default -> throw new SettingException("client", client, "expected jdbc (pgjdbc, the default) or vertx"
+                    + " (vertx-pg-client)");
+        }
         String url = spec.option("url");
         SqlWorkload w;
         if (PgBench.BUILTINS.contains(arg)) {
             if (url == null) {
                 throw new SettingException("url", "", "the built-in workload " + arg + " needs --url postgresql://...");
             }
-            long scale;
-            if (spec.option("scale") != null) {
-                try {
-                    scale = Long.parseLong(spec.option("scale").strip());
-                } catch (NumberFormatException e) {
-                    scale = 0;
-                }
-                if (scale < 1 || scale > 100_000) {
-                    throw new SettingException("scale", spec.option("scale"), "expected 1 to 100000");
-                }
-            } else {
-                Properties props = new Properties();
-                String jdbc = PostgresOp.jdbcUrl(url, props);
-                try (Connection c = DriverManager.getConnection(jdbc, props)) {
+            if (scale == 0) {
+                try (Connection c = new PgServer(url, connect, request).connectFirst()) {
                     scale = PgBench.scale(c);
-                } catch (SQLException e) {
-                    throw new IllegalArgumentException("postgres: cannot connect to " + PostgresOp.redacted(url) + ": "
-                            + (e.getMessage() == null ? e : e.getMessage().lines().findFirst().orElse("")));
                 }
             }
             w = SqlWorkloadParser.parse(PgBench.script(arg, scale), "builtin:" + arg, null, vars);
@@ -84,36 +120,33 @@ public final class PostgresOpProvider implements OpProvider {
                 throw new SettingException("url", "", "give --url postgresql://... (or 'url:' in " + file + ")");
             }
         }
-        int shards = spec.option(WorkloadOpProvider.SHARDS) == null ? 1 : Integer.parseInt(spec.option(WorkloadOpProvider.SHARDS));
-        Duration connect = Durations.parsePositive(or(spec.option("connect-timeout"), "5s"), "connect-timeout");
-        Duration request = Durations.parsePositive(or(spec.option("request-timeout"), "30s"), "request-timeout");
-        int connections = 8;
-        if (spec.option("connections") != null) {
-            try {
-                connections = Integer.parseInt(spec.option("connections").strip());
-            } catch (NumberFormatException e) {
-                connections = 0;
-            }
-            if (connections < 1 || connections > 10_000) {
-                throw new SettingException("connections", spec.option("connections"), "expected 1 to 10000");
-            }
+        PgWorkload workload = new PgWorkload(w, shards);
+        PgServer server = new PgServer(url, connect, request);
+        if (client.equals("vertx")) {
+            return new PostgresVertxOp(workload, server, connections, connect, request, loops, pipelining.equals("on"),
+                    warmUp);
         }
-        String threads = or(spec.option("threads"), "platform");
-        if (!threads.equals("virtual") && !threads.equals("platform")) {
-            throw new SettingException("threads", threads, "expected virtual or platform");
+        return threads.equals("workers") ? new PostgresWorkersOp(workload, server, connections, warmUp)
+                : new PostgresHandOffOp(workload, server, connections, threads.equals("platform"), warmUp);
+    }
+
+    /** A whole-number option from {@code min} to {@code max}, or {@code fallback} when not given. */
+    private static int whole(OpSpec spec, String option, int fallback, int min, int max) {
+        String text = spec.option(option);
+        if (text == null) {
+            return fallback;
         }
-        long warmUp = 20_000;
-        if (spec.option("warm-up") != null) {
-            try {
-                warmUp = Long.parseLong(spec.option("warm-up").strip());
-            } catch (NumberFormatException e) {
-                warmUp = -1;
-            }
-            if (warmUp < 0) {
-                throw new SettingException("warm-up", spec.option("warm-up"), "expected a number of cycles, 0 or more");
-            }
+        long v;
+        try {
+            v = Long.parseLong(text.strip());
+        } catch (NumberFormatException e) {
+            v = Long.MIN_VALUE;
         }
-        return new PostgresOp(w, url, shards, connections, connect, request, threads.equals("platform"), warmUp);
+        if (v < min || v > max) {
+            throw new SettingException(option, text, min == 0 && option.equals("warm-up")
+                    ? "expected a number of cycles, 0 or more" : "expected " + min + " to " + max);
+        }
+        return (int) v;
     }
 
     private static String or(String v, String fallback) {

@@ -27,13 +27,16 @@ record SqlWorkload(String name, String source, String url, List<Workload.Binding
     /**
      * One statement.
      *
-     * @param sql     the statement with a {@code ?} for each {@code {name}} (sent as a prepared statement)
+     * @param sql     the statement with a {@code ?} for each {@code {name}} (sent as a prepared statement), pgjdbc's
+     * @param numbered the statement with {@code $1}, {@code $2}, ... for them (PostgreSQL's notation, for
+     *                 vertx-pg-client), a whole-number binding's and the cycle's cast {@code ::int8} and a decimal's
+     *                 {@code ::float8}: the types pgjdbc declares for them
      * @param params  what each {@code ?} is bound to, in order
      * @param rows    the rows it must return or change, or -1
      * @param saves   the columns saved for later steps
      * @param line    its line in the file
      */
-    record Step(String sql, List<Slot> params, long rows, List<Save> saves, int line) {
+    record Step(String sql, String numbered, List<Slot> params, long rows, List<Save> saves, int line) {
     }
 
     /**

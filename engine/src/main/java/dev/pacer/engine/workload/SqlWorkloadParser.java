@@ -42,6 +42,8 @@ public final class SqlWorkloadParser {
 
     private final String source;
     private final Path dir;
+    /** The compiled bindings, by index; set by {@link #read} before the ops are read (their parameters' types). */
+    private List<Workload.Binding> compiled = List.of();
 
     private SqlWorkloadParser(String source, Path dir) {
         this.source = source;
@@ -146,6 +148,7 @@ public final class SqlWorkloadParser {
             throw new WorkloadException(source, line(top.get("ops").getValueNode()), "ops: 1 to " + OpMix.MAX_OPS
                     + " ops");
         }
+        compiled = bindings;
         for (NodeTuple t : opNodes.values()) {
             String opName = scalar(t.getKeyNode(), "an op's name");
             if (!OpMix.NAME.matcher(opName).matches()) {
@@ -203,11 +206,16 @@ public final class SqlWorkloadParser {
             text = text.substring(0, text.length() - 1);
         }
         StringBuilder sql = new StringBuilder();
+        StringBuilder numbered = new StringBuilder(); // $1, $2, ...: the server's own notation, typed as pgjdbc binds
         List<SqlWorkload.Slot> params = new ArrayList<>();
         Matcher pm = PARAM.matcher(text);
+        int last = 0;
         while (pm.find()) {
+            numbered.append(text, last, pm.start());
+            last = pm.end();
             if (pm.group(1) == null) {
                 pm.appendReplacement(sql, "{");
+                numbered.append('{');
                 continue;
             }
             String p = pm.group(1);
@@ -224,8 +232,13 @@ public final class SqlWorkloadParser {
             }
             params.add(slot);
             pm.appendReplacement(sql, "?");
+            Fn.Kind kind = slot.binding() >= 0 ? compiled.get(slot.binding()).fn().kind()
+                    : slot.isCycle() ? Fn.Kind.LONG : null;
+            numbered.append('$').append(params.size())
+                    .append(kind == Fn.Kind.LONG ? "::int8" : kind == Fn.Kind.DOUBLE ? "::float8" : "");
         }
         pm.appendTail(sql);
+        numbered.append(text, last, text.length());
         if (sql.toString().isBlank()) {
             throw new WorkloadException(source, line(sqlNode), "the statement is empty");
         }
@@ -256,7 +269,8 @@ public final class SqlWorkloadParser {
                 saved.add(n);
             }
         }
-        return new SqlWorkload.Step(sql.toString(), List.copyOf(params), rows, List.copyOf(saves), line(sqlNode));
+        return new SqlWorkload.Step(sql.toString(), numbered.toString(), List.copyOf(params), rows, List.copyOf(saves),
+                line(sqlNode));
     }
 
     private Node compose(String text) {

@@ -82,7 +82,12 @@ final class PgCluster implements AutoCloseable {
 
     /** postgresql://pacer:PASSWORD@127.0.0.1:PORT/postgres */
     String url() {
-        return "postgresql://" + USER + ":" + PASSWORD + "@127.0.0.1:" + port + "/postgres";
+        return url("postgres");
+    }
+
+    /** postgresql://pacer:PASSWORD@127.0.0.1:PORT/DB */
+    String url(String db) {
+        return "postgresql://" + USER + ":" + PASSWORD + "@127.0.0.1:" + port + "/" + db;
     }
 
     int port() {
@@ -95,9 +100,12 @@ final class PgCluster implements AutoCloseable {
 
     /** Starts the server (again, after {@link #stopServer}). */
     void startServer() throws Exception {
+        // the JVM's time zone, which pgjdbc sessions set too: every client's timestamps read alike; no autovacuum,
+        // whose workers' transactions would count in pg_stat_database beside the tests' own
         exec(120, bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-l",
                 dir.resolve("log").toString(), "-w", "-t", "90", "-o",
-                "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60",
+                "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60"
+                        + " -c timezone=" + java.util.TimeZone.getDefault().getID() + " -c autovacuum=off",
                 "start");
     }
 
@@ -109,10 +117,15 @@ final class PgCluster implements AutoCloseable {
 
     /** A JDBC connection as the superuser. */
     Connection connect() throws SQLException {
+        return connect("postgres");
+    }
+
+    /** A JDBC connection to database {@code db} as the superuser. */
+    Connection connect(String db) throws SQLException {
         Properties p = new Properties();
         p.setProperty("user", USER);
         p.setProperty("password", PASSWORD);
-        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/postgres", p);
+        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/" + db, p);
     }
 
     /** Runs statements, one after another. */
@@ -130,6 +143,43 @@ final class PgCluster implements AutoCloseable {
             rs.next();
             return rs.getLong(1);
         }
+    }
+
+    /** The first column of the first row of a query in database {@code db}, as a long. */
+    long queryLong(String db, String query) throws SQLException {
+        try (Connection c = connect(db); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** Every row of a two-column query in database {@code db}, as pairs of longs, in order. */
+    List<long[]> queryPairs(String db, String query) throws SQLException {
+        List<long[]> rows = new ArrayList<>();
+        try (Connection c = connect(db); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+            while (rs.next()) {
+                rows.add(new long[] {rs.getLong(1), rs.getLong(2)});
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * Waits (at most {@code timeoutSeconds}) until no session but the asking one is connected to database {@code db};
+     * false if some still are then. A backend's statistics reach {@code pg_stat_database} before it leaves
+     * {@code pg_stat_activity} (its statistics are flushed by a before-exit hook, its activity entry cleared by a later
+     * one), so after this the database's counters hold every ended session's work.
+     */
+    boolean awaitNoSessions(String db, long timeoutSeconds) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        String q = "SELECT count(*) FROM pg_stat_activity WHERE datname = '" + db + "' AND pid <> pg_backend_pid()";
+        while (queryLong(q) > 0) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(50);
+        }
+        return true;
     }
 
     /** The first column of the first row, as text. */

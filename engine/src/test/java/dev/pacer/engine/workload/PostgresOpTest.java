@@ -5,24 +5,42 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pacer.engine.LoadTest;
+import dev.pacer.engine.metrics.Metric;
+import dev.pacer.engine.op.Op;
 import dev.pacer.engine.op.OpSpec;
 import dev.pacer.engine.result.OpSummary;
 import dev.pacer.engine.result.Summary;
+import dev.pacer.engine.text.SettingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** The postgres driver against a private PostgreSQL cluster ({@link PgCluster}), judged by the server's tables. */
+/**
+ * The postgres driver against a private PostgreSQL cluster ({@link PgCluster}), judged by the server's tables and
+ * counters; the behaviour tests run once per client: pgjdbc run by the workers ({@code jdbc-threads=workers}, the
+ * default), pgjdbc with a hand-off ({@code jdbc-threads=platform}), vertx-pg-client, and vertx-pg-client pipelined.
+ */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PostgresOpTest {
+
+    /** The clients every behaviour test runs with: the op's options, as {@code key=value} words. */
+    private static final String JDBC = "client=jdbc";
+    private static final String HAND_OFF = "client=jdbc jdbc-threads=platform";
+    private static final String VERTX = "client=vertx";
+    private static final String VERTX_PIPELINED = "client=vertx pipelining=on";
 
     private static PgCluster pg;
 
@@ -42,9 +60,18 @@ class PostgresOpTest {
         }
     }
 
-    private static OpSpec postgres(String workload, String... options) {
-        Map<String, List<String>> m = new java.util.LinkedHashMap<>();
-        m.put("url", List.of(pg.url()));
+    /** The postgres op on {@code workload} in database postgres, with a client's words and more options. */
+    private static OpSpec postgres(String workload, String client, String... options) {
+        return postgresIn("postgres", workload, client, options);
+    }
+
+    private static OpSpec postgresIn(String db, String workload, String client, String... options) {
+        Map<String, List<String>> m = new LinkedHashMap<>();
+        m.put("url", List.of(pg.url(db)));
+        for (String word : client.split(" ")) {
+            String[] kv = word.split("=", 2);
+            m.put(kv[0], List.of(kv[1]));
+        }
         for (int i = 0; i < options.length; i += 2) {
             m.put(options[i], List.of(options[i + 1]));
         }
@@ -57,36 +84,163 @@ class PostgresOpTest {
         return f;
     }
 
-    @Test
-    void tpcbLikeAt200PerSecondCommitsExactlyTheOkCount() throws Exception {
-        long before = pg.queryLong("SELECT count(*) FROM pgbench_history");
-        String gap = "SELECT (SELECT sum(abalance) FROM pgbench_accounts) - (SELECT sum(tbalance) FROM pgbench_tellers)";
-        long gapBefore = pg.queryLong(gap); // simple-update (another test) moves accounts only
-        Summary s = LoadTest.rate(200).op(postgres("tpcb-like")).duration(Duration.ofSeconds(10)).run().summary();
-        long added = pg.queryLong("SELECT count(*) FROM pgbench_history") - before;
-        long ok = s.outcomes().getOrDefault("ok", 0L);
-        assertEquals(s.ops(), ok, "every transaction committed: " + s.outcomes());
-        assertEquals(ok, added, "pgbench_history gained one row per ok cycle");
-        assertTrue(Math.abs(s.ops() - 2000) <= 20, "200 tps for 10 s: " + s.ops());
-        assertEquals(gapBefore, pg.queryLong(gap), "each transaction moved the same delta in accounts and tellers");
+    /** A database of its own with pgbench's tables at scale 1, no session left on it. */
+    private static String freshDatabase(String name) throws Exception {
+        pg.sql("DROP DATABASE IF EXISTS " + name, "CREATE DATABASE " + name);
+        PgBench.init(pg.url(name), 1);
+        assertTrue(pg.awaitNoSessions(name, 20), "pg-init's session ended");
+        return name;
     }
 
-    @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"platform", "virtual"})
-    void eachThreadKindRunsSimpleUpdateExactly(String threads) throws Exception {
+    private static long stat(String db, String column) throws Exception {
+        return pg.queryLong("SELECT " + column + " FROM pg_stat_database WHERE datname = '" + db + "'");
+    }
+
+    /**
+     * Transactions per whole second of {@code pgbench_history.mtime} (the server's clock at each transaction's
+     * start), as (epoch second, count), from the first to the last second with a row.
+     */
+    private static List<long[]> perSecond(String db) throws Exception {
+        return pg.queryPairs(db, "SELECT floor(extract(epoch FROM mtime AT TIME ZONE current_setting('TimeZone')))"
+                + "::bigint AS s, count(*) FROM pgbench_history GROUP BY 1 ORDER BY 1");
+    }
+
+    /**
+     * How far a whole second's count may be from {@code rate}: 2 %, or (when more) what the run's own lateness
+     * explains: a cycle that started its transaction late by up to the run's largest response time may have moved
+     * into the next second, so a second may lose or gain that many cycles at the rate (on a loaded machine a stall
+     * of tens of milliseconds at a second's edge does that; the run records it).
+     */
+    private static long slack(double rate, Summary s) {
+        double lateSeconds = s.latencies().get(Metric.RESPONSE).max() / 1e9;
+        return Math.max(Math.round(rate * 0.02), (long) Math.ceil(rate * lateSeconds) + 1);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {JDBC, HAND_OFF, VERTX, VERTX_PIPELINED})
+    void tpcbLikeAt200PerSecondCommitsExactlyTheOkCount(String client) throws Exception {
+        String db = freshDatabase("exact");
+        long commits = stat(db, "xact_commit");
+        long sessions = stat(db, "sessions");
+        long rollbacks = stat(db, "xact_rollback");
+        String gap = "SELECT (SELECT sum(abalance) FROM pgbench_accounts) - (SELECT sum(tbalance) FROM pgbench_tellers)";
+        Summary s = LoadTest.rate(200).op(postgresIn(db, "tpcb-like", client, "warm-up", "300"))
+                .duration(Duration.ofSeconds(10)).run().summary();
+        assertTrue(pg.awaitNoSessions(db, 20), "the op's sessions ended with the run");
+        long logins = stat(db, "sessions") - sessions;
+        commits = stat(db, "xact_commit") - commits; // before this test's own sessions on the database
+        rollbacks = stat(db, "xact_rollback") - rollbacks;
+        long ok = s.outcomes().getOrDefault("ok", 0L);
+        assertEquals(s.ops(), ok, "every transaction committed: " + s.outcomes());
+        assertEquals(ok + logins, commits, "xact_commit moved by the ok count and one per session (its login's"
+                + " catalog read): the warm-up's and the checks' transactions rolled back; " + logins + " sessions");
+        assertEquals(300 + 2, rollbacks, "xact_rollback moved by the warm-up's 300 cycles, the checks' transaction and"
+                + " the scale query's");
+        assertTrue(Math.abs(s.ops() - 2000) <= 20, "200 tps for 10 s: " + s.ops() + ", response max "
+                + s.latencies().get(Metric.RESPONSE).max() / 1e6 + " ms");
+        assertEquals(ok, pg.queryLong(db, "SELECT count(*) FROM pgbench_history"),
+                "pgbench_history gained one row per ok cycle");
+        assertEquals(0, pg.queryLong(db, gap), "each transaction moved the same delta in accounts and tellers");
+        List<long[]> seconds = perSecond(db);
+        long slack = slack(200, s);
+        for (long[] sec : seconds.subList(1, seconds.size() - 1)) { // the first and last are partial
+            assertTrue(Math.abs(sec[1] - 200) <= slack, "second " + sec[0] + " of " + seconds.size() + " had " + sec[1]
+                    + " transactions by mtime; 200 +- " + slack + " (2 %, or the run's own lateness: response max "
+                    + s.latencies().get(Metric.RESPONSE).max() / 1e6 + " ms)");
+        }
+        assertTrue(seconds.size() >= 10, "10 s of seconds: " + seconds.size());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {JDBC, VERTX})
+    void aLiveRateChangeMovesTheServersCommitRateWithinOneInterval(String client) throws Exception {
+        String db = freshDatabase("live");
+        CountDownLatch third = new CountDownLatch(3);
+        LoadTest.Running run = LoadTest.rate(100).op(postgresIn(db, "tpcb-like", client, "warm-up", "300"))
+                .onInterval(i -> third.countDown()).duration(Duration.ofSeconds(8)).start();
+        assertTrue(third.await(60, TimeUnit.SECONDS), "three intervals");
+        double before = System.currentTimeMillis() / 1e3;
+        run.rate("400");
+        double after = System.currentTimeMillis() / 1e3;
+        Summary s = run.await().summary();
+        List<long[]> seconds = perSecond(db);
+        List<String> old = new ArrayList<>();
+        List<String> moved = new ArrayList<>();
+        long slackOld = slack(100, s);
+        long slackNew = slack(400, s);
+        for (long[] sec : seconds.subList(1, seconds.size() - 1)) { // the first and last are partial
+            if (sec[0] + 1 <= before) {
+                old.add(sec[0] + ":" + sec[1]);
+                assertTrue(Math.abs(sec[1] - 100) <= slackOld, "before the change: " + old + "; 100 +- " + slackOld);
+            } else if (sec[0] >= Math.ceil(after)) { // starts within one interval (1 s) of the change
+                moved.add(sec[0] + ":" + sec[1]);
+                assertTrue(Math.abs(sec[1] - 400) <= slackNew, "from the first whole second after the change ("
+                        + after + "): " + moved + "; 400 +- " + slackNew);
+            }
+        }
+        assertTrue(old.size() >= 1 && moved.size() >= 2, "seconds judged: before " + old + ", after " + moved);
+        assertEquals(s.ops(), s.outcomes().getOrDefault("ok", 0L), s.outcomes().toString());
+        assertEquals(s.ops(), pg.queryLong(db, "SELECT count(*) FROM pgbench_history"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {JDBC, HAND_OFF, "client=jdbc jdbc-threads=virtual", VERTX, VERTX_PIPELINED})
+    void eachClientRunsSimpleUpdateExactly(String client) throws Exception {
         long before = pg.queryLong("SELECT count(*) FROM pgbench_history");
-        Summary s = LoadTest.rate(500).op(postgres("simple-update", "threads", threads, "connections", "4"))
+        Summary s = LoadTest.rate(500).op(postgres("simple-update", client, "connections", "4"))
                 .cycles(500).run().summary();
         assertEquals(500L, s.outcomes().get("ok"), s.outcomes().toString());
         assertEquals(500, pg.queryLong("SELECT count(*) FROM pgbench_history") - before);
     }
 
     @Test
-    void theWarmUpRunsTheStatementsAndLeavesNoRow() throws Exception {
+    void theWorkersModeRunsOneWorkerPerConnectionUnlessTheRunSaysOtherwise() throws Exception {
+        String db = freshDatabase("workers");
+        long sessions = stat(db, "sessions");
+        Summary s = LoadTest.rate(300).op(postgresIn(db, "select-only", JDBC, "connections", "3", "scale", "1"))
+                .cycles(300)
+                .run().summary();
+        assertEquals(3, s.threads(), "one worker per connection");
+        assertEquals(300L, s.outcomes().get("ok"), s.outcomes().toString());
+        assertTrue(pg.awaitNoSessions(db, 20));
+        assertEquals(3, stat(db, "sessions") - sessions, "three sessions on the server, the checks' first among them");
+        s = LoadTest.rate(300).op(postgresIn(db, "select-only", JDBC, "connections", "3", "scale", "1"))
+                .threads(5).cycles(300)
+                .run().summary();
+        assertEquals(5, s.threads(), "the run's own thread count wins");
+        assertEquals(300L, s.outcomes().get("ok"), s.outcomes().toString());
+        assertTrue(pg.awaitNoSessions(db, 20));
+        assertEquals(3 + 5, stat(db, "sessions") - sessions, "the two workers beyond the three opened their own");
+    }
+
+    @Test
+    void aWorkerAddedMidRunTakesTheConnectionOfOneThatLeft() throws Exception {
+        String db = freshDatabase("rejoin");
+        long sessions = stat(db, "sessions");
+        CountDownLatch first = new CountDownLatch(1);
+        CountDownLatch second = new CountDownLatch(2);
+        LoadTest.Running run = LoadTest.rate(300).op(postgresIn(db, "select-only", JDBC, "connections", "3", "scale",
+                "1")).onInterval(i -> {
+                    first.countDown();
+                    second.countDown();
+                }).duration(Duration.ofSeconds(4)).start();
+        assertTrue(first.await(60, TimeUnit.SECONDS), "one interval");
+        run.threads(1); // two workers leave, their connections stay open
+        assertTrue(second.await(60, TimeUnit.SECONDS), "two intervals");
+        run.threads(3); // a second later both have ended: the new workers take their connections
+        Summary s = run.await().summary();
+        assertEquals(s.ops(), s.outcomes().getOrDefault("ok", 0L), s.outcomes().toString());
+        assertTrue(pg.awaitNoSessions(db, 20));
+        assertEquals(3, stat(db, "sessions") - sessions, "no connection beyond the three");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {JDBC, HAND_OFF, VERTX, VERTX_PIPELINED})
+    void theWarmUpRunsTheStatementsAndLeavesNoRow(String client) throws Exception {
         long rows = pg.queryLong("SELECT count(*) FROM pgbench_history");
         String inserted = "SELECT n_tup_ins FROM pg_stat_user_tables WHERE relname = 'pgbench_history'";
         long inserts = pg.queryLong(inserted);
-        try (dev.pacer.engine.op.Op op = new PostgresOpProvider().create(postgres("tpcb-like", "warm-up", "500"))) {
+        try (Op op = new PostgresOpProvider().create(postgres("tpcb-like", client, "warm-up", "500"))) {
             op.warmUp();
         }
         assertEquals(rows, pg.queryLong("SELECT count(*) FROM pgbench_history"), "every warm-up cycle rolled back");
@@ -97,8 +251,9 @@ class PostgresOpTest {
         assertEquals(500, pg.queryLong(inserted) - inserts, "the warm-up ran its 500 cycles' inserts");
     }
 
-    @Test
-    void aFailingStepRollsItsTransactionBackAndIsTypedBySqlstate() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {JDBC, HAND_OFF, VERTX, VERTX_PIPELINED})
+    void aFailingStepRollsItsTransactionBackAndIsTypedBySqlstate(String client) throws Exception {
         pg.sql("DROP TABLE IF EXISTS rb", "CREATE TABLE rb (id bigint PRIMARY KEY, note text)",
                 "DROP TABLE IF EXISTS uq", "CREATE TABLE uq (id int PRIMARY KEY)", "INSERT INTO uq VALUES (1)");
         Path f = file("""
@@ -126,7 +281,7 @@ class PostgresOpTest {
                         save: {big: big}
                       - {sql: "INSERT INTO rb (id, note) VALUES ({big} + {cycle}, 'saved')", check: {rows: 1}}
                 """);
-        Summary s = LoadTest.rate(400).op(postgres(f.toString())).cycles(400).run().summary();
+        Summary s = LoadTest.rate(400).op(postgres(f.toString(), client)).cycles(400).run().summary();
         Map<String, Long> o = s.outcomes();
         assertEquals(100L, o.get("sql-22012"), "division by zero: " + o);
         assertEquals(100L, o.get("sql-23505"), "unique violation: " + o);
@@ -157,27 +312,59 @@ class PostgresOpTest {
                 Map.of("url", List.of("postgresql://pacer:x@127.0.0.1:" + pg.port() + "/nosuchdb")))));
         assertTrue(e.getMessage().startsWith("postgres: cannot connect to"), e.getMessage());
         pg.sql("DROP TABLE IF EXISTS bi", "CREATE TABLE bi (id int, name text)");
-        for (String[] c : new String[][] {
-                {"{sql: 'SELECT * FROM nosuch WHERE id = {id}'}", "relation \"nosuch\" does not exist"},
-                {"{sql: 'SELECT nosuch FROM bi WHERE id = {id}'}", "column \"nosuch\" does not exist"},
-                {"{sql: 'SELEKT id FROM bi WHERE id = {id}'}", "syntax error"},
-                {"{sql: \"SELECT id FROM bi WHERE name = 'x{id}'\"}", "a {name} inside a quoted string?"},
-                {"{sql: 'SELECT id FROM bi WHERE id = {word}'}", "{word} is text but parameter $1 is int4"},
-                {"{sql: 'SELECT id FROM bi WHERE id = {id}', save: {x: nosuch}}", "returns no column 'nosuch'"}}) {
-            Path f = file("bindings: {id: 'uniform(1, 9)', word: 'alnum(3, 5)'}\nops:\n  one: " + c[0] + "\n");
-            WorkloadException w = assertThrows(WorkloadException.class,
-                    () -> p.create(postgres(f.toString())).close());
-            assertTrue(w.getMessage().startsWith(f + ":4: ") && w.getMessage().contains(c[1])
-                    && !w.getMessage().contains("\n"), w.getMessage());
+        for (String client : List.of(JDBC, VERTX)) {
+            for (String[] c : new String[][] {
+                    {"{sql: 'SELECT * FROM nosuch WHERE id = {id}'}", "relation \"nosuch\" does not exist"},
+                    {"{sql: 'SELECT nosuch FROM bi WHERE id = {id}'}", "column \"nosuch\" does not exist"},
+                    {"{sql: 'SELEKT id FROM bi WHERE id = {id}'}", "syntax error"},
+                    {"{sql: \"SELECT id FROM bi WHERE name = 'x{id}'\"}", "a {name} inside a quoted string?"},
+                    {"{sql: 'SELECT id FROM bi WHERE id = {word}'}", "{word} is text but parameter $1 is int4"},
+                    {"{sql: 'SELECT id FROM bi WHERE id = {id}', save: {x: nosuch}}", "returns no column 'nosuch'"}}) {
+                Path f = file("bindings: {id: 'uniform(1, 9)', word: 'alnum(3, 5)'}\nops:\n  one: " + c[0] + "\n");
+                WorkloadException w = assertThrows(WorkloadException.class,
+                        () -> p.create(postgres(f.toString(), client)).close());
+                assertTrue(w.getMessage().startsWith(f + ":4: ") && w.getMessage().contains(c[1])
+                        && !w.getMessage().contains("\n"), client + ": " + w.getMessage());
+            }
         }
         Path f = file("ops:\n  one: {sql: 'SELECT {nosuch}'}\n");
-        WorkloadException w = assertThrows(WorkloadException.class, () -> p.create(postgres(f.toString())));
+        WorkloadException w = assertThrows(WorkloadException.class, () -> p.create(postgres(f.toString(), JDBC)));
         assertTrue(w.getMessage().contains(":3: {nosuch} is not a binding"), w.getMessage());
     }
 
     @Test
-    void aServerStoppedMidRunIsCountedAndTheRunRecoversOnSchedule() throws Exception {
-        LoadTest.Running run = LoadTest.rate(100).op(postgres("tpcb-like", "connect-timeout", "2s"))
+    void badClientOptionsAreOneLineBeforeAnythingConnects() {
+        PostgresOpProvider p = new PostgresOpProvider();
+        String nowhere = "postgresql://pacer:x@127.0.0.1:1/db"; // nothing listens: an option refused first says so
+        for (String[] c : new String[][] {
+                {"client=nosuch", "client", "expected jdbc (pgjdbc, the default) or vertx"},
+                {"client=jdbc jdbc-threads=green", "jdbc-threads", "expected workers"},
+                {"client=jdbc pipelining=on", "pipelining", "is client=vertx's"},
+                {"client=jdbc io-threads=2", "io-threads", "is client=vertx's"},
+                {"client=vertx jdbc-threads=platform", "jdbc-threads", "is client=jdbc's"},
+                {"client=vertx pipelining=maybe", "pipelining", "expected on or off"},
+                {"client=vertx io-threads=0", "io-threads", "expected 1 to 256"}}) {
+            Map<String, List<String>> m = new LinkedHashMap<>();
+            m.put("url", List.of(nowhere));
+            m.put("scale", List.of("1"));
+            for (String word : c[0].split(" ")) {
+                m.put(word.split("=")[0], List.of(word.split("=")[1]));
+            }
+            SettingException e = assertThrows(SettingException.class,
+                    () -> p.create(OpSpec.parse("postgres:select-only", m)), c[0]);
+            assertEquals(c[1], e.setting(), c[0]);
+            assertTrue(e.getMessage().contains(c[2]) && !e.getMessage().contains("\n"), e.getMessage());
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> p.create(OpSpec.parse(
+                "postgres:select-only", Map.of("url", List.of(pg.url() + "?sslmode=require"),
+                        "client", List.of("vertx"), "scale", List.of("1")))));
+        assertTrue(e.getMessage().contains("client=vertx takes no URL parameter 'sslmode'"), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {JDBC, HAND_OFF, VERTX, VERTX_PIPELINED})
+    void aServerStoppedMidRunIsCountedAndTheRunRecoversOnSchedule(String client) throws Exception {
+        LoadTest.Running run = LoadTest.rate(100).op(postgres("tpcb-like", client, "connect-timeout", "2s"))
                 .duration(Duration.ofSeconds(12)).start();
         Thread.sleep(3000);
         pg.stopServer();

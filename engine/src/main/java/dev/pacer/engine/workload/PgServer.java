@@ -1,0 +1,227 @@
+package dev.pacer.engine.workload;
+
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ParameterMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Properties;
+
+/**
+ * The server a postgres op runs against: its URL as pgjdbc takes it, the login and the timeouts; it opens pgjdbc
+ * connections and checks a workload's statements on the server before a run. Immutable after construction,
+ * thread-safe ({@link #connect} may be called from any thread).
+ */
+final class PgServer {
+
+    /** The URL as given (with its password: only {@link #redacted} goes into messages). */
+    final String url;
+    final String jdbcUrl;
+    /** pgjdbc's connection properties: the login, the timeouts; never changed after the constructor. */
+    private final Properties props = new Properties();
+
+    /**
+     * @param url            {@code postgresql://user:password@host:port/db?param=value}, or a
+     *                       {@code jdbc:postgresql:} URL
+     * @param connectTimeout how long a connection may take to open
+     * @param timeout        the socket's read timeout: how long a statement may go unanswered
+     * @throws IllegalArgumentException one line naming a URL that is not PostgreSQL's
+     */
+    PgServer(String url, Duration connectTimeout, Duration timeout) {
+        this.url = url;
+        this.jdbcUrl = jdbcUrl(url, props);
+        props.setProperty("prepareThreshold", "1");
+        props.setProperty("stringtype", "unspecified");
+        props.setProperty("connectTimeout", String.valueOf(Math.max(1, connectTimeout.toSeconds())));
+        props.setProperty("socketTimeout", String.valueOf(Math.max(1, timeout.toSeconds())));
+        props.setProperty("ApplicationName", "pacer");
+        // the application name goes in the login packet (no SET after it: a round trip and a transaction less)
+        props.setProperty("assumeMinServerVersion", "9.0");
+        props.setProperty("tcpKeepAlive", "true");
+    }
+
+    /** A new pgjdbc connection. */
+    Connection connect() throws SQLException {
+        return DriverManager.getConnection(jdbcUrl, props);
+    }
+
+    /**
+     * The first connection of a run, whose failure is the user's to fix.
+     *
+     * @throws IllegalArgumentException one line: the server refused, the login failed, no such database
+     */
+    Connection connectFirst() {
+        try {
+            return connect();
+        } catch (SQLException e) {
+            throw new IllegalArgumentException("postgres: cannot connect to " + redacted(url) + ": " + oneLine(e));
+        }
+    }
+
+    /**
+     * The host, port, database, user and password the URL names (pgjdbc's reading of it, defaults included), for a
+     * client other than pgjdbc; the URL's other parameters are pgjdbc's and are refused here, in one line.
+     */
+    Properties parsed(String client) {
+        Properties p = org.postgresql.Driver.parseURL(jdbcUrl, props);
+        if (p == null) {
+            throw new IllegalArgumentException("postgres: URL '" + redacted(url) + "' is not one pgjdbc reads");
+        }
+        for (String key : p.stringPropertyNames()) {
+            if (!props.containsKey(key) && !key.startsWith("PG")) {
+                throw new IllegalArgumentException("postgres: " + client + " takes no URL parameter '" + key
+                        + "' (it reads the host, port, database, user and password)");
+            }
+        }
+        if (p.getProperty("PGHOST", "").contains(",")) {
+            throw new IllegalArgumentException("postgres: " + client + " takes one host, not '"
+                    + p.getProperty("PGHOST") + "'");
+        }
+        return p;
+    }
+
+    /**
+     * Checks every statement of a workload on the server: it must prepare, its parameters must take the values the
+     * run binds, and a saved column must exist. The checks run in a transaction that is rolled back: they commit
+     * nothing (a test may judge a run by the server's commit count).
+     *
+     * @throws WorkloadException naming the statement's line
+     */
+    static void check(Connection c, PgWorkload w) throws SQLException {
+        c.setAutoCommit(false);
+        try {
+            try (java.sql.Statement begin = c.createStatement()) {
+                begin.execute("SELECT 1"); // opens the transaction: pgjdbc sends BEGIN with a statement, not a describe
+            }
+            for (SqlWorkload.Op op : w.ops) {
+                for (SqlWorkload.Step s : op.steps()) {
+                    check(c, w, s);
+                }
+            }
+        } finally {
+            c.rollback();
+            c.setAutoCommit(true);
+        }
+    }
+
+    private static void check(Connection c, PgWorkload w, SqlWorkload.Step s) {
+        String source = w.workload.source();
+        try (PreparedStatement ps = c.prepareStatement(s.sql())) {
+            try {
+                for (int i = 0; i < s.params().size(); i++) { // the types the run binds; text the server infers
+                    SqlWorkload.Slot slot = s.params().get(i);
+                    Fn.Kind kind = slot.binding() >= 0 ? w.bindings[slot.binding()].kind()
+                            : slot.isCycle() ? Fn.Kind.LONG : null;
+                    if (kind == Fn.Kind.LONG) {
+                        ps.setLong(i + 1, 0);
+                    } else if (kind == Fn.Kind.DOUBLE) {
+                        ps.setDouble(i + 1, 0);
+                    } else {
+                        ps.setNull(i + 1, Types.OTHER);
+                    }
+                }
+            } catch (SQLException e) { // pgjdbc found fewer parameters than the text has {name}s
+                throw new WorkloadException(source, s.line(), "the statement has fewer parameters "
+                        + "than {name}s: a {name} inside a quoted string? ('text ' || {name})");
+            }
+            ParameterMetaData pm = ps.getParameterMetaData(); // a round trip: the server parses it
+            if (pm.getParameterCount() != s.params().size()) {
+                throw new WorkloadException(source, s.line(), "the statement has "
+                        + pm.getParameterCount() + " parameters, " + s.params().size() + " {name}s");
+            }
+            for (int i = 0; i < s.params().size(); i++) {
+                SqlWorkload.Slot slot = s.params().get(i);
+                if (slot.binding() >= 0 && w.bindings[slot.binding()].kind() != Fn.Kind.LONG
+                        && isWhole(pm.getParameterType(i + 1))) {
+                    throw new WorkloadException(source, s.line(), "{" + slot.name() + "} is "
+                            + w.bindings[slot.binding()].kind().name().toLowerCase(Locale.ROOT)
+                            + " but parameter $" + (i + 1) + " is " + pm.getParameterTypeName(i + 1));
+                }
+            }
+            if (!s.saves().isEmpty()) {
+                ResultSetMetaData md = ps.getMetaData();
+                for (SqlWorkload.Save sv : s.saves()) {
+                    if (md == null || column(md, sv.column()) < 0) {
+                        throw new WorkloadException(source, s.line(), "save '" + sv.name()
+                                + "': the statement returns no column '" + sv.column() + "'");
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            throw new WorkloadException(source, s.line(), "the statement does not prepare: " + oneLine(e));
+        }
+    }
+
+    private static boolean isWhole(int type) {
+        return type == Types.INTEGER || type == Types.BIGINT || type == Types.SMALLINT || type == Types.NUMERIC;
+    }
+
+    private static int column(ResultSetMetaData md, String name) throws SQLException {
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+            if (md.getColumnLabel(i).equalsIgnoreCase(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * A {@code postgresql://user:password@host:port/db?param=value} URL as pgjdbc's {@code jdbc:postgresql:} URL;
+     * the user and password go into {@code props}. {@code jdbc:postgresql:} URLs are taken as they are.
+     */
+    static String jdbcUrl(String url, Properties props) {
+        if (url == null || url.isBlank()) {
+            throw new IllegalArgumentException("postgres: give the server's URL: --url "
+                    + "postgresql://user:password@host:port/db");
+        }
+        if (url.startsWith("jdbc:postgresql:")) {
+            return url;
+        }
+        URI u;
+        try {
+            u = new URI(url.strip());
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException("postgres: URL '" + redacted(url) + "' is not a URL: " + e.getReason());
+        }
+        if (!"postgresql".equals(u.getScheme()) && !"postgres".equals(u.getScheme()) || u.getHost() == null) {
+            throw new IllegalArgumentException("postgres: URL '" + redacted(url)
+                    + "' is not postgresql://user:password@host:port/db");
+        }
+        if (u.getRawUserInfo() != null) {
+            String[] up = u.getRawUserInfo().split(":", 2);
+            props.setProperty("user", URLDecoder.decode(up[0], StandardCharsets.UTF_8));
+            if (up.length > 1) {
+                props.setProperty("password", URLDecoder.decode(up[1], StandardCharsets.UTF_8));
+            }
+        } else if (System.getenv("PGUSER") != null) {
+            props.setProperty("user", System.getenv("PGUSER"));
+        }
+        if (!props.containsKey("password") && System.getenv("PGPASSWORD") != null) {
+            props.setProperty("password", System.getenv("PGPASSWORD"));
+        }
+        String host = u.getHost().contains(":") && !u.getHost().startsWith("[") ? "[" + u.getHost() + "]" : u.getHost();
+        String path = u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath();
+        return "jdbc:postgresql://" + host + (u.getPort() < 0 ? "" : ":" + u.getPort()) + path
+                + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery());
+    }
+
+    /** The URL without its password, for messages. */
+    static String redacted(String url) {
+        return url == null ? "" : url.replaceFirst("(//[^:/@]*:)[^@/]*@", "$1***@");
+    }
+
+    /** An error's first line, with its SQLSTATE. */
+    static String oneLine(SQLException e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        int nl = m.indexOf('\n');
+        String first = nl < 0 ? m : m.substring(0, nl);
+        return first.strip() + (e.getSQLState() == null ? "" : " (SQLSTATE " + e.getSQLState() + ")");
+    }
+}
