@@ -5,25 +5,24 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pacer.engine.op.Outcome;
 import java.nio.charset.StandardCharsets;
-import java.util.Optional;
 
 /**
  * Judges one step's response: status, then each check as written, then the saves. The first failure is the
- * step's outcome; null when all passed. Stateless, thread-safe.
+ * step's outcome; null when all passed.
+ *
+ * <p>Not thread-safe: one per connection, used on its event loop.
  */
 final class StepCheck {
 
     private static final ObjectMapper JSON = new ObjectMapper().disable(JsonParser.Feature.AUTO_CLOSE_SOURCE);
 
-    private StepCheck() {
-    }
-
     /**
-     * @param headers the response's headers: a function of a name to its first value
+     * @param body    the body's bytes, {@code [0, bodyLength)} (any array when the step needs no body)
+     * @param headers the response's headers: a name to its first value, or null
      * @return the failure (a warn check's is its {@code warn-} outcome), or null
      */
-    static Outcome judge(Workload.Step step, CycleState st, int status, byte[] body,
-                         java.util.function.Function<String, Optional<String>> headers) {
+    Outcome judge(Workload.Step step, CycleState st, int status, byte[] body, int bodyLength,
+                  java.util.function.Function<String, String> headers) {
         Workload.Check check = step.check();
         Outcome warned = null;
         JsonNode tree = null;
@@ -33,7 +32,8 @@ final class StepCheck {
                     || (check.status()[status >> 6] & (1L << status)) == 0)) {
                 failed = CheckOutcomes.CHECK_STATUS;
             }
-            String text = failed == null && check.needsBody() ? new String(body, StandardCharsets.UTF_8) : null;
+            String text = failed == null && check.needsBody()
+                    ? new String(body, 0, bodyLength, StandardCharsets.UTF_8) : null;
             if (failed == null && check.contains() != null && !text.contains(check.contains().render(st))) {
                 failed = CheckOutcomes.CHECK_BODY;
             }
@@ -41,7 +41,7 @@ final class StepCheck {
                 failed = CheckOutcomes.CHECK_BODY;
             }
             if (failed == null && !check.json().isEmpty()) {
-                tree = tree(body);
+                tree = tree(body, bodyLength);
                 for (Workload.JsonEquals eq : check.json()) {
                     JsonNode at = tree == null ? null : tree.at(eq.pointer());
                     if (at == null || at.isMissingNode() || !text(at).equals(eq.expected().render(st))) {
@@ -62,7 +62,7 @@ final class StepCheck {
             boolean isText;
             if (save.pointer() != null) {
                 if (tree == null) {
-                    tree = tree(body);
+                    tree = tree(body, bodyLength);
                 }
                 JsonNode at = tree == null ? null : tree.at(save.pointer());
                 if (at == null || at.isMissingNode() || at.isNull()) {
@@ -71,11 +71,10 @@ final class StepCheck {
                 value = text(at);
                 isText = at.isTextual() || at.isContainerNode();
             } else {
-                Optional<String> h = headers.apply(save.header());
-                if (h.isEmpty()) {
+                value = headers.apply(save.header());
+                if (value == null) {
                     return CheckOutcomes.EXTRACT_MISSING;
                 }
-                value = h.get();
                 isText = true;
             }
             st.saved[save.slot()] = value;
@@ -89,9 +88,14 @@ final class StepCheck {
         return step.check() != null && step.check().needsBody() || step.saves().stream().anyMatch(s -> s.pointer() != null);
     }
 
-    private static JsonNode tree(byte[] body) {
+    /** Whether a step needs the response's headers: a header save. */
+    static boolean needsHeaders(Workload.Step step) {
+        return step.saves().stream().anyMatch(s -> s.header() != null);
+    }
+
+    private static JsonNode tree(byte[] body, int length) {
         try {
-            return body == null || body.length == 0 ? null : JSON.readTree(body);
+            return length == 0 ? null : JSON.readTree(body, 0, length);
         } catch (java.io.IOException e) {
             return null;
         }
