@@ -162,13 +162,14 @@ final class H1ResponseParser {
             System.arraycopy(line, 0, bigger, 0, lineLength);
             line = bigger;
         }
-        in.getBytes(from, line, lineLength, n);
+        // readBytes, not getBytes: without Unsafe (Netty's default on JDK 25) a direct buffer's getBytes makes a
+        // ByteBuffer duplicate per call, readBytes uses the buffer's own
+        in.readBytes(line, lineLength, n);
         lineLength += n;
         if (lf < 0) {
-            in.readerIndex(end);
             return false;
         }
-        in.readerIndex(lf + 1);
+        in.skipBytes(1);
         if (lineLength > 0 && line[lineLength - 1] == '\r') {
             lineLength--;
         }
