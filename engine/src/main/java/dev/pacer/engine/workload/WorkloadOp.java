@@ -22,14 +22,14 @@ import java.util.function.Function;
  * per request) and sent over the http op's event loops ({@link RequestClient}: HTTP/1.1 keep-alive connections;
  * a cycle keeps its connection for all its steps). Each connection has its own {@link Session} (scratch space, a
  * cycle's saved values, the checks' parser state), so a cycle allocates next to nothing. Thread-safe: a cycle's
- * state is its connection's and is used on that connection's event loop only.
+ * state is its connection's and is used on that connection's event loop only. Its warm-up runs whole cycles against
+ * a private server, never the target ({@link WorkloadWarmUp}).
  *
  * <p>It is a mix ({@link OpMix}): the run records each cycle under its op's name too, its wait to the first step's
  * start and its service time from there to the last step's end.
  */
 final class WorkloadOp implements AsyncOp, OpMix {
 
-    private final Workload workload;
     private final Mix mix;
     private final RequestClient client;
     private final byte[] head;
@@ -44,7 +44,6 @@ final class WorkloadOp implements AsyncOp, OpMix {
 
     WorkloadOp(Workload workload, int shards, Duration connectTimeout, Duration timeout, int connections,
                RunClock clock) throws IOException {
-        this.workload = workload;
         this.mix = Mix.of(workload.ops().stream().mapToLong(Workload.Op::weight).toArray(), shards);
         this.head = ("Host: " + workload.base().getRawAuthority() + "\r\nUser-Agent: pacer\r\n")
                 .getBytes(StandardCharsets.ISO_8859_1);
@@ -83,40 +82,65 @@ final class WorkloadOp implements AsyncOp, OpMix {
 
     @Override
     public void start(long cycle, Completion completion) {
-        for (Fn f : bindings) {
-            if (!f.has(cycle)) {
-                completion.complete(CheckOutcomes.DATA_EXHAUSTED);
-                return;
-            }
+        start(client, cycle, completion);
+    }
+
+    /** Starts a cycle on {@code over}: the op's client, or the warm-up's. */
+    void start(RequestClient over, long cycle, Completion completion) {
+        if (!has(cycle)) {
+            completion.complete(CheckOutcomes.DATA_EXHAUSTED);
+            return;
         }
-        client.send(cycle, completion);
+        over.send(cycle, completion);
     }
 
     /**
-     * Renders the requests of the first {@link #WARM_UP_CYCLES} cycles (bindings, templates, the mix) and runs the
-     * JSON reader, without sending anything, so the first measured cycles do not pay for compiling them.
+     * Runs the op's cycles whole against a private server on loopback, never the target ({@link WorkloadWarmUp}),
+     * so the JIT has compiled their paths before the first scheduled op; then opens up to {@link #OPEN_AHEAD} of
+     * the op's connections to the target (TCP only: no request), as the http op does.
      */
     @Override
-    public void warmUp() {
-        Bytes out = new Bytes(512);
-        Bytes body = new Bytes(256);
-        StepCheck check = new StepCheck();
-        byte[] json = "{\"id\": 1}".getBytes(StandardCharsets.UTF_8);
-        for (long c = 0; c < WARM_UP_CYCLES; c++) {
-            Workload.Op op = ops[mix.op(c)];
-            CycleState st = new CycleState(c, op.savedNames().size());
-            java.util.Arrays.fill(st.saved, "0");
-            for (int i = 0; i < op.steps().size(); i++) {
-                Workload.Step step = op.steps().get(i);
-                Rendered.writeHttp1(step, st, head, out, body);
-                if (needsBody[mix.op(c)][i]) {
-                    check.judge(step, st, 200, json, json.length, n -> "0");
-                }
-            }
-        }
+    public void warmUp() throws InterruptedException {
+        lastWarmUp = WorkloadWarmUp.run(this);
+        client.openAhead(OPEN_AHEAD, OPEN_TIMEOUT_MILLIS);
     }
 
-    static final long WARM_UP_CYCLES = 20_000;
+    /** The most connections {@link #warmUp} opens ahead of the run. */
+    static final int OPEN_AHEAD = 64;
+    /** How long {@link #warmUp} waits for them (those not open by then open with their first cycle). */
+    static final long OPEN_TIMEOUT_MILLIS = 5_000;
+
+    /** What the last warm-up did (null before one), for tests. */
+    volatile WorkloadWarmUp.Result lastWarmUp;
+
+    RequestClient client() {
+        return client;
+    }
+
+    /** Makes a connection's session: for the op's client, and for the warm-up's. */
+    java.util.function.Supplier<RequestClient.Exchange> sessions() {
+        return Session::new;
+    }
+
+    /** Whether every binding has a value for the cycle. */
+    boolean has(long cycle) {
+        for (Fn f : bindings) {
+            if (!f.has(cycle)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The op a cycle runs. */
+    Workload.Op opFor(long cycle) {
+        return ops[mix.op(cycle)];
+    }
+
+    /** The request's fixed lines after the request line ({@code Host}, {@code User-Agent}). */
+    byte[] head() {
+        return head;
+    }
 
     @Override
     public int capacity() {

@@ -388,4 +388,39 @@ class WorkloadOpTest {
             t.join(5000);
         }
     }
+
+    @Test
+    void theWarmUpRunsWholeCyclesOffTheTargetWithinItsBound() throws Exception {
+        try (WorkloadOp op = op("""
+                bindings: {item: "uniform(1, 100000)", user: "uniform(1, 50000)"}
+                ops:
+                  browse: {weight: 7, request: "GET /items/{item}", check: {status: 200, json: {/id: "{item}"}}}
+                  cart:
+                    weight: 2
+                    request: POST /users/{user}/cart
+                    json: {item: "{item}"}
+                    check: {status: [200, 201], body: added}
+                  checkout:
+                    weight: 1
+                    steps:
+                      - request: POST /users/{user}/orders
+                        json: {ref: "{cycle}"}
+                        check: {status: 201}
+                        save: {order: json(/orderId), where: header(Location)}
+                      - {request: "POST /orders/{order}/pay?at={where}", check: {status: 2xx}}
+                """)) {
+            long t0 = System.nanoTime();
+            op.warmUp();
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            WorkloadWarmUp.Result warm = op.lastWarmUp;
+            assertEquals(List.of(), requests, "the target saw nothing before the run's first cycle");
+            assertTrue(warm.cycles() > 100 && warm.answered() >= warm.cycles(), warm.toString());
+            assertTrue(warm.ok() >= warm.cycles() * 0.9, "its cycles passed their checks, steps and saves: " + warm);
+            double bound = (WorkloadWarmUp.CLOSED.plus(WorkloadWarmUp.PACED).plus(WorkloadWarmUp.SETTLE_MAX)
+                    .toMillis() + 2 * WorkloadWarmUp.GIVE_UP_MILLIS + WorkloadOp.OPEN_TIMEOUT_MILLIS) / 1e3;
+            assertTrue(seconds < bound, seconds + " s");
+            assertEquals(Outcome.OK, run(op, 0)); // cycle 0 is a browse
+            assertEquals(1, requests.size(), requests.toString());
+        }
+    }
 }

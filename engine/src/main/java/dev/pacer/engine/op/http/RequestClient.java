@@ -158,6 +158,32 @@ public final class RequestClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Another client on this one's event loops, to {@code address} (a warm-up's private server), with
+     * {@code connections} connections and exchanges from {@code exchanges}; closing it leaves the event loops to
+     * this one.
+     */
+    public RequestClient to(InetSocketAddress address, int connections, Supplier<? extends Exchange> exchanges) {
+        return new RequestClient(transport, false, address, connections, timeoutNanos, exchanges);
+    }
+
+    HttpTransport transport() {
+        return transport;
+    }
+
+    /**
+     * Opens up to {@code max} of the connections ahead of their first cycle (TCP only: nothing is sent), waiting at
+     * most {@code timeoutMillis} for them; those not open by then open with their first cycle.
+     */
+    public void openAhead(int max, long timeoutMillis) throws InterruptedException {
+        int n = Math.min(max, all.length);
+        java.util.concurrent.CountDownLatch opened = new java.util.concurrent.CountDownLatch(n);
+        for (int i = 0; i < n; i++) {
+            all[i].open(opened);
+        }
+        opened.await(timeoutMillis, TimeUnit.MILLISECONDS);
+    }
+
     /** How many cycles may be in flight at once: the connections. */
     public int capacity() {
         return all.length;
@@ -257,6 +283,25 @@ public final class RequestClient implements AutoCloseable {
             });
         }
 
+        /** Opens a channel, if it has none, on its event loop; counts {@code opened} down either way. */
+        void open(java.util.concurrent.CountDownLatch opened) {
+            loop.execute(() -> {
+                if (channel != null) {
+                    opened.countDown();
+                    return;
+                }
+                ChannelFuture f = bootstrap.connect(address);
+                Channel ch = f.channel();
+                channel = ch;
+                f.addListener(done -> {
+                    if (!done.isSuccess() && ch == channel) {
+                        channel = null; // its first cycle connects again
+                    }
+                    opened.countDown();
+                });
+            });
+        }
+
         /** Hands this (idle) connection a cycle; called by its owner, on any thread. */
         void dispatch(long cycle, Completion completion) {
             this.nextCycle = cycle;
@@ -291,6 +336,7 @@ public final class RequestClient implements AutoCloseable {
                 channel.writeAndFlush(request, channel.voidPromise());
                 return;
             }
+            abandon(); // a channel that died, or one opened ahead that is not open yet
             ChannelFuture f = bootstrap.connect(address);
             Channel ch = f.channel();
             channel = ch;
