@@ -245,10 +245,7 @@ public final class RequestClient implements AutoCloseable {
             p.completion.complete(Outcome.CANCELLED);
         }
         for (Connection c : all) {
-            c.loop.execute(() -> {
-                c.abandon();
-                c.fail(new CancellationException("the client closed"));
-            });
+            c.loop.execute(c::cancel);
         }
         if (ownsTransport) {
             transport.close();
@@ -385,6 +382,14 @@ public final class RequestClient implements AutoCloseable {
         void fail(Throwable t) {
             if (inFlight != null) {
                 finish(exchange.failed(t));
+            }
+        }
+
+        /** On the event loop, the client closing: drops the channel; the cycle in flight fails as cancelled. */
+        void cancel() {
+            abandon();
+            if (inFlight != null) {
+                fail(new CancellationException("the client closed"));
             }
         }
 
