@@ -63,7 +63,8 @@ final class CheckOutcomes {
                 return RESET;
             }
         }
-        Throwable root = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+        Throwable root = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                ? e.getCause() : e;
         return Outcome.forThrowable(root);
     }
 }

@@ -153,7 +153,8 @@ final class StepCheck {
 
     /** Whether a step needs the response's body: a body check or a JSON save. */
     static boolean needsBody(Workload.Step step) {
-        return step.check() != null && step.check().needsBody() || step.saves().stream().anyMatch(s -> s.pointer() != null);
+        return step.check() != null && step.check().needsBody()
+                || step.saves().stream().anyMatch(s -> s.pointer() != null);
     }
 
     /** Whether a step needs the response's headers: a header save. */

@@ -127,7 +127,8 @@ class WorkloadOpTest {
         try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closed = s.getLocalPort();
         }
-        try (WorkloadOp op = op("http://127.0.0.1:" + closed, "ops: {a: {weight: 1, request: GET /}}", Duration.ofSeconds(5))) {
+        try (WorkloadOp op = op("http://127.0.0.1:" + closed, "ops: {a: {weight: 1, request: GET /}}",
+                Duration.ofSeconds(5))) {
             assertEquals(CheckOutcomes.REFUSED, run(op, 0));
         }
     }
@@ -171,8 +172,9 @@ class WorkloadOpTest {
 
     @Test
     void manyCyclesInFlightAtOnceEachCompleteOnceOverSixteenConnections() throws Exception {
-        try (WorkloadOp op = op("ops: {a: {weight: 1, request: \"GET /items/{cycle}\", check: {json: {/id: \"{cycle}\"}}}}")) {
-            java.util.concurrent.ConcurrentLinkedQueue<Outcome> outcomes = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        try (WorkloadOp op = op("ops: {a: {weight: 1, request: \"GET /items/{cycle}\", "
+                + "check: {json: {/id: \"{cycle}\"}}}}")) {
+            java.util.Queue<Outcome> outcomes = new java.util.concurrent.ConcurrentLinkedQueue<>();
             java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(500);
             for (long c = 1000; c < 1500; c++) {
                 op.start(c, o -> {
@@ -232,8 +234,13 @@ class WorkloadOpTest {
                   checkout:
                     weight: 1
                     steps:
-                      - {request: "POST /orders", json: {ref: "{cycle}"}, check: {status: 201}, save: {order: json(/orderId), where: header(Location)}}
-                      - {request: "POST /orders/{order}/pay", json: {order: "{order}", at: "{where}"}, check: {status: 200}}
+                      - request: POST /orders
+                        json: {ref: "{cycle}"}
+                        check: {status: 201}
+                        save: {order: json(/orderId), where: header(Location)}
+                      - request: POST /orders/{order}/pay
+                        json: {order: "{order}", at: "{where}"}
+                        check: {status: 200}
                 """)) {
             assertEquals(Outcome.OK, run(op, 3));
             assertEquals(List.of("POST /orders", "POST /orders/o-1/pay"), requests);
@@ -295,7 +302,8 @@ class WorkloadOpTest {
             Workload again = WorkloadParser.parse("base: " + base + "\n" + yaml, "w.yaml", dir, Map.of());
             assertEquals(one, Rendered.of(again.ops().get(0).steps().get(0), st, new Bytes(8)).target());
         }
-        try (WorkloadOp op = new WorkloadOp(w, 4, Duration.ofSeconds(5), Duration.ofSeconds(10), 4, RunClock.system())) {
+        try (WorkloadOp op = new WorkloadOp(w, 4, Duration.ofSeconds(5), Duration.ofSeconds(10), 4,
+                RunClock.system())) {
             for (long c = 0; c < 8; c++) {
                 assertEquals(Outcome.OK, run(op, c));
             }

@@ -15,7 +15,10 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class H1ResponseParserTest {
 
-    /** Feeds {@code text} in pieces of {@code piece} bytes; returns the parser once the response is complete, checking it ends exactly there. */
+    /**
+     * Feeds {@code text} in pieces of {@code piece} bytes; returns the parser once the response is complete,
+     * checking it ends exactly there.
+     */
     static H1ResponseParser parse(String text, int piece, boolean head) {
         H1ResponseParser p = new H1ResponseParser();
         p.reset(head);
@@ -44,7 +47,8 @@ class H1ResponseParserTest {
         both("HTTP/1.1 200 OK\r\nContent-Length: 3\r\nServer: x\r\n\r\nok\n", 200, false);
         both("HTTP/1.1 404 Not Found\r\ncontent-length:0\r\n\r\n", 404, false);
         both("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n0\r\n\r\n", 200, false);
-        both("HTTP/1.1 200 OK\r\nTransfer-Encoding: Chunked\r\n\r\nA\r\n0123456789\r\n0\r\nTrailer: t\r\n\r\n", 200, false);
+        both("HTTP/1.1 200 OK\r\nTransfer-Encoding: Chunked\r\n\r\nA\r\n0123456789\r\n0\r\nTrailer: t\r\n\r\n",
+                200, false);
         both("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok", 201, false);
         both("HTTP/1.1 204 No Content\r\n\r\n", 204, false);
         both("HTTP/1.1 500 Oops\r\nConnection: close\r\nContent-Length: 1\r\n\r\nx", 500, true);
@@ -69,7 +73,8 @@ class H1ResponseParserTest {
                 "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"}) {
             H1ResponseParser p = new H1ResponseParser();
             p.reset(false);
-            assertThrows(IllegalStateException.class, () -> p.read(Unpooled.copiedBuffer(bad, StandardCharsets.US_ASCII)), bad);
+            assertThrows(IllegalStateException.class,
+                    () -> p.read(Unpooled.copiedBuffer(bad, StandardCharsets.US_ASCII)), bad);
         }
     }
 
