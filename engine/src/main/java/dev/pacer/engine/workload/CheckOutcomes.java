@@ -1,6 +1,7 @@
 package dev.pacer.engine.workload;
 
 import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.op.http.H1Response;
 import java.io.EOFException;
 import java.net.ConnectException;
 import java.net.http.HttpTimeoutException;
@@ -10,7 +11,7 @@ import java.util.Locale;
 /**
  * A workload cycle's outcomes, created once: ok, the typed check failures (errors; their {@code warn-} forms are
  * counted and are not errors), a used-up {@code csv(..., once)} file, and the transport's failures by the labels
- * the http op uses.
+ * the http op uses (and {@code body-too-large}).
  */
 final class CheckOutcomes {
 
@@ -26,6 +27,10 @@ final class CheckOutcomes {
     static final Outcome TIMEOUT = Outcome.of("timeout", true);
     static final Outcome REFUSED = Outcome.of("refused", true);
     static final Outcome RESET = Outcome.of("reset", true);
+    /** A response that is not HTTP/1.x (the connection is closed). */
+    static final Outcome PROTOCOL = Outcome.of("protocol-error", true);
+    /** A body a check or save needs, longer than the client keeps. */
+    static final Outcome BODY_TOO_LARGE = Outcome.of("body-too-large", true);
 
     private CheckOutcomes() {
     }
@@ -40,6 +45,12 @@ final class CheckOutcomes {
             return Outcome.CANCELLED;
         }
         for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof H1Response.BodyTooLargeException) {
+                return BODY_TOO_LARGE;
+            }
+            if (t instanceof java.net.ProtocolException) {
+                return PROTOCOL;
+            }
             if (t instanceof HttpTimeoutException || t instanceof io.netty.channel.ConnectTimeoutException) {
                 return TIMEOUT;
             }
@@ -52,7 +63,8 @@ final class CheckOutcomes {
                 return RESET;
             }
         }
-        Throwable root = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+        Throwable root = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                ? e.getCause() : e;
         return Outcome.forThrowable(root);
     }
 }

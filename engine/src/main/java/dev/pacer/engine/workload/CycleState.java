@@ -1,13 +1,16 @@
 package dev.pacer.engine.workload;
 
+import java.util.Arrays;
+
 /**
  * One cycle of a workload while it runs: its global cycle and the values its steps saved, which later steps of
  * the same cycle read and no other cycle ever sees. Owned by one cycle at a time (its steps run one after the
- * other, each started from the previous one's completion, which orders the writes before the reads).
+ * other, each started from the previous one's completion, which orders the writes before the reads); a
+ * connection's state is reused for each cycle it runs ({@link #reset}), which clears the saved values.
  */
 final class CycleState {
 
-    final long cycle;
+    long cycle;
     /** The saved values by slot ({@link Workload.Op#savedNames()}); null until saved. */
     final String[] saved;
     /** Whether each saved value is JSON text (quoted in a JSON body) rather than a number or boolean. */
@@ -20,5 +23,13 @@ final class CycleState {
         this.cycle = cycle;
         this.saved = savedSlots == 0 ? NO_VALUES : new String[savedSlots]; // most ops save nothing: no arrays
         this.savedIsText = savedSlots == 0 ? NO_FLAGS : new boolean[savedSlots];
+    }
+
+    /** Starts {@code cycle} in this state: no value saved. */
+    CycleState reset(long cycle) {
+        this.cycle = cycle;
+        Arrays.fill(saved, null);
+        Arrays.fill(savedIsText, false);
+        return this;
     }
 }

@@ -1,31 +1,45 @@
 package dev.pacer.engine.workload;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pacer.engine.op.Outcome;
 import java.nio.charset.StandardCharsets;
-import java.util.Optional;
+import java.util.List;
+import java.util.function.Function;
 
 /**
  * Judges one step's response: status, then each check as written, then the saves. The first failure is the
- * step's outcome; null when all passed. Stateless, thread-safe.
+ * step's outcome; null when all passed.
+ *
+ * <p>A JSON pointer is read from the body by Jackson's streaming parser ({@link JsonPointerReader}), with no tree;
+ * only a pointer at a fraction, a huge number, an object or an array builds the tree ({@code readTree}) for its
+ * text. Expected values are rendered into scratch space and compared as bytes, and {@code body} checks search the
+ * body's bytes: the judging allocates the streaming parser, and a string per saved value.
+ *
+ * <p>Not thread-safe: one per connection (its scratch space), used on its event loop.
  */
 final class StepCheck {
 
-    private static final ObjectMapper JSON = new ObjectMapper().disable(JsonParser.Feature.AUTO_CLOSE_SOURCE);
+    /** Bodies are read with its settings: the streaming pass and the tree alike. */
+    static final ObjectMapper JSON = new ObjectMapper().disable(JsonParser.Feature.AUTO_CLOSE_SOURCE);
 
-    private StepCheck() {
-    }
+    private final Bytes expected = new Bytes(64);
+    private final JsonPointerReader reader = new JsonPointerReader(JSON.getFactory());
+    /** The step's pointers: its JSON checks' then its JSON saves'. */
+    private JsonPointer[] pointers = new JsonPointer[4];
 
     /**
-     * @param headers the response's headers: a function of a name to its first value
+     * @param body       the body's bytes, {@code [0, bodyLength)} (any array when the step needs no body)
+     * @param headers    the response's headers: a name to its first value, or null
      * @return the failure (a warn check's is its {@code warn-} outcome), or null
      */
-    static Outcome judge(Workload.Step step, CycleState st, int status, byte[] body,
-                         java.util.function.Function<String, Optional<String>> headers) {
+    Outcome judge(Workload.Step step, CycleState st, int status, byte[] body, int bodyLength,
+                  Function<String, String> headers) {
         Workload.Check check = step.check();
         Outcome warned = null;
+        int read = -1; // -1: the JSON pointers not read yet; 0: read; 1: read, and a value needs the tree
         JsonNode tree = null;
         if (check != null) {
             Outcome failed = null;
@@ -33,18 +47,28 @@ final class StepCheck {
                     || (check.status()[status >> 6] & (1L << status)) == 0)) {
                 failed = CheckOutcomes.CHECK_STATUS;
             }
-            String text = failed == null && check.needsBody() ? new String(body, StandardCharsets.UTF_8) : null;
-            if (failed == null && check.contains() != null && !text.contains(check.contains().render(st))) {
+            if (failed == null && check.contains() != null) {
+                check.contains().render(st, expected.clear());
+                if (indexOf(body, bodyLength, expected.array, expected.length) < 0) {
+                    failed = CheckOutcomes.CHECK_BODY;
+                }
+            }
+            if (failed == null && check.regex() != null
+                    && !check.regex().matcher(new String(body, 0, bodyLength, StandardCharsets.UTF_8)).find()) {
                 failed = CheckOutcomes.CHECK_BODY;
             }
-            if (failed == null && check.regex() != null && !check.regex().matcher(text).find()) {
-                failed = CheckOutcomes.CHECK_BODY;
-            }
-            if (failed == null && !check.json().isEmpty()) {
-                tree = tree(body);
-                for (Workload.JsonEquals eq : check.json()) {
-                    JsonNode at = tree == null ? null : tree.at(eq.pointer());
-                    if (at == null || at.isMissingNode() || !text(at).equals(eq.expected().render(st))) {
+            List<Workload.JsonEquals> json = check.json();
+            if (failed == null && !json.isEmpty()) {
+                read = readPointers(step, body, bodyLength);
+                if (read == 1) {
+                    tree = tree(body, bodyLength);
+                }
+                for (int i = 0; i < json.size(); i++) {
+                    Workload.JsonEquals eq = json.get(i);
+                    eq.expected().render(st, expected.clear());
+                    boolean equal = read == 1 ? treeTextEquals(tree, eq.pointer(), expected)
+                            : reader.textEquals(i, expected.array, expected.length);
+                    if (!equal) {
                         failed = CheckOutcomes.CHECK_JSON;
                         break;
                     }
@@ -57,25 +81,40 @@ final class StepCheck {
                 warned = CheckOutcomes.warn(failed);
             }
         }
-        for (Workload.Save save : step.saves()) {
+        List<Workload.Save> saves = step.saves();
+        int target = check == null ? 0 : check.json().size();
+        for (int s = 0; s < saves.size(); s++) {
+            Workload.Save save = saves.get(s);
             String value;
             boolean isText;
             if (save.pointer() != null) {
-                if (tree == null) {
-                    tree = tree(body);
+                if (read < 0) {
+                    read = readPointers(step, body, bodyLength);
                 }
-                JsonNode at = tree == null ? null : tree.at(save.pointer());
-                if (at == null || at.isMissingNode() || at.isNull()) {
-                    return CheckOutcomes.EXTRACT_MISSING;
+                if (read == 1) {
+                    if (tree == null) {
+                        tree = tree(body, bodyLength);
+                    }
+                    JsonNode at = tree == null ? null : tree.at(save.pointer());
+                    if (at == null || at.isMissingNode() || at.isNull()) {
+                        return CheckOutcomes.EXTRACT_MISSING;
+                    }
+                    value = text(at);
+                    isText = at.isTextual() || at.isContainerNode();
+                } else {
+                    int kind = reader.kind(target);
+                    if (kind == JsonPointerReader.MISSING || kind == JsonPointerReader.NULL) {
+                        return CheckOutcomes.EXTRACT_MISSING;
+                    }
+                    value = reader.text(target);
+                    isText = kind == JsonPointerReader.TEXT;
                 }
-                value = text(at);
-                isText = at.isTextual() || at.isContainerNode();
+                target++;
             } else {
-                Optional<String> h = headers.apply(save.header());
-                if (h.isEmpty()) {
+                value = headers.apply(save.header());
+                if (value == null) {
                     return CheckOutcomes.EXTRACT_MISSING;
                 }
-                value = h.get();
                 isText = true;
             }
             st.saved[save.slot()] = value;
@@ -84,14 +123,74 @@ final class StepCheck {
         return warned;
     }
 
-    /** Whether a step needs the response's body: a body check or a JSON save. */
-    static boolean needsBody(Workload.Step step) {
-        return step.check() != null && step.check().needsBody() || step.saves().stream().anyMatch(s -> s.pointer() != null);
+    /**
+     * Reads the step's pointers (its JSON checks', then its JSON saves') in one streaming pass: 1 when a value
+     * found is one only the tree gives the text of, else 0.
+     */
+    private int readPointers(Workload.Step step, byte[] body, int bodyLength) {
+        int n = 0;
+        List<Workload.JsonEquals> json = step.check() == null ? List.of() : step.check().json();
+        List<Workload.Save> saves = step.saves();
+        if (pointers.length < json.size() + saves.size()) {
+            pointers = new JsonPointer[json.size() + saves.size()];
+        }
+        for (int i = 0; i < json.size(); i++) {
+            pointers[n++] = json.get(i).pointer();
+        }
+        for (int i = 0; i < saves.size(); i++) {
+            if (saves.get(i).pointer() != null) {
+                pointers[n++] = saves.get(i).pointer();
+            }
+        }
+        reader.read(body, bodyLength, pointers, n);
+        for (int i = 0; i < n; i++) {
+            if (reader.kind(i) == JsonPointerReader.OTHER) {
+                return 1;
+            }
+        }
+        return 0;
     }
 
-    private static JsonNode tree(byte[] body) {
+    /** Whether a step needs the response's body: a body check or a JSON save. */
+    static boolean needsBody(Workload.Step step) {
+        return step.check() != null && step.check().needsBody()
+                || step.saves().stream().anyMatch(s -> s.pointer() != null);
+    }
+
+    /** Whether a step needs the response's headers: a header save. */
+    static boolean needsHeaders(Workload.Step step) {
+        return step.saves().stream().anyMatch(s -> s.header() != null);
+    }
+
+    /** The first index of {@code needle[0, m)} in {@code hay[0, n)}, or -1. */
+    static int indexOf(byte[] hay, int n, byte[] needle, int m) {
+        if (m == 0) {
+            return 0;
+        }
+        byte first = needle[0];
+        for (int i = 0, last = n - m; i <= last; i++) {
+            if (hay[i] != first) {
+                continue;
+            }
+            int j = 1;
+            while (j < m && hay[i + j] == needle[j]) {
+                j++;
+            }
+            if (j == m) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean treeTextEquals(JsonNode tree, JsonPointer pointer, Bytes expected) {
+        JsonNode at = tree == null ? null : tree.at(pointer);
+        return at != null && !at.isMissingNode() && text(at).equals(expected.toString());
+    }
+
+    private static JsonNode tree(byte[] body, int length) {
         try {
-            return body == null || body.length == 0 ? null : JSON.readTree(body);
+            return length == 0 ? null : JSON.readTree(body, 0, length);
         } catch (java.io.IOException e) {
             return null;
         }

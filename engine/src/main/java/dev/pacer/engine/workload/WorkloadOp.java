@@ -6,58 +6,68 @@ import dev.pacer.engine.op.Completion;
 import dev.pacer.engine.op.OpMix;
 import dev.pacer.engine.op.Outcome;
 import dev.pacer.engine.op.http.RequestClient;
+import dev.pacer.engine.op.http.H1Response;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * A workload as an op: each cycle runs the op the mix gives it, its steps one after another (each sent from the
  * previous one's response), checks each response and completes the cycle once, with its first failure or ok. A
  * failed step ends its cycle: the later steps are not sent. Requests are written straight into bytes (no string
- * per request) and sent over the http op's event loops ({@link RequestClient}: HTTP/1.1 keep-alive connections).
- * Thread-safe: a cycle's state is its own and passes from step to step through the client's event loop.
+ * per request) and sent over the http op's event loops ({@link RequestClient}: HTTP/1.1 keep-alive connections;
+ * a cycle keeps its connection for all its steps). Each connection has its own {@link Session} (scratch space, a
+ * cycle's saved values, the checks' parser state), so a cycle allocates next to nothing. Thread-safe: a cycle's
+ * state is its connection's and is used on that connection's event loop only. Its warm-up runs whole cycles against
+ * a private server, never the target ({@link WorkloadWarmUp}).
  *
  * <p>It is a mix ({@link OpMix}): the run records each cycle under its op's name too, its wait to the first step's
  * start and its service time from there to the last step's end.
  */
 final class WorkloadOp implements AsyncOp, OpMix {
 
-    /** Per thread: the request being written and a body's scratch space. */
-    private static final ThreadLocal<Bytes[]> SCRATCH = ThreadLocal.withInitial(() -> new Bytes[] {new Bytes(512), new Bytes(256)});
-
-    private final Workload workload;
     private final Mix mix;
     private final RequestClient client;
     private final byte[] head;
     private final Fn[] bindings;
+    private final Workload.Op[] ops;
+    /** Per op, per step: whether its response's body, or its headers, must be kept. */
     private final boolean[][] needsBody;
+    private final boolean[][] needsHeaders;
+    /** The most values any op saves: the size of a session's saved slots. */
+    private final int maxSaved;
     private final List<String> opNames;
 
     WorkloadOp(Workload workload, int shards, Duration connectTimeout, Duration timeout, int connections,
                RunClock clock) throws IOException {
-        this.workload = workload;
         this.mix = Mix.of(workload.ops().stream().mapToLong(Workload.Op::weight).toArray(), shards);
-        int port = workload.base().getPort() < 0 ? 80 : workload.base().getPort();
-        int ioThreads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors() / 2));
-        this.client = RequestClient.open(workload.base().getHost(), port, connections, ioThreads, connectTimeout, timeout,
-                clock);
         this.head = ("Host: " + workload.base().getRawAuthority() + "\r\nUser-Agent: pacer\r\n")
                 .getBytes(StandardCharsets.ISO_8859_1);
         this.bindings = workload.bindings().values().stream().map(Workload.Binding::fn).toArray(Fn[]::new);
-        this.needsBody = workload.ops().stream()
-                .map(op -> {
-                    boolean[] n = new boolean[op.steps().size()];
-                    for (int i = 0; i < n.length; i++) {
-                        n[i] = StepCheck.needsBody(op.steps().get(i));
-                    }
-                    return n;
-                }).toArray(boolean[][]::new);
+        this.ops = workload.ops().toArray(Workload.Op[]::new);
+        this.needsBody = perStep(StepCheck::needsBody);
+        this.needsHeaders = perStep(StepCheck::needsHeaders);
+        this.maxSaved = workload.ops().stream().mapToInt(op -> op.savedNames().size()).max().orElse(0);
         this.opNames = workload.ops().stream().map(Workload.Op::name).toList();
+        int port = workload.base().getPort() < 0 ? 80 : workload.base().getPort();
+        int ioThreads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors() / 2));
+        this.client = RequestClient.open(workload.base().getHost(), port, connections, ioThreads, connectTimeout,
+                timeout, clock, Session::new);
+    }
+
+    private boolean[][] perStep(java.util.function.Predicate<Workload.Step> p) {
+        boolean[][] out = new boolean[ops.length][];
+        for (int o = 0; o < ops.length; o++) {
+            out[o] = new boolean[ops[o].steps().size()];
+            for (int i = 0; i < out[o].length; i++) {
+                out[o][i] = p.test(ops[o].steps().get(i));
+            }
+        }
+        return out;
     }
 
     @Override
@@ -72,39 +82,65 @@ final class WorkloadOp implements AsyncOp, OpMix {
 
     @Override
     public void start(long cycle, Completion completion) {
-        int index = mix.op(cycle);
-        for (Fn f : bindings) {
-            if (!f.has(cycle)) {
-                completion.complete(CheckOutcomes.DATA_EXHAUSTED);
-                return;
-            }
+        start(client, cycle, completion);
+    }
+
+    /** Starts a cycle on {@code over}: the op's client, or the warm-up's. */
+    void start(RequestClient over, long cycle, Completion completion) {
+        if (!has(cycle)) {
+            completion.complete(CheckOutcomes.DATA_EXHAUSTED);
+            return;
         }
-        Workload.Op op = workload.ops().get(index);
-        new CycleRun(op, needsBody[index], new CycleState(cycle, op.savedNames().size()), completion).send();
+        over.send(cycle, completion);
     }
 
     /**
-     * Renders the requests of the first {@link #WARM_UP_CYCLES} cycles (bindings, templates, the mix) and runs the
-     * JSON reader, without sending anything, so the first measured cycles do not pay for compiling them.
+     * Runs the op's cycles whole against a private server on loopback, never the target ({@link WorkloadWarmUp}),
+     * so the JIT has compiled their paths before the first scheduled op; then opens up to {@link #OPEN_AHEAD} of
+     * the op's connections to the target (TCP only: no request), as the http op does.
      */
     @Override
-    public void warmUp() {
-        Bytes[] scratch = SCRATCH.get();
-        for (long c = 0; c < WARM_UP_CYCLES; c++) {
-            Workload.Op op = workload.ops().get(mix.op(c));
-            CycleState st = new CycleState(c, op.savedNames().size());
-            java.util.Arrays.fill(st.saved, "0");
-            for (int i = 0; i < op.steps().size(); i++) {
-                Workload.Step step = op.steps().get(i);
-                Rendered.writeHttp1(step, st, head, scratch[0], scratch[1]);
-                if (needsBody[mix.op(c)][i]) {
-                    StepCheck.judge(step, st, 200, "{\"id\": 1}".getBytes(StandardCharsets.UTF_8), n -> Optional.of("0"));
-                }
-            }
-        }
+    public void warmUp() throws InterruptedException {
+        lastWarmUp = WorkloadWarmUp.run(this);
+        client.openAhead(OPEN_AHEAD, OPEN_TIMEOUT_MILLIS);
     }
 
-    static final long WARM_UP_CYCLES = 20_000;
+    /** The most connections {@link #warmUp} opens ahead of the run. */
+    static final int OPEN_AHEAD = 64;
+    /** How long {@link #warmUp} waits for them (those not open by then open with their first cycle). */
+    static final long OPEN_TIMEOUT_MILLIS = 5_000;
+
+    /** What the last warm-up did (null before one), for tests. */
+    volatile WorkloadWarmUp.Result lastWarmUp;
+
+    RequestClient client() {
+        return client;
+    }
+
+    /** Makes a connection's session: for the op's client, and for the warm-up's. */
+    java.util.function.Supplier<RequestClient.Exchange> sessions() {
+        return Session::new;
+    }
+
+    /** Whether every binding has a value for the cycle. */
+    boolean has(long cycle) {
+        for (Fn f : bindings) {
+            if (!f.has(cycle)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The op a cycle runs. */
+    Workload.Op opFor(long cycle) {
+        return ops[mix.op(cycle)];
+    }
+
+    /** The request's fixed lines after the request line ({@code Host}, {@code User-Agent}). */
+    byte[] head() {
+        return head;
+    }
 
     @Override
     public int capacity() {
@@ -116,66 +152,80 @@ final class WorkloadOp implements AsyncOp, OpMix {
         client.close();
     }
 
-    /** One cycle in flight: its steps in order, then one completion. */
-    private final class CycleRun implements RequestClient.Exchange {
-        private final Workload.Op op;
-        private final boolean[] needsBody;
-        private final CycleState st;
-        private final Completion completion;
-        /** The step in flight; written before each send, read in its response (ordered by the client's hand-off). */
+    /**
+     * One connection's cycles, one at a time: renders each step's request into its scratch space and judges each
+     * response; used on its connection's event loop only.
+     */
+    private final class Session implements RequestClient.Exchange {
+        private final Bytes out = new Bytes(512);
+        private final Bytes body = new Bytes(256);
+        private final CycleState st = new CycleState(0, maxSaved);
+        private final StepCheck check = new StepCheck();
+        /** The response being judged, for {@link #headers}. */
+        private H1Response response;
+        private final Function<String, String> headers = name -> response.header(name);
+        private int opIndex;
         private int step;
         private Outcome warned;
+        private Outcome outcome;
 
-        CycleRun(Workload.Op op, boolean[] needsBody, CycleState st, Completion completion) {
-            this.op = op;
-            this.needsBody = needsBody;
-            this.st = st;
-            this.completion = completion;
+        @Override
+        public ByteBuf begin(long cycle, ByteBufAllocator alloc) {
+            opIndex = mix.op(cycle);
+            step = 0;
+            warned = null;
+            outcome = null;
+            st.reset(cycle);
+            return render(alloc);
         }
 
-        void send() {
-            Bytes[] scratch = SCRATCH.get();
-            try {
-                Rendered.writeHttp1(op.steps().get(step), st, head, scratch[0], scratch[1]);
-            } catch (RuntimeException e) {
-                done(Outcome.forThrowable(e));
-                return;
-            }
-            client.send(scratch[0].array, scratch[0].length, this);
+        private ByteBuf render(ByteBufAllocator alloc) {
+            Rendered.writeHttp1(ops[opIndex].steps().get(step), st, head, out, body);
+            return alloc.ioBuffer(out.length).writeBytes(out.array, 0, out.length);
         }
 
         @Override
-        public void response(int status, HttpHeaders headers, ByteBuf body) {
+        public boolean keepsHeaders() {
+            return needsHeaders[opIndex][step];
+        }
+
+        @Override
+        public boolean keepsBody() {
+            return needsBody[opIndex][step];
+        }
+
+        @Override
+        public ByteBuf next(H1Response r, ByteBufAllocator alloc) {
+            Workload.Op op = ops[opIndex];
+            response = r;
             Outcome o;
             try {
-                byte[] bytes = needsBody[step] ? ByteBufUtil.getBytes(body) : null;
-                o = StepCheck.judge(op.steps().get(step), st, status, bytes, name -> Optional.ofNullable(headers.get(name)));
-            } catch (RuntimeException e) {
-                done(Outcome.forThrowable(e));
-                return;
+                o = check.judge(op.steps().get(step), st, r.status(), r.body(), r.bodyLength(), headers);
+            } finally {
+                response = null;
             }
             if (o != null && o.isError()) {
-                done(o);
-                return;
+                outcome = o;
+                return null;
             }
             if (o != null && warned == null) {
                 warned = o;
             }
             if (++step < op.steps().size()) {
-                send();
-            } else {
-                done(warned);
+                return render(alloc);
             }
-        }
-
-        /** The cycle's one outcome, handed to the run (which records it under its op too). */
-        private void done(Outcome o) {
-            completion.complete(o);
+            outcome = warned;
+            return null;
         }
 
         @Override
-        public void failed(Throwable failure) {
-            done(CheckOutcomes.forFailure(failure));
+        public Outcome outcome() {
+            return outcome;
+        }
+
+        @Override
+        public Outcome failed(Throwable failure) {
+            return CheckOutcomes.forFailure(failure);
         }
     }
 }

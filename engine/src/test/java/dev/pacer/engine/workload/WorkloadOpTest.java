@@ -9,6 +9,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.pacer.engine.LoadTest;
 import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.op.http.RequestClient;
 import dev.pacer.engine.result.OpSummary;
 import dev.pacer.engine.result.Summary;
 import java.io.IOException;
@@ -39,6 +40,8 @@ class WorkloadOpTest {
     private final List<String> requests = new CopyOnWriteArrayList<>();
     private final Map<String, String> bodies = new ConcurrentHashMap<>();
     private final AtomicInteger orders = new AtomicInteger();
+    /** The client's port of each request's connection, in the order the requests came. */
+    private final List<Integer> ports = new CopyOnWriteArrayList<>();
 
     @TempDir
     Path dir;
@@ -63,9 +66,28 @@ class WorkloadOpTest {
         requests.add(x.getRequestMethod() + " " + x.getRequestURI().getRawPath()
                 + (x.getRequestURI().getRawQuery() == null ? "" : "?" + x.getRequestURI().getRawQuery()));
         bodies.put(path, new String(in, StandardCharsets.UTF_8));
+        ports.add(x.getRemoteAddress().getPort());
         int status = 200;
         String body = "";
-        if (path.startsWith("/items/")) {
+        if (path.startsWith("/chunked/")) { // a length of 0: the JDK's server sends the body chunked
+            x.getResponseHeaders().add("Content-Type", "application/json");
+            x.sendResponseHeaders(200, 0);
+            try (java.io.OutputStream o = x.getResponseBody()) {
+                String id = path.substring("/chunked/".length());
+                o.write(("{\"id\": " + (id.equals("13") ? 0 : id) + ", \"pad\": \"").getBytes(StandardCharsets.UTF_8));
+                o.flush();
+                o.write(("x".repeat(5000) + "\"}").getBytes(StandardCharsets.UTF_8));
+            }
+            return;
+        } else if (path.equals("/big")) {
+            byte[] big = new byte[RequestClient.MAX_BODY + 1];
+            java.util.Arrays.fill(big, (byte) 'x');
+            x.sendResponseHeaders(200, big.length);
+            try (java.io.OutputStream o = x.getResponseBody()) {
+                o.write(big);
+            }
+            return;
+        } else if (path.startsWith("/items/")) {
             String id = path.substring("/items/".length());
             body = "{\"id\": " + (id.equals("13") ? 0 : id) + ", \"name\": \"item " + id + "\"}";
         } else if (path.equals("/orders")) {
@@ -105,7 +127,8 @@ class WorkloadOpTest {
         try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closed = s.getLocalPort();
         }
-        try (WorkloadOp op = op("http://127.0.0.1:" + closed, "ops: {a: {weight: 1, request: GET /}}", Duration.ofSeconds(5))) {
+        try (WorkloadOp op = op("http://127.0.0.1:" + closed, "ops: {a: {weight: 1, request: GET /}}",
+                Duration.ofSeconds(5))) {
             assertEquals(CheckOutcomes.REFUSED, run(op, 0));
         }
     }
@@ -149,8 +172,9 @@ class WorkloadOpTest {
 
     @Test
     void manyCyclesInFlightAtOnceEachCompleteOnceOverSixteenConnections() throws Exception {
-        try (WorkloadOp op = op("ops: {a: {weight: 1, request: \"GET /items/{cycle}\", check: {json: {/id: \"{cycle}\"}}}}")) {
-            java.util.concurrent.ConcurrentLinkedQueue<Outcome> outcomes = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        try (WorkloadOp op = op("ops: {a: {weight: 1, request: \"GET /items/{cycle}\", "
+                + "check: {json: {/id: \"{cycle}\"}}}}")) {
+            java.util.Queue<Outcome> outcomes = new java.util.concurrent.ConcurrentLinkedQueue<>();
             java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(500);
             for (long c = 1000; c < 1500; c++) {
                 op.start(c, o -> {
@@ -210,8 +234,13 @@ class WorkloadOpTest {
                   checkout:
                     weight: 1
                     steps:
-                      - {request: "POST /orders", json: {ref: "{cycle}"}, check: {status: 201}, save: {order: json(/orderId), where: header(Location)}}
-                      - {request: "POST /orders/{order}/pay", json: {order: "{order}", at: "{where}"}, check: {status: 200}}
+                      - request: POST /orders
+                        json: {ref: "{cycle}"}
+                        check: {status: 201}
+                        save: {order: json(/orderId), where: header(Location)}
+                      - request: POST /orders/{order}/pay
+                        json: {order: "{order}", at: "{where}"}
+                        check: {status: 200}
                 """)) {
             assertEquals(Outcome.OK, run(op, 3));
             assertEquals(List.of("POST /orders", "POST /orders/o-1/pay"), requests);
@@ -273,12 +302,133 @@ class WorkloadOpTest {
             Workload again = WorkloadParser.parse("base: " + base + "\n" + yaml, "w.yaml", dir, Map.of());
             assertEquals(one, Rendered.of(again.ops().get(0).steps().get(0), st, new Bytes(8)).target());
         }
-        try (WorkloadOp op = new WorkloadOp(w, 4, Duration.ofSeconds(5), Duration.ofSeconds(10), 4, RunClock.system())) {
+        try (WorkloadOp op = new WorkloadOp(w, 4, Duration.ofSeconds(5), Duration.ofSeconds(10), 4,
+                RunClock.system())) {
             for (long c = 0; c < 8; c++) {
                 assertEquals(Outcome.OK, run(op, c));
             }
             // with 4 shards, cycles 0-3 are each shard's first op (browse), 4-7 their second (browse)
             assertTrue(requests.stream().allMatch(r -> r.startsWith("GET /items/")), requests.toString());
+        }
+    }
+
+    @Test
+    void aCycleSendsItsStepsOnOneConnection() throws Exception {
+        try (WorkloadOp op = op("""
+                ops:
+                  checkout:
+                    weight: 1
+                    steps:
+                      - {request: "POST /orders", json: {ref: "{cycle}"}, save: {order: json(/orderId)}}
+                      - {request: "POST /orders/{order}/pay", check: {status: 200}}
+                """)) {
+            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(40);
+            java.util.Queue<Outcome> outcomes = new java.util.concurrent.ConcurrentLinkedQueue<>();
+            for (long c = 100; c < 140; c++) { // the server gives no orderId for a "ref" starting with 7
+                op.start(c, o -> {
+                    outcomes.add(o == null ? Outcome.OK : o);
+                    done.countDown();
+                });
+            }
+            assertTrue(done.await(30, TimeUnit.SECONDS));
+            assertTrue(outcomes.stream().allMatch(o -> o == Outcome.OK), outcomes.toString());
+            Map<String, Integer> orderPort = new java.util.HashMap<>();
+            for (int i = 0; i < requests.size(); i++) {
+                String r = requests.get(i);
+                if (r.equals("POST /orders")) {
+                    continue;
+                }
+                orderPort.put(r, ports.get(i));
+            }
+            assertEquals(40, orderPort.size(), requests.toString());
+            // order o-n was created by the n-th POST /orders: its pay step came on that request's connection
+            int created = 0;
+            for (int i = 0; i < requests.size(); i++) {
+                if (requests.get(i).equals("POST /orders")) {
+                    created++;
+                    assertEquals(ports.get(i), orderPort.get("POST /orders/o-" + created + "/pay"),
+                            "order o-" + created);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aChunkedBodyIsCheckedWhole() throws Exception {
+        try (WorkloadOp op = op("""
+                ops:
+                  a:
+                    weight: 1
+                    request: GET /chunked/{cycle}
+                    check: {status: 200, json: {/id: "{cycle}"}, body: "xx\\"}"}
+                """)) {
+            assertEquals(Outcome.OK, run(op, 42));
+            assertEquals(CheckOutcomes.CHECK_JSON, run(op, 13), "cycle 13's id is 0");
+        }
+    }
+
+    @Test
+    void aKeptBodyOverTheLimitFailsButABodyNoCheckNeedsHasNoLimit() throws Exception {
+        try (WorkloadOp op = op("ops: {a: {weight: 1, request: GET /big, check: {body: xxx}}}")) {
+            assertEquals(CheckOutcomes.BODY_TOO_LARGE, run(op, 0));
+        }
+        try (WorkloadOp op = op("ops: {a: {weight: 1, request: GET /big, check: {status: 200}}}")) {
+            assertEquals(Outcome.OK, run(op, 0));
+        }
+    }
+
+    @Test
+    void aResponseThatIsNotHttpIsAProtocolError() throws Exception {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 4, InetAddress.getLoopbackAddress())) {
+            Thread t = Thread.ofPlatform().daemon(true).start(() -> {
+                try (java.net.Socket c = s.accept()) {
+                    c.getInputStream().read(new byte[4096]);
+                    c.getOutputStream().write("SSH-2.0-OpenSSH\r\n".getBytes(StandardCharsets.US_ASCII));
+                    c.getInputStream().read(); // until the client closes
+                } catch (IOException e) {
+                    // the test fails on the outcome
+                }
+            });
+            try (WorkloadOp op = op("http://127.0.0.1:" + s.getLocalPort(), "ops: {a: {weight: 1, request: GET /}}",
+                    Duration.ofSeconds(10))) {
+                assertEquals(CheckOutcomes.PROTOCOL, run(op, 0));
+            }
+            t.join(5000);
+        }
+    }
+
+    @Test
+    void theWarmUpRunsWholeCyclesOffTheTargetWithinItsBound() throws Exception {
+        try (WorkloadOp op = op("""
+                bindings: {item: "uniform(1, 100000)", user: "uniform(1, 50000)"}
+                ops:
+                  browse: {weight: 7, request: "GET /items/{item}", check: {status: 200, json: {/id: "{item}"}}}
+                  cart:
+                    weight: 2
+                    request: POST /users/{user}/cart
+                    json: {item: "{item}"}
+                    check: {status: [200, 201], body: added}
+                  checkout:
+                    weight: 1
+                    steps:
+                      - request: POST /users/{user}/orders
+                        json: {ref: "{cycle}"}
+                        check: {status: 201}
+                        save: {order: json(/orderId), where: header(Location)}
+                      - {request: "POST /orders/{order}/pay?at={where}", check: {status: 2xx}}
+                """)) {
+            long t0 = System.nanoTime();
+            op.warmUp();
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            WorkloadWarmUp.Result warm = op.lastWarmUp;
+            assertEquals(List.of(), requests, "the target saw nothing before the run's first cycle");
+            assertTrue(warm.cycles() > 100 && warm.answered() >= warm.cycles(), warm.toString());
+            assertTrue(warm.ok() >= warm.cycles() * 0.9, "its cycles passed their checks, steps and saves: " + warm);
+            double bound = (WorkloadWarmUp.CLOSED.plus(WorkloadWarmUp.PACED).plus(WorkloadWarmUp.SETTLE_MAX)
+                    .toMillis() + 2 * WorkloadWarmUp.GIVE_UP_MILLIS + WorkloadOp.OPEN_TIMEOUT_MILLIS) / 1e3;
+            assertTrue(seconds < bound, seconds + " s");
+            assertEquals(Outcome.OK, run(op, 0)); // cycle 0 is a browse
+            assertEquals(1, requests.size(), requests.toString());
         }
     }
 }

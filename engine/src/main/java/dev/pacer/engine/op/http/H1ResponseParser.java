@@ -12,6 +12,10 @@ import io.netty.util.ByteProcessor;
  * tokens ({@code Connection: x-noclose} is not {@code close}); a malformed or conflicting Content-Length
  * is a protocol error; a 101 ends the connection's HTTP/1.1 (it must close).
  *
+ * <p>Asked to (a workload's checks and saves), it keeps the header lines or the body (de-chunked) in an
+ * {@link H1Response}, whose arrays are reused from response to response: still nothing allocated per response
+ * once they have grown to the responses' size.
+ *
  * <p>Not thread-safe: one per connection, used on its event loop only.
  */
 final class H1ResponseParser {
@@ -41,10 +45,27 @@ final class H1ResponseParser {
     private boolean http10;
     private long remaining;
     private boolean sawByte;
+    /** Where the kept parts go, or null; which parts. */
+    private H1Response keep;
+    private boolean keepHeaders;
+    private boolean keepBody;
 
     /** Starts reading the response to a new request; {@code head}: it was a HEAD request (no body follows). */
     void reset(boolean head) {
+        reset(head, null, false, false);
+    }
+
+    /**
+     * Starts reading the response to a new request, keeping its header lines ({@code headers}) or its body
+     * ({@code body}) in {@code keep}, which is cleared.
+     *
+     * @throws IllegalStateException (from {@link #read}) when a kept body outgrows {@link H1Response#maxBody()}
+     */
+    void reset(boolean head, H1Response keep, boolean headers, boolean body) { // keep is cleared by clearHeaders
         this.head = head;
+        this.keep = keep;
+        this.keepHeaders = headers && keep != null;
+        this.keepBody = body && keep != null;
         state = STATUS;
         lineLength = 0;
         status = 0;
@@ -58,6 +79,9 @@ final class H1ResponseParser {
         close = false;
         http10 = false;
         http10KeepAlive = false;
+        if (keep != null) {
+            keep.clear();
+        }
     }
 
     /** True while not one byte of the response has been read since {@link #reset}. */
@@ -92,13 +116,13 @@ final class H1ResponseParser {
             switch (state) {
                 case BODY, CHUNK_DATA -> {
                     int n = (int) Math.min(remaining, in.readableBytes());
-                    in.skipBytes(n);
+                    body(in, n);
                     remaining -= n;
                     if (remaining == 0) {
                         state = state == BODY ? DONE : CHUNK_END;
                     }
                 }
-                case UNTIL_CLOSE -> in.skipBytes(in.readableBytes());
+                case UNTIL_CLOSE -> body(in, in.readableBytes());
                 case DONE -> {
                     return true;
                 }
@@ -115,6 +139,15 @@ final class H1ResponseParser {
         return state == DONE;
     }
 
+    /** Skips {@code n} bytes of the body, or keeps them. */
+    private void body(ByteBuf in, int n) {
+        if (keepBody) {
+            keep.appendBody(in, n);
+        } else {
+            in.skipBytes(n);
+        }
+    }
+
     /** Appends to {@link #line} up to and including a LF; true when a whole line (without CR LF) is there. */
     private boolean readLine(ByteBuf in) {
         int from = in.readerIndex();
@@ -129,13 +162,14 @@ final class H1ResponseParser {
             System.arraycopy(line, 0, bigger, 0, lineLength);
             line = bigger;
         }
-        in.getBytes(from, line, lineLength, n);
+        // readBytes, not getBytes: without Unsafe (Netty's default on JDK 25) a direct buffer's getBytes makes a
+        // ByteBuffer duplicate per call, readBytes uses the buffer's own
+        in.readBytes(line, lineLength, n);
         lineLength += n;
         if (lf < 0) {
-            in.readerIndex(end);
             return false;
         }
-        in.readerIndex(lf + 1);
+        in.skipBytes(1);
         if (lineLength > 0 && line[lineLength - 1] == '\r') {
             lineLength--;
         }
@@ -156,6 +190,9 @@ final class H1ResponseParser {
                 }
                 http10 = line[7] == '0';
                 status = (line[9] - '0') * 100 + (line[10] - '0') * 10 + (line[11] - '0');
+                if (keep != null) {
+                    keep.status = status;
+                }
                 if (status == 101) {
                     close = true; // the connection now speaks another protocol: never reused for HTTP/1.1
                 }
@@ -224,6 +261,9 @@ final class H1ResponseParser {
         int colon = indexOf((byte) ':', n);
         if (colon <= 0) {
             throw new IllegalStateException("a malformed header line");
+        }
+        if (keepHeaders) {
+            keep.appendHeader(line, n);
         }
         if (nameIs("content-length", colon)) {
             long v = contentLengthValue(colon + 1, n);

@@ -1,7 +1,10 @@
 package dev.pacer.engine.op.http;
 
+import dev.pacer.engine.op.Completion;
+import dev.pacer.engine.op.Outcome;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -9,54 +12,86 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpResponseDecoder;
-import io.netty.handler.codec.http.HttpUtil;
+import io.netty.channel.socket.SocketChannel;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ProtocolException;
 import java.net.UnknownHostException;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
- * HTTP/1.1 requests that the caller renders itself, one per call (a workload's requests differ every cycle), over
- * keep-alive connections to one server on the http op's event loops: each connection carries one request at a
- * time; a request finds an idle connection (the most recently used) or waits in a queue for the next one released.
- * Responses are read whole with Netty's decoder and aggregator (bodies up to {@link #MAX_BODY}) and handed to the
- * caller on the connection's event loop. Thread-safe.
+ * HTTP/1.1 requests that the caller renders itself (a workload's requests differ every cycle), over keep-alive
+ * connections to one server on the http op's event loops. A cycle takes an idle connection (the most recently used)
+ * or waits in a queue for the next one released, and keeps it until it ends: its requests (a workload's steps) go
+ * one after another on that connection, each written from the previous one's response, and the cycle completes
+ * once. Each connection has its own {@link Exchange}, made once, which renders the requests and judges the
+ * responses; responses are read by {@link H1ResponseParser}, which keeps the headers or the body (up to
+ * {@link #MAX_BODY}) only when the exchange asks, in arrays the connection reuses. So a cycle allocates nothing on
+ * its way here once the connections are warm. Thread-safe.
  *
  * <h2>Shared state</h2>
  * {@code idle}, {@code idleCount}, {@code pending}, {@code closed}: guarded by this object's monitor, written by
- * the senders and by the event loops that release a connection; a connection passes to its new owner through that
- * monitor, then through its event loop's task queue, which orders the new owner's reads after the old one's writes.
+ * the senders and by the event loops that release a connection. A connection passes to its new owner through that
+ * monitor, then through its event loop's task queue ({@link Connection#dispatch}), which orders the new owner's
+ * reads after the old one's writes. Everything else of a connection is its event loop's alone.
+ *
+ * <p>Request timeouts: each event loop scans its own connections every few milliseconds (no timer per request).
  */
 public final class RequestClient implements AutoCloseable {
 
     /** The largest response body kept; a longer one fails its request. */
     public static final int MAX_BODY = 8 << 20;
 
-    /** What the caller does with a response or a failure, called once on an event loop. */
+    /**
+     * What one connection sends and how it judges what comes back: one per connection, made by the client's factory,
+     * called on that connection's event loop only, one cycle at a time. A cycle's requests go in turn; it ends with
+     * one outcome. A request is a buffer from the allocator it is given, head and body, which the client writes and
+     * releases. A method that throws ends the cycle with {@link Outcome#forThrowable}.
+     */
     public interface Exchange {
-        /** The response; {@code body} is valid only during the call. */
-        void response(int status, HttpHeaders headers, ByteBuf body);
+
+        /** Begins {@code cycle}: its first request. */
+        ByteBuf begin(long cycle, ByteBufAllocator alloc);
+
+        /** Whether the response to the request just returned must keep its header lines. */
+        boolean keepsHeaders();
+
+        /** Whether the response to the request just returned must keep its body. */
+        boolean keepsBody();
 
         /**
-         * The request failed: refused, reset, timed out ({@link HttpTimeoutException}), or cancelled by
-         * {@link #close()} ({@link java.util.concurrent.CancellationException}).
+         * The response to the request last returned (valid during this call only): the cycle's next request, or null
+         * when the cycle is over, with {@link #outcome()}.
          */
-        void failed(Throwable failure);
+        ByteBuf next(H1Response response, ByteBufAllocator alloc);
+
+        /** The outcome of the cycle that {@link #next} just ended (null: ok). */
+        Outcome outcome();
+
+        /**
+         * The cycle's outcome when its request failed: refused, reset, timed out ({@link HttpTimeoutException}),
+         * cancelled by {@link #close()} ({@link CancellationException}), a response that is not HTTP/1.x
+         * ({@link ProtocolException}) or whose body is over {@link #MAX_BODY}
+         * ({@link H1Response.BodyTooLargeException}).
+         */
+        Outcome failed(Throwable failure);
     }
 
-    private record Pending(ByteBuf request, Exchange exchange) {
+    /** A cycle waiting for a connection (allocated only when every connection is busy). */
+    private record Pending(long cycle, Completion completion) {
     }
 
     private final HttpTransport transport;
+    private final boolean ownsTransport;
     private final InetSocketAddress address;
     private final long timeoutNanos;
     private final Connection[] all;
@@ -64,51 +99,108 @@ public final class RequestClient implements AutoCloseable {
     private int idleCount;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private boolean closed;
+    private final List<ScheduledFuture<?>> scanners = new ArrayList<>();
 
-    private RequestClient(HttpTransport transport, InetSocketAddress address, int connections, long timeoutNanos) {
+    private RequestClient(HttpTransport transport, boolean ownsTransport, InetSocketAddress address, int connections,
+                          long timeoutNanos, Supplier<? extends Exchange> exchanges) {
         this.transport = transport;
+        this.ownsTransport = ownsTransport;
         this.address = address;
         this.timeoutNanos = timeoutNanos;
         this.all = new Connection[connections];
         this.idle = new Connection[connections];
+        List<EventLoop> loops = new ArrayList<>();
         for (int i = 0; i < connections; i++) {
-            all[i] = new Connection(transport.next());
+            all[i] = new Connection(transport.next(), exchanges.get());
+            if (!loops.contains(all[i].loop)) {
+                loops.add(all[i].loop);
+            }
         }
+        // idle is a stack: the last pushed is used first; push in reverse so connection 0 is first
         for (int i = connections - 1; i >= 0; i--) {
             idle[idleCount++] = all[i];
+        }
+        long tick = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(TimeUnit.MILLISECONDS.toNanos(10),
+                timeoutNanos / 20));
+        for (EventLoop loop : loops) {
+            List<Connection> mine = new ArrayList<>();
+            for (Connection c : all) {
+                if (c.loop == loop) {
+                    mine.add(c);
+                }
+            }
+            Connection[] own = mine.toArray(Connection[]::new);
+            scanners.add(loop.scheduleAtFixedRate(() -> {
+                long now = transport.clock.nanoTime();
+                for (Connection c : own) {
+                    c.checkTimeout(now);
+                }
+            }, tick, tick, TimeUnit.NANOSECONDS));
         }
     }
 
     /**
-     * Opens a client to {@code host:port} (connections open on first use).
+     * Opens a client to {@code host:port} (connections open on first use, or with {@link #open(long)}), each with
+     * an exchange from {@code exchanges}.
      *
      * @throws UnknownHostException when the host does not resolve
      */
     public static RequestClient open(String host, int port, int connections, int ioThreads, Duration connectTimeout,
-                                     Duration requestTimeout, dev.pacer.ratelimit.NanoClock clock)
-            throws UnknownHostException {
+                                     Duration requestTimeout, dev.pacer.ratelimit.NanoClock clock,
+                                     Supplier<? extends Exchange> exchanges) throws UnknownHostException {
         InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(host), port);
-        return new RequestClient(new HttpTransport(ioThreads, connectTimeout, clock), address, connections,
-                requestTimeout.toNanos());
+        HttpTransport transport = new HttpTransport(ioThreads, connectTimeout, clock);
+        try {
+            return new RequestClient(transport, true, address, connections, requestTimeout.toNanos(), exchanges);
+        } catch (RuntimeException | Error e) {
+            transport.close();
+            throw e;
+        }
     }
 
-    /** How many requests may be in flight at once: the connections. */
+    /**
+     * Another client on this one's event loops, to {@code address} (a warm-up's private server), with
+     * {@code connections} connections and exchanges from {@code exchanges}; closing it leaves the event loops to
+     * this one.
+     */
+    public RequestClient to(InetSocketAddress address, int connections, Supplier<? extends Exchange> exchanges) {
+        return new RequestClient(transport, false, address, connections, timeoutNanos, exchanges);
+    }
+
+    HttpTransport transport() {
+        return transport;
+    }
+
+    /**
+     * Opens up to {@code max} of the connections ahead of their first cycle (TCP only: nothing is sent), waiting at
+     * most {@code timeoutMillis} for them; those not open by then open with their first cycle.
+     */
+    public void openAhead(int max, long timeoutMillis) throws InterruptedException {
+        int n = Math.min(max, all.length);
+        java.util.concurrent.CountDownLatch opened = new java.util.concurrent.CountDownLatch(n);
+        for (int i = 0; i < n; i++) {
+            all[i].open(opened);
+        }
+        opened.await(timeoutMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** How many cycles may be in flight at once: the connections. */
     public int capacity() {
         return all.length;
     }
 
     /**
-     * Sends a whole HTTP/1.1 request (head and body, {@code length} bytes of {@code request}); the exchange is
-     * called once with its response or failure. The bytes are copied before this returns.
+     * Runs {@code cycle} on a connection (now, or when one is released) and completes {@code completion} once with
+     * its outcome, on that connection's event loop; a cycle sent after {@link #close()}, or still queued then,
+     * completes as {@link Outcome#CANCELLED} at once.
      */
-    public void send(byte[] request, int length, Exchange exchange) {
-        ByteBuf buf = PooledByteBufAllocator.DEFAULT.ioBuffer(length).writeBytes(request, 0, length);
+    public void send(long cycle, Completion completion) {
         Connection c;
         synchronized (this) {
             if (closed) {
                 c = null;
             } else if (idleCount == 0) {
-                pending.add(new Pending(buf, exchange));
+                pending.add(new Pending(cycle, completion));
                 return;
             } else {
                 c = idle[--idleCount];
@@ -116,11 +208,10 @@ public final class RequestClient implements AutoCloseable {
             }
         }
         if (c == null) {
-            buf.release();
-            exchange.failed(new ClosedChannelException());
+            completion.complete(Outcome.CANCELLED);
             return;
         }
-        c.dispatch(buf, exchange);
+        c.dispatch(cycle, completion);
     }
 
     private void release(Connection c) {
@@ -132,73 +223,123 @@ public final class RequestClient implements AutoCloseable {
                 return;
             }
         }
-        c.dispatch(next.request, next.exchange);
+        c.dispatch(next.cycle, next.completion);
     }
 
-    /** Closes the connections; requests queued or in flight fail with a {@code CancellationException}. */
+    /**
+     * Closes the connections: cycles queued complete as {@link Outcome#CANCELLED}, those in flight as their exchange
+     * says of a {@link CancellationException}.
+     */
     @Override
     public void close() {
-        java.util.List<Pending> dropped;
+        List<Pending> dropped;
         synchronized (this) {
             closed = true;
-            dropped = new java.util.ArrayList<>(pending);
+            dropped = new ArrayList<>(pending);
             pending.clear();
         }
+        for (ScheduledFuture<?> s : scanners) {
+            s.cancel(false);
+        }
         for (Pending p : dropped) {
-            p.request.release();
-            p.exchange.failed(new java.util.concurrent.CancellationException("the client closed"));
+            p.completion.complete(Outcome.CANCELLED);
         }
         for (Connection c : all) {
-            c.loop.execute(() -> {
-                c.abandon();
-                c.fail(new java.util.concurrent.CancellationException("the client closed"));
-            });
+            c.loop.execute(c::cancel);
         }
-        transport.close();
+        if (ownsTransport) {
+            transport.close();
+        }
     }
 
-    /** One keep-alive connection: all its work runs on its event loop. */
-    private final class Connection extends ChannelInboundHandlerAdapter {
+    /** One keep-alive connection and its exchange: all its work runs on its event loop; it is its own task. */
+    private final class Connection implements Runnable {
         final EventLoop loop;
+        final Exchange exchange;
         private final Bootstrap bootstrap;
-        /** Event loop only. */
-        private Channel channel;
-        private Exchange inFlight;
-        private ScheduledFuture<?> timeout;
+        private final H1ResponseParser parser = new H1ResponseParser();
+        private final H1Response response = new H1Response(MAX_BODY);
 
-        Connection(EventLoop loop) {
+        // handed over by the taker (see the class comment), read in run()
+        private long nextCycle;
+        private Completion next;
+
+        // the event loop's
+        private Channel channel;
+        private Completion inFlight;
+        private long sentNanos;
+
+        Connection(EventLoop loop, Exchange exchange) {
             this.loop = loop;
-            Connection self = this;
-            this.bootstrap = transport.bootstrap(loop).handler(new ChannelInitializer<Channel>() {
+            this.exchange = exchange;
+            this.bootstrap = transport.bootstrap(loop).handler(new ChannelInitializer<SocketChannel>() {
                 @Override
-                protected void initChannel(Channel ch) {
-                    ch.pipeline().addLast(new HttpResponseDecoder(), new HttpObjectAggregator(MAX_BODY), self);
+                protected void initChannel(SocketChannel ch) {
+                    ch.pipeline().addLast(new Handler());
                 }
             });
         }
 
+        /** Opens a channel, if it has none, on its event loop; counts {@code opened} down either way. */
+        void open(java.util.concurrent.CountDownLatch opened) {
+            loop.execute(() -> {
+                if (channel != null) {
+                    opened.countDown();
+                    return;
+                }
+                ChannelFuture f = bootstrap.connect(address);
+                Channel ch = f.channel();
+                channel = ch;
+                f.addListener(done -> {
+                    if (!done.isSuccess() && ch == channel) {
+                        channel = null; // its first cycle connects again
+                    }
+                    opened.countDown();
+                });
+            });
+        }
+
+        /** Hands this (idle) connection a cycle; called by its owner, on any thread. */
+        void dispatch(long cycle, Completion completion) {
+            this.nextCycle = cycle;
+            this.next = completion;
+            loop.execute(this);
+        }
+
+        /** On the event loop: begins the cycle handed over. */
         @Override
-        public boolean isSharable() {
-            return true; // one channel at a time, replaced when it dies
+        public void run() {
+            inFlight = next;
+            next = null;
+            ByteBuf request;
+            try {
+                request = exchange.begin(nextCycle, alloc());
+            } catch (RuntimeException e) {
+                finish(Outcome.forThrowable(e));
+                return;
+            }
+            send(request);
         }
 
-        void dispatch(ByteBuf request, Exchange exchange) {
-            loop.execute(() -> start(request, exchange));
+        private ByteBufAllocator alloc() {
+            return channel != null ? channel.alloc() : PooledByteBufAllocator.DEFAULT;
         }
 
-        private void start(ByteBuf request, Exchange exchange) {
-            inFlight = exchange;
-            timeout = loop.schedule(this::timedOut, timeoutNanos, TimeUnit.NANOSECONDS);
+        /** Writes a request of the cycle in flight, on the open channel or a new one. */
+        private void send(ByteBuf request) {
+            sentNanos = transport.clock.nanoTime();
+            parser.reset(false, response, exchange.keepsHeaders(), exchange.keepsBody()); // a workload sends no HEAD
             if (channel != null && channel.isActive()) {
                 channel.writeAndFlush(request, channel.voidPromise());
                 return;
             }
+            abandon(); // a channel that died, or one opened ahead that is not open yet
             ChannelFuture f = bootstrap.connect(address);
             Channel ch = f.channel();
             channel = ch;
             f.addListener(done -> {
-                if (ch != channel || inFlight != exchange) {
-                    request.release();
+                if (ch != channel || inFlight == null) {
+                    request.release(); // given up meanwhile (timeout, close)
                     return;
                 }
                 if (done.isSuccess()) {
@@ -211,35 +352,56 @@ public final class RequestClient implements AutoCloseable {
             });
         }
 
-        private void timedOut() {
+        /** The response to the cycle's request is whole: its next request, or the cycle's end. */
+        private void responded() {
+            ByteBuf again;
+            try {
+                again = exchange.next(response, alloc());
+            } catch (RuntimeException e) {
+                finish(Outcome.forThrowable(e));
+                return;
+            }
+            if (again != null) {
+                send(again);
+            } else {
+                finish(exchange.outcome());
+            }
+        }
+
+        /** Completes the cycle in flight (if any) exactly once, after the connection went back to the pool. */
+        private void finish(Outcome outcome) {
+            Completion c = inFlight;
+            if (c == null) {
+                return;
+            }
+            inFlight = null;
+            release(this);
+            c.complete(outcome);
+        }
+
+        void fail(Throwable t) {
             if (inFlight != null) {
+                finish(exchange.failed(t));
+            }
+        }
+
+        /** On the event loop, the client closing: drops the channel; the cycle in flight fails as cancelled. */
+        void cancel() {
+            abandon();
+            if (inFlight != null) {
+                fail(new CancellationException("the client closed"));
+            }
+        }
+
+        /** On the event loop, from the scan: gives up a request older than the timeout. */
+        void checkTimeout(long now) {
+            if (inFlight != null && now - sentNanos > timeoutNanos) {
                 abandon();
                 fail(new HttpTimeoutException("no response within the request timeout"));
             }
         }
 
-        private void fail(Throwable t) {
-            Exchange e = finish();
-            if (e != null) {
-                e.failed(t);
-            }
-        }
-
-        /** Ends the request in flight: the connection goes back to the pool; returns its exchange, or null. */
-        private Exchange finish() {
-            Exchange e = inFlight;
-            if (e == null) {
-                return null;
-            }
-            inFlight = null;
-            if (timeout != null) {
-                timeout.cancel(false);
-                timeout = null;
-            }
-            release(this);
-            return e;
-        }
-
+        /** Drops the channel (it will not be used again) and closes it. */
         void abandon() {
             Channel ch = channel;
             channel = null;
@@ -248,48 +410,66 @@ public final class RequestClient implements AutoCloseable {
             }
         }
 
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (!(msg instanceof FullHttpResponse r)) {
-                io.netty.util.ReferenceCountUtil.release(msg);
-                return;
+        /** One per channel: reads responses, turns the channel's failures into the cycle's outcome. */
+        private final class Handler extends ChannelInboundHandlerAdapter {
+
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                ByteBuf in = (ByteBuf) msg;
+                try {
+                    if (ctx.channel() != channel) {
+                        return;
+                    }
+                    if (inFlight == null) {
+                        abandon(); // bytes nobody asked for: the connection is out of step
+                        return;
+                    }
+                    boolean done;
+                    try {
+                        done = parser.read(in);
+                    } catch (H1Response.BodyTooLargeException e) {
+                        abandon();
+                        fail(e);
+                        return;
+                    } catch (IllegalStateException e) {
+                        abandon();
+                        fail(new ProtocolException(e.getMessage()));
+                        return;
+                    }
+                    if (done) {
+                        if (parser.mustClose() || in.isReadable()) {
+                            abandon();
+                        }
+                        responded();
+                    }
+                } finally {
+                    in.release();
+                }
             }
-            try {
+
+            @Override
+            public void channelInactive(ChannelHandlerContext ctx) {
                 if (ctx.channel() != channel) {
                     return;
                 }
-                if (r.decoderResult().isFailure()) {
-                    abandon();
-                    fail(r.decoderResult().cause());
-                    return;
-                }
-                if (!HttpUtil.isKeepAlive(r)) {
-                    abandon();
-                }
-                Exchange e = finish();
-                if (e != null) {
-                    e.response(r.status().code(), r.headers(), r.content());
-                }
-            } finally {
-                r.release();
-            }
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) {
-            if (ctx.channel() == channel) {
                 channel = null;
-                fail(new ClosedChannelException());
+                if (inFlight != null) {
+                    if (parser.endsAtClose()) {
+                        responded();
+                    } else {
+                        fail(new ClosedChannelException());
+                    }
+                }
             }
-        }
 
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            if (ctx.channel() == channel) {
-                abandon();
-                fail(cause);
+            @Override
+            public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                if (ctx.channel() == channel) {
+                    abandon();
+                    fail(cause);
+                }
+                ctx.close();
             }
-            ctx.close();
         }
     }
 }

@@ -9,11 +9,16 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The HTTP/1.1 response reader, whole and split at every byte (as TCP may deliver it). */
+@Timeout(30)
 class H1ResponseParserTest {
 
-    /** Feeds {@code text} in pieces of {@code piece} bytes; returns the parser once the response is complete, checking it ends exactly there. */
+    /**
+     * Feeds {@code text} in pieces of {@code piece} bytes; returns the parser once the response is complete,
+     * checking it ends exactly there.
+     */
     static H1ResponseParser parse(String text, int piece, boolean head) {
         H1ResponseParser p = new H1ResponseParser();
         p.reset(head);
@@ -42,7 +47,8 @@ class H1ResponseParserTest {
         both("HTTP/1.1 200 OK\r\nContent-Length: 3\r\nServer: x\r\n\r\nok\n", 200, false);
         both("HTTP/1.1 404 Not Found\r\ncontent-length:0\r\n\r\n", 404, false);
         both("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n0\r\n\r\n", 200, false);
-        both("HTTP/1.1 200 OK\r\nTransfer-Encoding: Chunked\r\n\r\nA\r\n0123456789\r\n0\r\nTrailer: t\r\n\r\n", 200, false);
+        both("HTTP/1.1 200 OK\r\nTransfer-Encoding: Chunked\r\n\r\nA\r\n0123456789\r\n0\r\nTrailer: t\r\n\r\n",
+                200, false);
         both("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok", 201, false);
         both("HTTP/1.1 204 No Content\r\n\r\n", 204, false);
         both("HTTP/1.1 500 Oops\r\nConnection: close\r\nContent-Length: 1\r\n\r\nx", 500, true);
@@ -67,7 +73,8 @@ class H1ResponseParserTest {
                 "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"}) {
             H1ResponseParser p = new H1ResponseParser();
             p.reset(false);
-            assertThrows(IllegalStateException.class, () -> p.read(Unpooled.copiedBuffer(bad, StandardCharsets.US_ASCII)), bad);
+            assertThrows(IllegalStateException.class,
+                    () -> p.read(Unpooled.copiedBuffer(bad, StandardCharsets.US_ASCII)), bad);
         }
     }
 
@@ -112,5 +119,96 @@ class H1ResponseParserTest {
     @Test
     void aConnectionIsNotReusedAfter101() {
         both("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n", 101, true);
+    }
+
+    /** Feeds {@code text} in pieces, keeping headers and body in {@code keep}; returns the parser once complete. */
+    static H1ResponseParser keep(String text, int piece, H1Response keep, boolean headers, boolean body) {
+        H1ResponseParser p = new H1ResponseParser();
+        p.reset(false, keep, headers, body);
+        byte[] bytes = text.getBytes(StandardCharsets.ISO_8859_1);
+        for (int i = 0; i < bytes.length; i += piece) {
+            if (p.read(Unpooled.wrappedBuffer(bytes, i, Math.min(piece, bytes.length - i)))) {
+                return p;
+            }
+        }
+        throw new AssertionError("incomplete: " + text);
+    }
+
+    static String body(H1Response r) {
+        return new String(r.body(), 0, r.bodyLength(), StandardCharsets.ISO_8859_1);
+    }
+
+    @Test
+    void aKeptBodyIsTheBodyDechunkedWhateverTheSplit() {
+        String big = "x".repeat(3000); // over the kept body's first array
+        String[][] cases = {
+                {"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello", "hello"},
+                {"HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n5;x=1\r\nhello\r\n6\r\n world\r\n"
+                        + "0\r\nTrailer: t\r\n\r\n", "hello world"},
+                {"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", "ok"},
+                {"HTTP/1.1 200 OK\r\nContent-Length: 3000\r\n\r\n" + big, big},
+                {"HTTP/1.1 204 No Content\r\n\r\n", ""},
+        };
+        H1Response r = new H1Response(1 << 20); // one for all: each response clears what the last one kept
+        for (String[] c : cases) {
+            for (int piece : new int[] {1, 3, 64, 100_000}) {
+                keep(c[0], piece, r, true, true);
+                assertEquals(c[1], body(r), c[0] + " in pieces of " + piece);
+                assertEquals(Integer.parseInt(c[0].substring(c[0].lastIndexOf("HTTP/1.1 ") + 9).substring(0, 3)),
+                        r.status(), "the final response's status");
+            }
+        }
+    }
+
+    @Test
+    void aBodyNotAskedForIsNotKeptAndHeadersAreFoundInAnyCase() {
+        H1Response r = new H1Response(1 << 20);
+        String text = "HTTP/1.1 100 Continue\r\nLocation: /interim\r\n\r\n"
+                + "HTTP/1.1 201 Created\r\nlocation:  /orders/7 \r\nX-Two: a\r\nX-Two: b\r\nContent-Length: 4\r\n\r\n"
+                + "body";
+        for (int piece : new int[] {1, 5, 1000}) {
+            keep(text, piece, r, true, false);
+            assertEquals("/orders/7", r.header("Location"), "the final response's, spaces removed");
+            assertEquals("/orders/7", r.header("LOCATION"));
+            assertEquals("a", r.header("x-two"), "the first value");
+            assertEquals(null, r.header("Server"));
+            assertEquals(0, r.bodyLength(), "the body was not asked for");
+        }
+        keep("HTTP/1.1 200 OK\r\nLocation: /x\r\nContent-Length: 1\r\n\r\nx", 1000, r, false, true);
+        assertEquals(null, r.header("Location"), "headers not asked for are not kept");
+        assertEquals("x", body(r));
+    }
+
+    @Test
+    void aBodyUntilCloseIsKeptAsItComes() {
+        H1Response r = new H1Response(1 << 20);
+        H1ResponseParser p = new H1ResponseParser();
+        p.reset(false, r, false, true);
+        assertFalse(p.read(Unpooled.copiedBuffer("HTTP/1.1 200 OK\r\n\r\nsome ", StandardCharsets.US_ASCII)));
+        assertFalse(p.read(Unpooled.copiedBuffer("body", StandardCharsets.US_ASCII)));
+        assertTrue(p.endsAtClose());
+        assertEquals("some body", body(r));
+    }
+
+    @Test
+    void aKeptBodyOverTheMostIsRefusedAndASkippedOneIsNot() {
+        String text = "HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\nhello world";
+        H1Response r = new H1Response(10);
+        assertThrows(H1Response.BodyTooLargeException.class, () -> keep(text, 4, r, false, true));
+        assertEquals(200, keep(text, 4, r, true, false).status(), "a body not kept has no limit");
+        H1Response exact = new H1Response(11);
+        keep(text, 4, exact, false, true);
+        assertEquals("hello world", body(exact));
+    }
+
+    @Test
+    void aHeadResponseKeepsNoBody() {
+        H1Response r = new H1Response(1 << 20);
+        H1ResponseParser p = new H1ResponseParser();
+        p.reset(true, r, true, true);
+        assertTrue(p.read(Unpooled.copiedBuffer("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n",
+                StandardCharsets.US_ASCII)));
+        assertEquals(0, r.bodyLength());
+        assertEquals("1000", r.header("content-length"));
     }
 }

@@ -1,0 +1,133 @@
+package dev.pacer.engine.op.http;
+
+import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * The parts of an HTTP/1.1 response that {@link H1ResponseParser} was asked to keep: the status, the header lines
+ * and the body (de-chunked). Its arrays are reused from one response to the next, grown when a response needs more:
+ * reading into it allocates nothing once they fit. Not thread-safe: one per connection, used on its event loop;
+ * what it holds is valid until the next response is read into it.
+ */
+public final class H1Response {
+
+    private final int maxBody;
+    int status;
+    private byte[] body = new byte[256];
+    private int bodyLength;
+    /** The header lines as read (name, colon, value), each followed by a LF. */
+    private byte[] headers = new byte[256];
+    private int headersLength;
+
+    /** A response whose body may be up to {@code maxBody} bytes long. */
+    public H1Response(int maxBody) {
+        this.maxBody = maxBody;
+    }
+
+    /** The status. */
+    public int status() {
+        return status;
+    }
+
+    /** The body's bytes: {@code [0, bodyLength())} of this array (empty when the body was not kept). */
+    public byte[] body() {
+        return body;
+    }
+
+    public int bodyLength() {
+        return bodyLength;
+    }
+
+    /** The most body bytes kept: a longer body is a failure of its request. */
+    public int maxBody() {
+        return maxBody;
+    }
+
+    /**
+     * The first value of the header {@code name} (any case), spaces and tabs around it removed, or null when the
+     * response has none (or its headers were not kept). Allocates the value's string.
+     */
+    public String header(String name) {
+        int start = 0;
+        for (int i = 0; i < headersLength; i++) {
+            if (headers[i] != '\n') {
+                continue;
+            }
+            int colon = start;
+            while (headers[colon] != ':') {
+                colon++;
+            }
+            int nameEnd = colon;
+            while (nameEnd > start && (headers[nameEnd - 1] == ' ' || headers[nameEnd - 1] == '\t')) {
+                nameEnd--;
+            }
+            if (nameIs(name, start, nameEnd)) {
+                int from = colon + 1;
+                int to = i;
+                while (from < to && (headers[from] == ' ' || headers[from] == '\t')) {
+                    from++;
+                }
+                while (to > from && (headers[to - 1] == ' ' || headers[to - 1] == '\t')) {
+                    to--;
+                }
+                return new String(headers, from, to - from, StandardCharsets.ISO_8859_1);
+            }
+            start = i + 1;
+        }
+        return null;
+    }
+
+    private boolean nameIs(String name, int from, int to) {
+        if (to - from != name.length()) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            char b = (char) (headers[from + i] & 0xff);
+            if (b != c && Character.toLowerCase(b) != Character.toLowerCase(c)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void clear() {
+        status = 0;
+        bodyLength = 0;
+        headersLength = 0;
+    }
+
+    /** Keeps a header line ({@code n} bytes of {@code line}, which holds a colon). */
+    void appendHeader(byte[] line, int n) {
+        if (headersLength + n + 1 > headers.length) {
+            headers = Arrays.copyOf(headers, Math.max(headers.length * 2, headersLength + n + 1));
+        }
+        System.arraycopy(line, 0, headers, headersLength, n);
+        headersLength += n;
+        headers[headersLength++] = '\n';
+    }
+
+    /**
+     * Keeps the next {@code n} bytes of {@code in} as body.
+     *
+     * @throws BodyTooLargeException when the body would outgrow {@link #maxBody()}
+     */
+    void appendBody(ByteBuf in, int n) {
+        if ((long) bodyLength + n > maxBody) {
+            throw new BodyTooLargeException(maxBody);
+        }
+        if (bodyLength + n > body.length) {
+            body = Arrays.copyOf(body, (int) Math.min(maxBody, Math.max(body.length * 2L, bodyLength + n)));
+        }
+        in.readBytes(body, bodyLength, n);
+        bodyLength += n;
+    }
+
+    /** A kept body longer than the most kept: its request fails (the connection is closed). */
+    public static final class BodyTooLargeException extends IllegalStateException {
+        BodyTooLargeException(int max) {
+            super("a response body over " + max + " bytes");
+        }
+    }
+}
