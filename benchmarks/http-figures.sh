@@ -152,7 +152,7 @@ PY
     : > "$dir/access.log"
     # wrk2 has no whole-run figures: it resets its histograms after its calibration (10 s)
     total_s=$(python3 -c "import sys
-def sec(x): return float(x[:-1]) * {'s': 1, 'm': 60}[x[-1]]
+def sec(x): return 0.0 if x == '0' else float(x[:-1]) * {'s': 1, 'm': 60}[x[-1]]
 print(int(sec('$WARMUP') + sec('$DURATION')))")
     "$WRK2" -t2 -c64 -d"${total_s}s" -R"$rate" --latency "$url" > "$dir/wrk2.txt" 2>&1 &
     wpid=$!
@@ -161,7 +161,7 @@ print(int(sec('$WARMUP') + sec('$DURATION')))")
     python3 - "$dir" "$rate" "$WARMUP" "$DURATION" "$(getconf CLK_TCK)" <<'PY'
 import sys, re, collections
 d, rate, warm, dur, tck = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
-def sec(x): return float(x[:-1]) * {'s': 1, 'm': 60}[x[-1]]
+def sec(x): return 0.0 if x == '0' else float(x[:-1]) * {'s': 1, 'm': 60}[x[-1]]
 t = sorted(float(l.split()[0]) for l in open(f'{d}/access.log') if l.strip())
 if not t:
     print(f'| {"wrk2":<6} | no requests reached nginx: ' + open(f'{d}/wrk2.txt').read().strip().replace(chr(10), ' ')[:150]); sys.exit(0)
