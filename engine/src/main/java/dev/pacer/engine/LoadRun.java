@@ -214,6 +214,11 @@ public final class LoadRun {
             if (warm != null && options.announce()) {
                 err.println(warm.startLine());
             }
+            if (warm != null) {
+                // the warm-ups' garbage and what they set up (connections, compiled code's data) are collected now,
+                // before the clock starts, not by a young collection early in the run that copies them all
+                System.gc();
+            }
             Reporter.Measurement measured;
             try {
                 measured = reporter.run();
