@@ -140,8 +140,8 @@ public final class RequestClient implements AutoCloseable {
     }
 
     /**
-     * Opens a client to {@code host:port} (connections open on first use, or with {@link #open(long)}), each with
-     * an exchange from {@code exchanges}.
+     * Opens a client to {@code host:port} (connections open on first use, or with {@link #openAhead(int, long)}),
+     * each with an exchange from {@code exchanges}.
      *
      * @throws UnknownHostException when the host does not resolve
      */
