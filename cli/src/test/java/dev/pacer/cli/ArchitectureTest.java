@@ -35,6 +35,13 @@ class ArchitectureTest {
     static final ArchRule engineNeverUsesTheCliOrTheReport = noClasses().that().resideInAPackage("dev.pacer.engine..")
             .should().dependOnClassesThat().resideInAnyPackage("dev.pacer.cli..", "dev.pacer.report..");
 
+    /** The engine reads time through the run's clock; the system clock is made in one place. */
+    @ArchTest
+    static final ArchRule engineReadsTimeOnlyThroughTheRunsClock = noClasses().that()
+            .resideInAPackage("dev.pacer.engine..")
+            .and().doNotHaveFullyQualifiedName("dev.pacer.engine.time.SystemRunClock")
+            .should().callMethod(System.class, "nanoTime");
+
     @ArchTest
     static final ArchRule reportNeverUsesTheCli = noClasses().that().resideInAPackage("dev.pacer.report..")
             .should().dependOnClassesThat().resideInAPackage("dev.pacer.cli..");

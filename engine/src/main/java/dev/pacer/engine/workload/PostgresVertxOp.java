@@ -60,6 +60,8 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
     private final boolean pipelining;
     private final long warmUpCycles;
     private final long timeoutNanos;
+    /** What the timeouts are read on: the system clock, as Vert.x's periodic timer that checks them runs on it. */
+    private final RunClock timeoutClock = RunClock.system();
     private final long connectTimeoutNanos;
     private final PgConnectOptions options;
     private final Vertx vertx;
@@ -239,7 +241,7 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
         private SqlWorkload.Op op;
         private boolean transaction;
         private Object[] saved;
-        /** When the cycle in flight (or its connecting) times out, on the system clock. */
+        /** When the cycle in flight (or its connecting) times out, on {@link #timeoutClock}. */
         private long deadline;
         /** The first failure of a pipelined transaction's answers, or null. */
         private Outcome pipelineFailure;
@@ -285,7 +287,7 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
             this.op = w.ops.get(index);
             this.transaction = op.transaction() || warm;
             this.saved = op.savedNames().isEmpty() ? null : new Object[op.savedNames().size()];
-            long now = System.nanoTime();
+            long now = timeoutClock.nanoTime();
             if (conn == null) {
                 deadline = now + connectTimeoutNanos;
                 long r = run;
@@ -301,7 +303,7 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
                         return;
                     }
                     attach(ar.result());
-                    deadline = System.nanoTime() + timeoutNanos;
+                    deadline = timeoutClock.nanoTime() + timeoutNanos;
                     statements();
                 });
                 return;
@@ -514,7 +516,7 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
 
         /** The periodic timeout check: a cycle past its deadline is {@code timeout} and its connection closed. */
         private void expire() {
-            if (completion != null && System.nanoTime() - deadline > 0) {
+            if (completion != null && timeoutClock.nanoTime() - deadline > 0) {
                 drop();
                 finish(PgOutcomes.TIMEOUT);
             }
