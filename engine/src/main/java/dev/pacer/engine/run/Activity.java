@@ -65,19 +65,8 @@ public final class Activity {
     private RateSpec globalRate;
     /** False once stopped. Written under the lock, read by workers once per op. */
     volatile boolean running = true;
-    /**
-     * Set by a worker that stopped because its next op would start at or after the deadline: the run
-     * ended by its duration even if every worker got there (woken a little early by the park
-     * overshoot) before the reporter saw the clock pass the deadline. Written once per worker at exit.
-     */
-    volatile boolean deadlineReached;
-    /**
-     * No op scheduled (or, unpaced, started) at or after this monotonic time starts; Long.MAX_VALUE
-     * without a duration. It is the run's end scaled by the limiter's rounding of the slice (see
-     * {@link RateSpec#scheduledSliceNanos()}), so a 5 s run at 3 ops/s has the 15 slots of 0 .. 4.67 s and
-     * not a 16th whose rounded time falls a hair before 5 s. Written under the lock, read by workers.
-     */
-    private volatile long deadlineNanos = Long.MAX_VALUE;
+    /** The start-at instant, the start, the deadline. */
+    final RunTimeline timeline;
     /** Why the run stopped (the first reason given), or null while it runs. Written under the lock. */
     private volatile StopReason stopReason;
     private volatile String stopSource;
@@ -101,7 +90,6 @@ public final class Activity {
     /** Completed once every worker has left and no asynchronous op is in flight. */
     private final CompletableFuture<Void> done = new CompletableFuture<>();
     private final CountDownLatch go = new CountDownLatch(1);
-    private final CountDownLatch startedLatch = new CountDownLatch(1);
     private final List<Change> changes = new CopyOnWriteArrayList<>();
     private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
     private final List<Runnable> stopListeners = new CopyOnWriteArrayList<>();
@@ -111,8 +99,6 @@ public final class Activity {
     private int nextWorkerId;
     /** The thread setting (workers that leave at the end do not change it). Under the lock. */
     private int threadSetting;
-    private long startNanos;
-    private boolean started;
     /**
      * Set (CAS) by the first {@link #warmUpOp()}, which alone then warms the op, outside the lock so that a stop
      * is not held up by it; a later call returns at once.
@@ -129,6 +115,7 @@ public final class Activity {
         this.mix = opNames.isEmpty() ? null : (OpMix) op;
         this.metrics = new MetricsRegistry(opNames);
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.timeline = new RunTimeline(this, config, clock);
         this.cycles = new CycleSource(config.shard() == null || config.cycles() == 0 ? config.cycles()
                 : Math.max(1, config.shard().cyclesOf(config.cycles())));
     }
@@ -144,12 +131,9 @@ public final class Activity {
         // A test that starts at an instant (shards starting together) waits for it here, outside the lock, so a
         // stop (Ctrl-C, SIGTERM, a control) ends the wait; one started late counts from that instant all the same,
         // so its first ops are late and catch up like any late caller.
-        Long testStart = config.startAt() == null ? null : awaitStartAt(config.startAt());
+        Long testStart = config.startAt() == null ? null : timeline.awaitStartAt(config.startAt(), () -> running);
         synchronized (this) {
-            if (started) {
-                throw new IllegalStateException("already started");
-            }
-            started = true;
+            timeline.claimStart();
             if (op instanceof AsyncOp async) {
                 int capacity = config.maxInFlight() > 0 ? config.maxInFlight()
                         : async.capacity() > 0 ? async.capacity() : DEFAULT_MAX_IN_FLIGHT;
@@ -157,28 +141,15 @@ public final class Activity {
             }
             threadSetting = config.threads();
             spawn(config.threads());
-            // The run's clock starts at the limiter's origin, after its set-up (the park-cost calibration,
-            // ~15 ms once per JVM, and class loading): slot k is at exactly start + k slices, and a 10 s
-            // run at 1000 ops/s has 10 000 slots before its deadline.
-            if (config.rate() != null) {
-                long origin = testStart != null ? testStart : clock.nanoTime();
-                Shard shard = config.shard();
-                Long limiterOrigin = null; // the limiter's own clock at its creation
-                if (shard != null) {
-                    limiterOrigin = origin + shard.offsetNanos(config.rate().opsPerSecond());
-                } else if (testStart != null) {
-                    limiterOrigin = origin;
-                }
-                limiter = limiterFor(share(config.rate()), limiterOrigin);
+            long startNanos = timeline.start(testStart, origin -> {
+                limiter = limiterFor(share(config.rate()), origin);
                 globalRate = config.rate();
-                startNanos = testStart != null || shard != null ? origin : limiter.originNanos();
-            } else {
-                startNanos = testStart != null ? testStart : clock.nanoTime();
-            }
+                return limiter;
+            });
             target.start(startNanos, config.rate() == null ? Double.NaN : share(config.rate()).opsPerSecond());
             updateDeadline();
             go.countDown();
-            startedLatch.countDown();
+            timeline.started();
             return startNanos;
         }
     }
@@ -205,7 +176,7 @@ public final class Activity {
      * they apply to the running limiter and are logged). False on timeout.
      */
     public boolean awaitStarted(long timeout, TimeUnit unit) throws InterruptedException {
-        return startedLatch.await(timeout, unit);
+        return timeline.awaitStarted(timeout, unit);
     }
 
     /** The run's clock. */
@@ -219,17 +190,17 @@ public final class Activity {
 
     /** True once a worker has stopped at the deadline: the run ended by its duration. */
     public boolean deadlineReached() {
-        return deadlineReached;
+        return timeline.deadlineReached;
     }
 
     /** Monotonic time at which the run ends (no op scheduled then or later starts), or Long.MAX_VALUE. */
     public long deadlineNanos() {
-        return deadlineNanos;
+        return timeline.deadlineNanos();
     }
 
     /** Monotonic time the workload started. */
-    public synchronized long startNanos() {
-        return startNanos;
+    public long startNanos() {
+        return timeline.startNanos();
     }
 
     /** What the target asked for over time; the reporter cuts it into intervals. */
@@ -286,22 +257,6 @@ public final class Activity {
      */
     public synchronized void adjustRate(RateSpec spec) {
         retune(Objects.requireNonNull(spec, "spec"));
-    }
-
-    /**
-     * Sleeps until the wall-clock instant (if ahead; {@link ActivityConfig} bounds how far), in steps of at most
-     * 50 ms so that a stop ends the wait; returns the instant on the monotonic clock (now, when stopped).
-     */
-    private long awaitStartAt(java.time.Instant at) {
-        long aheadNanos = java.time.Duration.between(clock.instant(), at).toNanos();
-        long target = clock.nanoTime() + aheadNanos;
-        for (long left = aheadNanos; left > 0; left = target - clock.nanoTime()) {
-            if (!running) {
-                return clock.nanoTime();
-            }
-            clock.park(Math.min(left, 50_000_000));
-        }
-        return target;
     }
 
     /** This process's share of a rate: all of it, or a shard's. */
@@ -410,8 +365,8 @@ public final class Activity {
      * cut there, so the marker and the interval bound agree (not before the run's start).
      */
     public synchronized Change markPhase(String label, String source, long atNanos) {
-        long at = started && atNanos - startNanos < 0 ? startNanos : atNanos;
-        return record(new Change(at, started ? (at - startNanos) / 1e9 : 0, ChangeKind.PHASE, label, source, ""));
+        long at = timeline.notBeforeStart(atNanos);
+        return record(new Change(at, timeline.secondsAt(at), ChangeKind.PHASE, label, source, ""));
     }
 
     /**
@@ -680,15 +635,9 @@ public final class Activity {
         }
     }
 
-    /** The deadline for the rate in force (see {@link #deadlineNanos}). Under the lock. */
+    /** The deadline for the rate in force (see {@link RunTimeline#updateDeadline}). Under the lock. */
     private void updateDeadline() {
-        if (config.duration() == null || !started) {
-            return;
-        }
-        long d = config.duration().toNanos();
-        RateSpec rate = rate();
-        double scale = rate == null ? 1.0 : rate.scheduledSliceNanos() / rate.sliceNanos();
-        deadlineNanos = startNanos + (long) Math.floor(d * scale);
+        timeline.updateDeadline(rate());
     }
 
     private static void notifyAll(List<Runnable> listeners) {
@@ -725,6 +674,6 @@ public final class Activity {
 
     private Change change(ChangeKind kind, String value, String source, String note) {
         long now = clock.nanoTime();
-        return new Change(now, started ? (now - startNanos) / 1e9 : 0, kind, value, source, note);
+        return new Change(now, timeline.secondsAt(now), kind, value, source, note);
     }
 }

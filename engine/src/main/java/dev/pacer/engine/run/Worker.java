@@ -159,8 +159,8 @@ final class Worker implements Runnable {
                 scheduled = previousEnd;
                 start = previousEnd;
             }
-            if (scheduled - activity.deadlineNanos() >= 0) {
-                activity.deadlineReached = true;
+            if (scheduled - activity.timeline.deadlineNanos() >= 0) {
+                activity.timeline.deadlineReached = true;
                 return -1; // scheduled at or after the end of the run
             }
             return activity.cycleOf(cycle);
@@ -181,7 +181,7 @@ final class Worker implements Runnable {
             if (activity.running || stop == 0) {
                 return; // not stopped: interrupted for another reason
             }
-            long end = Math.min(stop, activity.deadlineNanos());
+            long end = Math.min(stop, activity.timeline.deadlineNanos());
             long held = scheduled;
             long span = Math.max(0, end - held);
             metrics.record(span, 0, Outcome.NOT_SENT, opIndex);
