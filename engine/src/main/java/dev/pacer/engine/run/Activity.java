@@ -67,6 +67,8 @@ public final class Activity {
     volatile boolean running = true;
     /** The start-at instant, the start, the deadline. */
     final RunTimeline timeline;
+    /** Every change, and the listeners told of each. */
+    private final ChangeLog log;
     /** Why the run stopped (the first reason given), or null while it runs. Written under the lock. */
     private volatile StopReason stopReason;
     private volatile String stopSource;
@@ -90,8 +92,6 @@ public final class Activity {
     /** Completed once every worker has left and no asynchronous op is in flight. */
     private final CompletableFuture<Void> done = new CompletableFuture<>();
     private final CountDownLatch go = new CountDownLatch(1);
-    private final List<Change> changes = new CopyOnWriteArrayList<>();
-    private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
     private final List<Runnable> stopListeners = new CopyOnWriteArrayList<>();
     private final TargetLedger target = new TargetLedger();
     /** Asynchronous ops only: the in-flight bound. Set once in start(). */
@@ -116,6 +116,7 @@ public final class Activity {
         this.metrics = new MetricsRegistry(opNames);
         this.clock = Objects.requireNonNull(clock, "clock");
         this.timeline = new RunTimeline(this, config, clock);
+        this.log = new ChangeLog(this, clock, timeline);
         this.cycles = new CycleSource(config.shard() == null || config.cycles() == 0 ? config.cycles()
                 : Math.max(1, config.shard().cyclesOf(config.cycles())));
     }
@@ -210,21 +211,20 @@ public final class Activity {
 
     /** Called with every change from now on, on the thread that made it. */
     public void addChangeListener(Consumer<Change> listener) {
-        listeners.add(listener);
+        log.addListener(listener);
     }
 
     /**
      * Called first with every change made so far, then with every later one: no change is missed or
      * seen twice, however the two race.
      */
-    public synchronized void addChangeListenerWithHistory(Consumer<Change> listener) {
-        changes.forEach(listener);
-        listeners.add(listener);
+    public void addChangeListenerWithHistory(Consumer<Change> listener) {
+        log.addListenerWithHistory(listener);
     }
 
     /** Every change so far, in order. */
     public List<Change> changes() {
-        return List.copyOf(changes);
+        return log.changes();
     }
 
     /** The op mix's named ops, whose figures are kept beside the totals; empty for a plain op. */
@@ -248,7 +248,7 @@ public final class Activity {
         String reset = limiter.rateChangeNote();
         String caveat = config.limiter().rateCaveat(share(spec));
         String note = reset.isEmpty() ? caveat : caveat.isEmpty() ? reset : reset + "; " + caveat;
-        return record(change(ChangeKind.RATE, spec.toString(), source, note));
+        return log.record(log.change(ChangeKind.RATE, spec.toString(), source, note));
     }
 
     /**
@@ -306,7 +306,7 @@ public final class Activity {
         }
         l.reconfigure(l.spec().withStrictness(strictness));
         globalRate = globalRate.withStrictness(strictness);
-        return record(ChangeKind.STRICTNESS, java.math.BigDecimal.valueOf(strictness).stripTrailingZeros().toPlainString(),
+        return log.record(ChangeKind.STRICTNESS, java.math.BigDecimal.valueOf(strictness).stripTrailingZeros().toPlainString(),
                 source);
     }
 
@@ -332,7 +332,7 @@ public final class Activity {
         if (active.size() < threads) {
             spawn(threads - active.size());
         }
-        return record(ChangeKind.THREADS, Integer.toString(threads), source);
+        return log.record(ChangeKind.THREADS, Integer.toString(threads), source);
     }
 
     /** Stops granting ops until {@link #resume}; the paused time is not released as a burst. */
@@ -342,7 +342,7 @@ public final class Activity {
         }
         paused = true;
         target.setPaused(clock.nanoTime(), true);
-        return record(ChangeKind.PAUSE, "", source);
+        return log.record(ChangeKind.PAUSE, "", source);
     }
 
     public synchronized Change resume(String source) {
@@ -352,21 +352,20 @@ public final class Activity {
         paused = false;
         target.setPaused(clock.nanoTime(), false);
         wakeWorkers();
-        return record(ChangeKind.RESUME, "", source);
+        return log.record(ChangeKind.RESUME, "", source);
     }
 
     /** Records a knee search's probe (a marker, not a setting). */
-    public synchronized Change markProbe(String text, String source) {
-        return record(ChangeKind.PROBE, text, source);
+    public Change markProbe(String text, String source) {
+        return log.markProbe(text, source);
     }
 
     /**
      * Records the start of a scenario phase (a marker, not a setting) at {@code atNanos}: the reporter's
      * cut there, so the marker and the interval bound agree (not before the run's start).
      */
-    public synchronized Change markPhase(String label, String source, long atNanos) {
-        long at = timeline.notBeforeStart(atNanos);
-        return record(new Change(at, timeline.secondsAt(at), ChangeKind.PHASE, label, source, ""));
+    public Change markPhase(String label, String source, long atNanos) {
+        return log.markPhase(label, source, atNanos);
     }
 
     /**
@@ -382,14 +381,14 @@ public final class Activity {
                 hurried = true;
                 notifyAll(stopListeners);
             }
-            return change(ChangeKind.STOP, reason.label(), source);
+            return log.change(ChangeKind.STOP, reason.label(), source);
         }
         running = false;
         stopReason = reason;
         stopSource = source;
         stopNanos = clock.nanoTime();
         // the source says who stopped it (console, http, SIGINT, ...); a planned end is no change
-        Change c = reason.planned() ? change(ChangeKind.STOP, reason.label(), source) : record(ChangeKind.STOP, "", source);
+        Change c = reason.planned() ? log.change(ChangeKind.STOP, reason.label(), source) : log.record(ChangeKind.STOP, "", source);
         wakeWorkers();
         for (Worker w : live()) {
             Thread t = w.thread;
@@ -644,36 +643,5 @@ public final class Activity {
         for (Runnable l : listeners) {
             l.run();
         }
-    }
-
-    private Change record(ChangeKind kind, String value, String source) {
-        return record(change(kind, value, source));
-    }
-
-    /**
-     * Logs a change and tells every listener. A listener that throws does not undo the change, keep it from
-     * the others (the .hlog among them) or fail the caller: its exception goes to the thread's uncaught
-     * exception handler (printed on stderr by default).
-     */
-    private Change record(Change c) {
-        changes.add(c);
-        for (Consumer<Change> l : listeners) {
-            try {
-                l.accept(c);
-            } catch (RuntimeException | Error e) {
-                Thread t = Thread.currentThread();
-                t.getUncaughtExceptionHandler().uncaughtException(t, e);
-            }
-        }
-        return c;
-    }
-
-    private Change change(ChangeKind kind, String value, String source) {
-        return change(kind, value, source, "");
-    }
-
-    private Change change(ChangeKind kind, String value, String source, String note) {
-        long now = clock.nanoTime();
-        return new Change(now, timeline.secondsAt(now), kind, value, source, note);
     }
 }
