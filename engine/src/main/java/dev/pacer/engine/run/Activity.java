@@ -13,16 +13,13 @@ import dev.pacer.ratelimit.RateLimiter;
 import dev.pacer.ratelimit.RateLimiters;
 import dev.pacer.ratelimit.RateSpec;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import dev.pacer.engine.time.RunClock;
 
@@ -83,22 +80,14 @@ public final class Activity {
 
     private final ActivityConfig config;
     private final MetricsRegistry metrics;
-    /** Workers that count toward the thread setting, oldest first (O(1) to leave: 100 000 may). Under the lock. */
-    private final LinkedHashSet<Worker> active = new LinkedHashSet<>();
-    /** Workers retired and not yet left (they run the op whose slot they hold), oldest first. Under the lock. */
-    private final LinkedHashSet<Worker> retiring = new LinkedHashSet<>();
-    private final AtomicInteger live = new AtomicInteger();
-    private final CompletableFuture<Void> workersGone = new CompletableFuture<>();
+    /** The worker threads and the gate they wait at. */
+    final WorkerPool workers;
     /** Completed once every worker has left and no asynchronous op is in flight. */
     private final CompletableFuture<Void> done = new CompletableFuture<>();
-    private final CountDownLatch go = new CountDownLatch(1);
     private final List<Runnable> stopListeners = new CopyOnWriteArrayList<>();
     private final TargetLedger target = new TargetLedger();
     /** Asynchronous ops only: the in-flight bound. Set once in start(). */
     private volatile InFlightPool pool;
-    private int nextWorkerId;
-    /** The thread setting (workers that leave at the end do not change it). Under the lock. */
-    private int threadSetting;
     /**
      * Set (CAS) by the first {@link #warmUpOp()}, which alone then warms the op, outside the lock so that a stop
      * is not held up by it; a later call returns at once.
@@ -117,6 +106,7 @@ public final class Activity {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.timeline = new RunTimeline(this, config, clock);
         this.log = new ChangeLog(this, clock, timeline);
+        this.workers = new WorkerPool(this, this, metrics, clock, config.virtualThreads());
         this.cycles = new CycleSource(config.shard() == null || config.cycles() == 0 ? config.cycles()
                 : Math.max(1, config.shard().cyclesOf(config.cycles())));
     }
@@ -140,8 +130,7 @@ public final class Activity {
                         : async.capacity() > 0 ? async.capacity() : DEFAULT_MAX_IN_FLIGHT;
                 pool = new InFlightPool(capacity, metrics.attach(true), this::opCompleted, clock);
             }
-            threadSetting = config.threads();
-            spawn(config.threads());
+            workers.start(config.threads());
             long startNanos = timeline.start(testStart, origin -> {
                 limiter = limiterFor(share(config.rate()), origin);
                 globalRate = config.rate();
@@ -149,7 +138,7 @@ public final class Activity {
             });
             target.start(startNanos, config.rate() == null ? Double.NaN : share(config.rate()).opsPerSecond());
             updateDeadline();
-            go.countDown();
+            workers.open();
             timeline.started();
             return startNanos;
         }
@@ -183,10 +172,6 @@ public final class Activity {
     /** The run's clock. */
     public RunClock clock() {
         return clock;
-    }
-
-    void awaitGo() throws InterruptedException {
-        go.await();
     }
 
     /** True once a worker has stopped at the deadline: the run ended by its duration. */
@@ -316,22 +301,7 @@ public final class Activity {
      */
     public synchronized Change setThreads(int threads, String source) {
         ActivityConfig.checkThreads(threads, config.virtualThreads());
-        threadSetting = threads;
-        while (active.size() > threads) {
-            Worker w = active.removeLast();
-            if (w.retire()) {
-                retiring.add(w);
-            }
-        }
-        while (active.size() < threads && !retiring.isEmpty()) {
-            Worker w = retiring.removeLast();
-            if (w.revive()) {
-                active.add(w);
-            }
-        }
-        if (active.size() < threads) {
-            spawn(threads - active.size());
-        }
+        workers.resize(threads);
         return log.record(ChangeKind.THREADS, Integer.toString(threads), source);
     }
 
@@ -351,7 +321,7 @@ public final class Activity {
         }
         paused = false;
         target.setPaused(clock.nanoTime(), false);
-        wakeWorkers();
+        workers.unparkAll();
         return log.record(ChangeKind.RESUME, "", source);
     }
 
@@ -389,14 +359,9 @@ public final class Activity {
         stopNanos = clock.nanoTime();
         // the source says who stopped it (console, http, SIGINT, ...); a planned end is no change
         Change c = reason.planned() ? log.change(ChangeKind.STOP, reason.label(), source) : log.record(ChangeKind.STOP, "", source);
-        wakeWorkers();
-        for (Worker w : live()) {
-            Thread t = w.thread;
-            if (t != null && w.isAcquiring()) {
-                t.interrupt();
-            }
-        }
-        go.countDown();
+        workers.unparkAll();
+        workers.interruptAcquiring();
+        workers.open();
         notifyAll(stopListeners);
         return c;
     }
@@ -472,18 +437,18 @@ public final class Activity {
     }
 
     /** The thread setting: the workers asked for (retiring ones do not count). */
-    public synchronized int threads() {
-        return threadSetting;
+    public int threads() {
+        return workers.threads();
     }
 
     /** Worker threads started over the run (raising threads again keeps retiring workers first). */
-    public synchronized int workersStarted() {
-        return nextWorkerId;
+    public int workersStarted() {
+        return workers.started();
     }
 
     /** Workers retired that have not left yet: each finishes the op whose slot it holds. */
-    public synchronized int retiringThreads() {
-        return retiring.size();
+    public int retiringThreads() {
+        return workers.retiring();
     }
 
     /** The in-flight bound of asynchronous ops (0 for synchronous ops, or before the run starts). */
@@ -510,12 +475,12 @@ public final class Activity {
 
     /** True once every worker has left (asynchronous ops may still be in flight). */
     boolean workersGone() {
-        return workersGone.isDone();
+        return workers.gone();
     }
 
     /** True once every worker has left and no asynchronous op is in flight. */
     public boolean isDone() {
-        return workersGone.isDone() && inFlight() == 0;
+        return workers.gone() && inFlight() == 0;
     }
 
     /** Waits until {@link #isDone()}; false on timeout. */
@@ -533,11 +498,7 @@ public final class Activity {
     /** The ops started and not yet recorded: each worker's synchronous op, and the asynchronous ones. */
     public List<InFlightOp> outstanding() {
         List<InFlightOp> ops = new ArrayList<>();
-        for (Worker w : live()) {
-            if (w.inFlight.running()) {
-                ops.add(w.inFlight);
-            }
-        }
+        workers.addOutstanding(ops);
         InFlightPool p = pool;
         if (p != null) {
             for (InFlightOp o : p.slots()) {
@@ -551,12 +512,7 @@ public final class Activity {
 
     /** After ops were cancelled: interrupts every worker still alive, so ops that honour interrupts return. */
     public void interruptWorkers() {
-        for (Worker w : live()) {
-            Thread t = w.thread;
-            if (t != null) {
-                t.interrupt();
-            }
-        }
+        workers.interruptAll();
     }
 
     // --------------------------------------------------------------------------------------------
@@ -567,39 +523,16 @@ public final class Activity {
         return pool;
     }
 
-    private synchronized List<Worker> live() {
-        List<Worker> all = new ArrayList<>(active);
-        all.addAll(retiring);
-        return all;
-    }
-
-    private void spawn(int n) {
-        boolean shared = config.virtualThreads() || active.size() + n > 64;
-        for (int i = 0; i < n; i++) {
-            Worker w = new Worker(this, nextWorkerId++, metrics.attach(shared));
-            active.add(w);
-            live.incrementAndGet();
-            String name = "pacer-worker-" + w.id;
-            w.thread = clock.start(config.virtualThreads() ? Thread.ofVirtual().name(name)
-                    : Thread.ofPlatform().name(name).daemon(true), w);
-        }
-    }
-
+    /** A worker left: once the last has, and no asynchronous op is in flight, the activity is done. */
     void workerExited(Worker w) {
-        metrics.detach(w.metrics);
-        synchronized (this) {
-            active.remove(w);
-            retiring.remove(w);
-        }
-        if (live.decrementAndGet() == 0) {
-            workersGone.complete(null);
+        if (workers.exited(w)) {
             checkDone();
         }
     }
 
     /** An asynchronous op completed: once the workers have left, the last one makes the activity done. */
     private void opCompleted() {
-        if (workersGone.isDone()) {
+        if (workers.gone()) {
             checkDone();
         }
     }
@@ -619,19 +552,9 @@ public final class Activity {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
-            clock.park(Long.MAX_VALUE); // resume and stop unpark it (wakeWorkers)
+            clock.park(Long.MAX_VALUE); // resume and stop unpark it (WorkerPool#unparkAll)
         }
         return true;
-    }
-
-    /** Unparks every worker: those waiting for an unpaced run's resume (or its stop) look again. Under the lock. */
-    private void wakeWorkers() {
-        for (Worker w : live()) {
-            Thread t = w.thread;
-            if (t != null) {
-                clock.unpark(t);
-            }
-        }
     }
 
     /** The deadline for the rate in force (see {@link RunTimeline#updateDeadline}). Under the lock. */

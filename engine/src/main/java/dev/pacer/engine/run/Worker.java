@@ -76,7 +76,7 @@ final class Worker implements Runnable {
         thread = Thread.currentThread();
         Loop loop = new Loop();
         try {
-            activity.awaitGo();
+            activity.workers.awaitGo();
             if (activity.op instanceof AsyncOp async) {
                 loop.runAsync(async);
             } else {
