@@ -1,41 +1,41 @@
 package dev.pacer.engine.run;
 
 import dev.pacer.engine.event.Change;
-import dev.pacer.engine.event.ChangeKind;
 import dev.pacer.engine.event.StopReason;
 import dev.pacer.engine.metrics.InFlightOp;
 import dev.pacer.engine.metrics.MetricsRegistry;
 import dev.pacer.engine.op.AsyncOp;
 import dev.pacer.engine.op.Op;
 import dev.pacer.engine.op.OpMix;
+import dev.pacer.engine.time.RunClock;
 import dev.pacer.ratelimit.LimiterSnapshot;
-import dev.pacer.ratelimit.RateLimiter;
-import dev.pacer.ratelimit.RateLimiters;
 import dev.pacer.ratelimit.RateSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import dev.pacer.engine.time.RunClock;
 
 /**
  * A running workload: the op, its workers, the limiter, and the one place that changes them.
  *
- * <p>Every change to a running activity (rate, strictness, threads, pause, resume, stop) goes through
- * the synchronized methods here, whoever asks (console, HTTP control, scenario, signal, API); each
- * returns its {@link Change} and publishes it to the listeners (progress output, .hlog comment,
- * summary). The limiter's schedule, counters and the metrics continue across every change.
- *
- * <h2>Workers</h2>
- * Lowering the thread count retires the excess workers: each runs the op whose slot it already holds
- * (slots handed out keep their times) and leaves. Raising it keeps retiring workers that have not left
- * yet before it starts new ones, so lowering and raising again does not pile up threads. A stop reaches
- * every worker still alive, retiring ones included.
+ * <p>Activity composes the parts of a run and is the face the rest of the engine sees:
+ * <ul>
+ *   <li>{@link RunControl}: every change to a running activity (rate, strictness, threads, pause, resume,
+ *       stop), whoever asks (console, HTTP control, scenario, signal, API); each returns its {@link Change}.
+ *       The limiter's schedule, counters and the metrics continue across every change.</li>
+ *   <li>{@link ChangeLog}: the changes, published to the listeners (progress output, .hlog comment,
+ *       summary).</li>
+ *   <li>{@link WorkerPool}: the worker threads; lowering the thread count retires workers, raising it keeps
+ *       retiring ones first.</li>
+ *   <li>{@link RunTimeline}: the start-at instant, the start and the deadline on the run's clock.</li>
+ * </ul>
+ * Activity itself starts the run, warms the op up, holds its metrics and in-flight pool, and knows when the
+ * run is done.
  *
  * <h2>Ending</h2>
  * A stop ends the schedule: no op starts after it; workers waiting for a slot are interrupted; ops in
@@ -43,7 +43,9 @@ import dev.pacer.engine.time.RunClock;
  * ({@link #outstanding()}) and interrupts the workers still in an op ({@link #interruptWorkers()}).
  * {@link #isDone()} is true once every worker has left and no asynchronous op is in flight.
  *
- * <p>Thread-safety: control methods are synchronized with each other; workers never take the lock.
+ * <p>Thread-safety: the parts share one lock, this activity's monitor: control methods and the start are
+ * synchronized with each other on it; workers never take it but to leave or report a failure. Each part
+ * documents its shared fields.
  */
 public final class Activity {
 
@@ -56,43 +58,26 @@ public final class Activity {
     final CycleSource cycles;
     /** The run's time: every clock read and wait of the activity, its workers and limiter. */
     final RunClock clock;
-    /** The limiter, or null when unpaced. Written under the lock, read by workers once per op. */
-    volatile RateLimiter limiter;
-    /** The whole test's rate as last set, of which a shard's limiter runs its share; null when unpaced. Under the lock. */
-    private RateSpec globalRate;
-    /** False once stopped. Written under the lock, read by workers once per op. */
-    volatile boolean running = true;
     /** The start-at instant, the start, the deadline. */
     final RunTimeline timeline;
-    /** Every change, and the listeners told of each. */
-    private final ChangeLog log;
-    /** Why the run stopped (the first reason given), or null while it runs. Written under the lock. */
-    private volatile StopReason stopReason;
-    private volatile String stopSource;
-    /** When the stop came (monotonic), or 0 while running. */
-    private volatile long stopNanos;
-    /** Set by a second stop (a second Ctrl-C): end the grace period now. */
-    private volatile boolean hurried;
-    /** Why a worker failed outside its op, or null. Under the lock. */
-    private String failure;
-    /** Workers wait while true (see {@link #awaitUnpaused}); paced runs pause their limiter too. */
-    private volatile boolean paused;
-
-    private final ActivityConfig config;
-    private final MetricsRegistry metrics;
     /** The worker threads and the gate they wait at. */
     final WorkerPool workers;
+    /** The limiter, whether the run goes on or is paused, and every change to them. */
+    final RunControl control;
+    /** Every change, and the listeners told of each. */
+    private final ChangeLog log;
+    private final ActivityConfig config;
+    private final MetricsRegistry metrics;
     /** Completed once every worker has left and no asynchronous op is in flight. */
     private final CompletableFuture<Void> done = new CompletableFuture<>();
-    private final List<Runnable> stopListeners = new CopyOnWriteArrayList<>();
     private final TargetLedger target = new TargetLedger();
-    /** Asynchronous ops only: the in-flight bound. Set once in start(). */
+    /** Asynchronous ops only: the in-flight bound. Set once in start(), under the lock; read without it. */
     private volatile InFlightPool pool;
     /**
      * Set (CAS) by the first {@link #warmUpOp()}, which alone then warms the op, outside the lock so that a stop
      * is not held up by it; a later call returns at once.
      */
-    private final java.util.concurrent.atomic.AtomicBoolean opWarmed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean opWarmed = new AtomicBoolean();
 
     /**
      * @throws IllegalArgumentException when {@code op} is an {@link OpMix} whose names break its promises
@@ -107,6 +92,7 @@ public final class Activity {
         this.timeline = new RunTimeline(this, config, clock);
         this.log = new ChangeLog(this, clock, timeline);
         this.workers = new WorkerPool(this, this, metrics, clock, config.virtualThreads());
+        this.control = new RunControl(this, config, clock, target, log, workers, timeline);
         this.cycles = new CycleSource(config.shard() == null || config.cycles() == 0 ? config.cycles()
                 : Math.max(1, config.shard().cyclesOf(config.cycles())));
     }
@@ -122,7 +108,8 @@ public final class Activity {
         // A test that starts at an instant (shards starting together) waits for it here, outside the lock, so a
         // stop (Ctrl-C, SIGTERM, a control) ends the wait; one started late counts from that instant all the same,
         // so its first ops are late and catch up like any late caller.
-        Long testStart = config.startAt() == null ? null : timeline.awaitStartAt(config.startAt(), () -> running);
+        Long testStart = config.startAt() == null ? null
+                : timeline.awaitStartAt(config.startAt(), control::isRunning);
         synchronized (this) {
             timeline.claimStart();
             if (op instanceof AsyncOp async) {
@@ -131,13 +118,10 @@ public final class Activity {
                 pool = new InFlightPool(capacity, metrics.attach(true), this::opCompleted, clock);
             }
             workers.start(config.threads());
-            long startNanos = timeline.start(testStart, origin -> {
-                limiter = limiterFor(share(config.rate()), origin);
-                globalRate = config.rate();
-                return limiter;
-            });
-            target.start(startNanos, config.rate() == null ? Double.NaN : share(config.rate()).opsPerSecond());
-            updateDeadline();
+            long startNanos = timeline.start(testStart, control::startPacing);
+            target.start(startNanos, config.rate() == null ? Double.NaN
+                    : config.share(config.rate()).opsPerSecond());
+            control.updateDeadline();
             workers.open();
             timeline.started();
             return startNanos;
@@ -223,106 +207,41 @@ public final class Activity {
     }
 
     // --------------------------------------------------------------------------------------------
-    // Control
+    // Control (RunControl)
 
     /** Sets the target rate (and strictness, as the spec says); starts pacing an unpaced run. */
-    public synchronized Change setRate(RateSpec spec, String source) {
-        Objects.requireNonNull(spec, "spec");
-        retune(spec);
-        // what the change reset, and what the design does to the new rate (a window's rounded quota)
-        String reset = limiter.rateChangeNote();
-        String caveat = config.limiter().rateCaveat(share(spec));
-        String note = reset.isEmpty() ? caveat : caveat.isEmpty() ? reset : reset + "; " + caveat;
-        return log.record(log.change(ChangeKind.RATE, spec.toString(), source, note));
+    public Change setRate(RateSpec spec, String source) {
+        return control.setRate(spec, source);
     }
 
     /**
      * Retunes the rate without recording a change: for continuous ramps, which record one change when
      * they begin rather than one per retune.
      */
-    public synchronized void adjustRate(RateSpec spec) {
-        retune(Objects.requireNonNull(spec, "spec"));
-    }
-
-    /** This process's share of a rate: all of it, or a shard's. */
-    private RateSpec share(RateSpec global) {
-        return config.share(global);
-    }
-
-    /** The global cycle number of this process's {@code local}-th op. */
-    long cycleOf(long local) {
-        Shard shard = config.shard();
-        return shard == null ? local : shard.cycle(local);
-    }
-
-    private RateLimiter limiterFor(RateSpec spec, Long origin) {
-        RateLimiters.Builder b = RateLimiters.builder(spec).clock(clock).sleeper(clock.sleeper())
-                .arrivals(config.arrivals()).design(config.limiter());
-        if (origin != null) {
-            b.origin(origin);
-        }
-        if (config.streamSeed() != null) {
-            b.seed(config.streamSeed());
-        }
-        return b.build();
-    }
-
-    private void retune(RateSpec global) {
-        globalRate = global;
-        RateSpec spec = share(global);
-        if (limiter == null) {
-            RateLimiter l = limiterFor(spec, null);
-            if (paused) {
-                l.pause();
-            }
-            limiter = l;
-        } else {
-            limiter.reconfigure(spec);
-        }
-        target.setRate(clock.nanoTime(), spec.opsPerSecond());
-        updateDeadline();
+    public void adjustRate(RateSpec spec) {
+        control.adjustRate(spec);
     }
 
     /** Changes the strictness only; needs a rate. */
-    public synchronized Change setStrictness(double strictness, String source) {
-        RateLimiter l = limiter;
-        if (l == null) {
-            throw new IllegalArgumentException("strictness needs a target rate: set one first (rate N)");
-        }
-        l.reconfigure(l.spec().withStrictness(strictness));
-        globalRate = globalRate.withStrictness(strictness);
-        return log.record(ChangeKind.STRICTNESS, java.math.BigDecimal.valueOf(strictness).stripTrailingZeros().toPlainString(),
-                source);
+    public Change setStrictness(double strictness, String source) {
+        return control.setStrictness(strictness, source);
     }
 
     /**
      * Sets the number of workers. Lowering it retires the excess (each runs the op whose slot it holds,
      * then leaves); raising it keeps retiring workers first, then starts new ones.
      */
-    public synchronized Change setThreads(int threads, String source) {
-        ActivityConfig.checkThreads(threads, config.virtualThreads());
-        workers.resize(threads);
-        return log.record(ChangeKind.THREADS, Integer.toString(threads), source);
+    public Change setThreads(int threads, String source) {
+        return control.setThreads(threads, source);
     }
 
     /** Stops granting ops until {@link #resume}; the paused time is not released as a burst. */
-    public synchronized Change pause(String source) {
-        if (limiter != null) {
-            limiter.pause();
-        }
-        paused = true;
-        target.setPaused(clock.nanoTime(), true);
-        return log.record(ChangeKind.PAUSE, "", source);
+    public Change pause(String source) {
+        return control.pause(source);
     }
 
-    public synchronized Change resume(String source) {
-        if (limiter != null) {
-            limiter.resume();
-        }
-        paused = false;
-        target.setPaused(clock.nanoTime(), false);
-        workers.unparkAll();
-        return log.record(ChangeKind.RESUME, "", source);
+    public Change resume(String source) {
+        return control.resume(source);
     }
 
     /** Records a knee search's probe (a marker, not a setting). */
@@ -344,49 +263,18 @@ public final class Activity {
      * period to nothing (a second Ctrl-C) and is not recorded. A stop before the planned end
      * ({@link StopReason#planned()} is false) is recorded like any other change.
      */
-    public synchronized Change stop(StopReason reason, String source) {
-        Objects.requireNonNull(reason, "reason");
-        if (!running) {
-            if (!reason.planned()) {
-                hurried = true;
-                notifyAll(stopListeners);
-            }
-            return log.change(ChangeKind.STOP, reason.label(), source);
-        }
-        running = false;
-        stopReason = reason;
-        stopSource = source;
-        stopNanos = clock.nanoTime();
-        // the source says who stopped it (console, http, SIGINT, ...); a planned end is no change
-        Change c = reason.planned() ? log.change(ChangeKind.STOP, reason.label(), source) : log.record(ChangeKind.STOP, "", source);
-        workers.unparkAll();
-        workers.interruptAcquiring();
-        workers.open();
-        notifyAll(stopListeners);
-        return c;
-    }
-
-    /**
-     * A worker failed outside its op (the engine's own fault; an op's throwables are its outcomes): the run
-     * stops, failed, with the reason in {@link #failure()}. The first failure is kept.
-     */
-    void workerFailed(Worker w, Throwable t) {
-        synchronized (this) {
-            if (failure == null) {
-                failure = "worker " + w.id + " failed: " + t;
-            }
-        }
-        stop(StopReason.ERROR, "worker");
+    public Change stop(StopReason reason, String source) {
+        return control.stop(reason, source);
     }
 
     /** Why the run failed inside the engine (a worker's failure outside its op), or null. */
-    public synchronized String failure() {
-        return failure;
+    public String failure() {
+        return control.failure();
     }
 
     /** Called (on the stopping thread) when the run is stopped, and again when a second stop hurries it. */
     public void addStopListener(Runnable listener) {
-        stopListeners.add(listener);
+        control.addStopListener(listener);
     }
 
     /** Completes (on the thread that made it so) once the last worker has left and the last op completed. */
@@ -399,41 +287,43 @@ public final class Activity {
 
     /** Why the run stopped, or null while it runs. */
     public StopReason stopReason() {
-        return stopReason;
+        return control.stopReason();
     }
 
     /** Who stopped it ({@code duration}, {@code console}, {@code SIGINT}, ...), or null while it runs. */
     public String stopSource() {
-        return stopSource;
+        return control.stopSource();
     }
 
     /** When it was stopped (monotonic), or 0 while it runs. */
     public long stopNanos() {
-        return stopNanos;
+        return control.stopNanos();
     }
 
     /** True once a second stop asked for the grace period to end now. */
     public boolean hurried() {
-        return hurried;
+        return control.hurried();
     }
 
     public boolean isRunning() {
-        return running;
+        return control.isRunning();
     }
 
-    public synchronized boolean isPaused() {
-        return paused;
+    public boolean isPaused() {
+        return control.isPaused();
     }
 
     /** The target rate this process runs (a shard's share of {@link #globalRate()}), or null when unpaced. */
     public RateSpec rate() {
-        RateLimiter l = limiter;
-        return l == null ? null : l.spec();
+        return control.rate();
     }
 
-    /** The whole test's rate as set (from the command line, a scenario or a control): a shard runs its share, {@link #rate()}. */
-    public synchronized RateSpec globalRate() {
-        return globalRate;
+    /**
+     * The whole test's rate as set (from the command line, a scenario or a control): a shard runs its share,
+     * {@link #rate()}.
+     */
+    public RateSpec globalRate() {
+        return control.globalRate();
     }
 
     /** The thread setting: the workers asked for (retiring ones do not count). */
@@ -469,8 +359,7 @@ public final class Activity {
 
     /** The limiter's accumulators, or null when unpaced. */
     public LimiterSnapshot limiterSnapshot() {
-        RateLimiter l = limiter;
-        return l == null ? null : l.snapshot();
+        return control.limiterSnapshot();
     }
 
     /** True once every worker has left (asynchronous ops may still be in flight). */
@@ -518,6 +407,12 @@ public final class Activity {
     // --------------------------------------------------------------------------------------------
     // Workers
 
+    /** The global cycle number of this process's {@code local}-th op. */
+    long cycleOf(long local) {
+        Shard shard = config.shard();
+        return shard == null ? local : shard.cycle(local);
+    }
+
     /** Asynchronous ops: the in-flight slots (null for synchronous ops). */
     InFlightPool inFlightPool() {
         return pool;
@@ -540,31 +435,6 @@ public final class Activity {
     private void checkDone() {
         if (isDone()) {
             done.complete(null);
-        }
-    }
-
-    /** Blocks while paused (until resumed or stopped), parked on the run's clock. Returns true if it waited. */
-    boolean awaitUnpaused() throws InterruptedException {
-        if (!paused) {
-            return false;
-        }
-        while (paused && running) {
-            if (Thread.interrupted()) {
-                throw new InterruptedException();
-            }
-            clock.park(Long.MAX_VALUE); // resume and stop unpark it (WorkerPool#unparkAll)
-        }
-        return true;
-    }
-
-    /** The deadline for the rate in force (see {@link RunTimeline#updateDeadline}). Under the lock. */
-    private void updateDeadline() {
-        timeline.updateDeadline(rate());
-    }
-
-    private static void notifyAll(List<Runnable> listeners) {
-        for (Runnable l : listeners) {
-            l.run();
         }
     }
 }
