@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <h2>Threads</h2>
  * Control threads start, retire and revive workers, under the activity's lock ({@code lock}); each worker
  * waits at the gate, then takes itself out as it leaves; the reporter lists their ops in flight and interrupts
- * them at the end. Workers never take the lock but to leave.
+ * them at the end. A worker takes the lock here only to leave.
  *
  * <h2>Shared fields</h2>
  * {@code active}, {@code retiring}, {@code nextWorkerId} and {@code threadSetting}: read and written under the
