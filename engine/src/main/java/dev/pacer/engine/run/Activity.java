@@ -1,44 +1,41 @@
 package dev.pacer.engine.run;
 
 import dev.pacer.engine.event.Change;
-import dev.pacer.engine.event.ChangeKind;
 import dev.pacer.engine.event.StopReason;
 import dev.pacer.engine.metrics.InFlightOp;
 import dev.pacer.engine.metrics.MetricsRegistry;
 import dev.pacer.engine.op.AsyncOp;
 import dev.pacer.engine.op.Op;
 import dev.pacer.engine.op.OpMix;
+import dev.pacer.engine.time.RunClock;
 import dev.pacer.ratelimit.LimiterSnapshot;
-import dev.pacer.ratelimit.RateLimiter;
-import dev.pacer.ratelimit.RateLimiters;
 import dev.pacer.ratelimit.RateSpec;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import dev.pacer.engine.time.RunClock;
 
 /**
  * A running workload: the op, its workers, the limiter, and the one place that changes them.
  *
- * <p>Every change to a running activity (rate, strictness, threads, pause, resume, stop) goes through
- * the synchronized methods here, whoever asks (console, HTTP control, scenario, signal, API); each
- * returns its {@link Change} and publishes it to the listeners (progress output, .hlog comment,
- * summary). The limiter's schedule, counters and the metrics continue across every change.
- *
- * <h2>Workers</h2>
- * Lowering the thread count retires the excess workers: each runs the op whose slot it already holds
- * (slots handed out keep their times) and leaves. Raising it keeps retiring workers that have not left
- * yet before it starts new ones, so lowering and raising again does not pile up threads. A stop reaches
- * every worker still alive, retiring ones included.
+ * <p>Activity composes the parts of a run and is the face the rest of the engine sees:
+ * <ul>
+ *   <li>{@link RunControl}: every change to a running activity (rate, strictness, threads, pause, resume,
+ *       stop), whoever asks (console, HTTP control, scenario, signal, API); each returns its {@link Change}.
+ *       The limiter's schedule, counters and the metrics continue across every change.</li>
+ *   <li>{@link ChangeLog}: the changes, published to the listeners (progress output, .hlog comment,
+ *       summary).</li>
+ *   <li>{@link WorkerPool}: the worker threads; lowering the thread count retires workers, raising it keeps
+ *       retiring ones first.</li>
+ *   <li>{@link RunTimeline}: the start-at instant, the start and the deadline on the run's clock.</li>
+ * </ul>
+ * Activity itself starts the run, warms the op up, holds its metrics and in-flight pool, and knows when the
+ * run is done.
  *
  * <h2>Ending</h2>
  * A stop ends the schedule: no op starts after it; workers waiting for a slot are interrupted; ops in
@@ -46,7 +43,9 @@ import dev.pacer.engine.time.RunClock;
  * ({@link #outstanding()}) and interrupts the workers still in an op ({@link #interruptWorkers()}).
  * {@link #isDone()} is true once every worker has left and no asynchronous op is in flight.
  *
- * <p>Thread-safety: control methods are synchronized with each other; workers never take the lock.
+ * <p>Thread-safety: the parts share one lock, this activity's monitor: control methods and the start are
+ * synchronized with each other on it; workers never take it but to leave or report a failure. Each part
+ * documents its shared fields.
  */
 public final class Activity {
 
@@ -59,65 +58,26 @@ public final class Activity {
     final CycleSource cycles;
     /** The run's time: every clock read and wait of the activity, its workers and limiter. */
     final RunClock clock;
-    /** The limiter, or null when unpaced. Written under the lock, read by workers once per op. */
-    volatile RateLimiter limiter;
-    /** The whole test's rate as last set, of which a shard's limiter runs its share; null when unpaced. Under the lock. */
-    private RateSpec globalRate;
-    /** False once stopped. Written under the lock, read by workers once per op. */
-    volatile boolean running = true;
-    /**
-     * Set by a worker that stopped because its next op would start at or after the deadline: the run
-     * ended by its duration even if every worker got there (woken a little early by the park
-     * overshoot) before the reporter saw the clock pass the deadline. Written once per worker at exit.
-     */
-    volatile boolean deadlineReached;
-    /**
-     * No op scheduled (or, unpaced, started) at or after this monotonic time starts; Long.MAX_VALUE
-     * without a duration. It is the run's end scaled by the limiter's rounding of the slice (see
-     * {@link RateSpec#scheduledSliceNanos()}), so a 5 s run at 3 ops/s has the 15 slots of 0 .. 4.67 s and
-     * not a 16th whose rounded time falls a hair before 5 s. Written under the lock, read by workers.
-     */
-    private volatile long deadlineNanos = Long.MAX_VALUE;
-    /** Why the run stopped (the first reason given), or null while it runs. Written under the lock. */
-    private volatile StopReason stopReason;
-    private volatile String stopSource;
-    /** When the stop came (monotonic), or 0 while running. */
-    private volatile long stopNanos;
-    /** Set by a second stop (a second Ctrl-C): end the grace period now. */
-    private volatile boolean hurried;
-    /** Why a worker failed outside its op, or null. Under the lock. */
-    private String failure;
-    /** Workers wait while true (see {@link #awaitUnpaused}); paced runs pause their limiter too. */
-    private volatile boolean paused;
-
+    /** The start-at instant, the start, the deadline. */
+    final RunTimeline timeline;
+    /** The worker threads and the gate they wait at. */
+    final WorkerPool workers;
+    /** The limiter, whether the run goes on or is paused, and every change to them. */
+    final RunControl control;
+    /** Every change, and the listeners told of each. */
+    private final ChangeLog log;
     private final ActivityConfig config;
     private final MetricsRegistry metrics;
-    /** Workers that count toward the thread setting, oldest first (O(1) to leave: 100 000 may). Under the lock. */
-    private final LinkedHashSet<Worker> active = new LinkedHashSet<>();
-    /** Workers retired and not yet left (they run the op whose slot they hold), oldest first. Under the lock. */
-    private final LinkedHashSet<Worker> retiring = new LinkedHashSet<>();
-    private final AtomicInteger live = new AtomicInteger();
-    private final CompletableFuture<Void> workersGone = new CompletableFuture<>();
     /** Completed once every worker has left and no asynchronous op is in flight. */
     private final CompletableFuture<Void> done = new CompletableFuture<>();
-    private final CountDownLatch go = new CountDownLatch(1);
-    private final CountDownLatch startedLatch = new CountDownLatch(1);
-    private final List<Change> changes = new CopyOnWriteArrayList<>();
-    private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
-    private final List<Runnable> stopListeners = new CopyOnWriteArrayList<>();
     private final TargetLedger target = new TargetLedger();
-    /** Asynchronous ops only: the in-flight bound. Set once in start(). */
+    /** Asynchronous ops only: the in-flight bound. Set once in start(), under the lock; read without it. */
     private volatile InFlightPool pool;
-    private int nextWorkerId;
-    /** The thread setting (workers that leave at the end do not change it). Under the lock. */
-    private int threadSetting;
-    private long startNanos;
-    private boolean started;
     /**
      * Set (CAS) by the first {@link #warmUpOp()}, which alone then warms the op, outside the lock so that a stop
      * is not held up by it; a later call returns at once.
      */
-    private final java.util.concurrent.atomic.AtomicBoolean opWarmed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean opWarmed = new AtomicBoolean();
 
     /**
      * @throws IllegalArgumentException when {@code op} is an {@link OpMix} whose names break its promises
@@ -129,6 +89,10 @@ public final class Activity {
         this.mix = opNames.isEmpty() ? null : (OpMix) op;
         this.metrics = new MetricsRegistry(opNames);
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.timeline = new RunTimeline(this, config, clock);
+        this.log = new ChangeLog(this, clock, timeline);
+        this.workers = new WorkerPool(this, this, metrics, clock, config.virtualThreads());
+        this.control = new RunControl(this, config, clock, target, log, workers, timeline);
         this.cycles = new CycleSource(config.shard() == null || config.cycles() == 0 ? config.cycles()
                 : Math.max(1, config.shard().cyclesOf(config.cycles())));
     }
@@ -144,41 +108,22 @@ public final class Activity {
         // A test that starts at an instant (shards starting together) waits for it here, outside the lock, so a
         // stop (Ctrl-C, SIGTERM, a control) ends the wait; one started late counts from that instant all the same,
         // so its first ops are late and catch up like any late caller.
-        Long testStart = config.startAt() == null ? null : awaitStartAt(config.startAt());
+        Long testStart = config.startAt() == null ? null
+                : timeline.awaitStartAt(config.startAt(), control::isRunning);
         synchronized (this) {
-            if (started) {
-                throw new IllegalStateException("already started");
-            }
-            started = true;
+            timeline.claimStart();
             if (op instanceof AsyncOp async) {
                 int capacity = config.maxInFlight() > 0 ? config.maxInFlight()
                         : async.capacity() > 0 ? async.capacity() : DEFAULT_MAX_IN_FLIGHT;
                 pool = new InFlightPool(capacity, metrics.attach(true), this::opCompleted, clock);
             }
-            threadSetting = config.threads();
-            spawn(config.threads());
-            // The run's clock starts at the limiter's origin, after its set-up (the park-cost calibration,
-            // ~15 ms once per JVM, and class loading): slot k is at exactly start + k slices, and a 10 s
-            // run at 1000 ops/s has 10 000 slots before its deadline.
-            if (config.rate() != null) {
-                long origin = testStart != null ? testStart : clock.nanoTime();
-                Shard shard = config.shard();
-                Long limiterOrigin = null; // the limiter's own clock at its creation
-                if (shard != null) {
-                    limiterOrigin = origin + shard.offsetNanos(config.rate().opsPerSecond());
-                } else if (testStart != null) {
-                    limiterOrigin = origin;
-                }
-                limiter = limiterFor(share(config.rate()), limiterOrigin);
-                globalRate = config.rate();
-                startNanos = testStart != null || shard != null ? origin : limiter.originNanos();
-            } else {
-                startNanos = testStart != null ? testStart : clock.nanoTime();
-            }
-            target.start(startNanos, config.rate() == null ? Double.NaN : share(config.rate()).opsPerSecond());
-            updateDeadline();
-            go.countDown();
-            startedLatch.countDown();
+            workers.start(config.threads());
+            long startNanos = timeline.start(testStart, control::startPacing);
+            target.start(startNanos, config.rate() == null ? Double.NaN
+                    : config.share(config.rate()).opsPerSecond());
+            control.updateDeadline();
+            workers.open();
+            timeline.started();
             return startNanos;
         }
     }
@@ -205,7 +150,7 @@ public final class Activity {
      * they apply to the running limiter and are logged). False on timeout.
      */
     public boolean awaitStarted(long timeout, TimeUnit unit) throws InterruptedException {
-        return startedLatch.await(timeout, unit);
+        return timeline.awaitStarted(timeout, unit);
     }
 
     /** The run's clock. */
@@ -213,23 +158,19 @@ public final class Activity {
         return clock;
     }
 
-    void awaitGo() throws InterruptedException {
-        go.await();
-    }
-
     /** True once a worker has stopped at the deadline: the run ended by its duration. */
     public boolean deadlineReached() {
-        return deadlineReached;
+        return timeline.deadlineReached;
     }
 
     /** Monotonic time at which the run ends (no op scheduled then or later starts), or Long.MAX_VALUE. */
     public long deadlineNanos() {
-        return deadlineNanos;
+        return timeline.deadlineNanos();
     }
 
     /** Monotonic time the workload started. */
-    public synchronized long startNanos() {
-        return startNanos;
+    public long startNanos() {
+        return timeline.startNanos();
     }
 
     /** What the target asked for over time; the reporter cuts it into intervals. */
@@ -239,21 +180,20 @@ public final class Activity {
 
     /** Called with every change from now on, on the thread that made it. */
     public void addChangeListener(Consumer<Change> listener) {
-        listeners.add(listener);
+        log.addListener(listener);
     }
 
     /**
      * Called first with every change made so far, then with every later one: no change is missed or
      * seen twice, however the two race.
      */
-    public synchronized void addChangeListenerWithHistory(Consumer<Change> listener) {
-        changes.forEach(listener);
-        listeners.add(listener);
+    public void addChangeListenerWithHistory(Consumer<Change> listener) {
+        log.addListenerWithHistory(listener);
     }
 
     /** Every change so far, in order. */
     public List<Change> changes() {
-        return List.copyOf(changes);
+        return log.changes();
     }
 
     /** The op mix's named ops, whose figures are kept beside the totals; empty for a plain op. */
@@ -267,151 +207,54 @@ public final class Activity {
     }
 
     // --------------------------------------------------------------------------------------------
-    // Control
+    // Control (RunControl)
 
     /** Sets the target rate (and strictness, as the spec says); starts pacing an unpaced run. */
-    public synchronized Change setRate(RateSpec spec, String source) {
-        Objects.requireNonNull(spec, "spec");
-        retune(spec);
-        // what the change reset, and what the design does to the new rate (a window's rounded quota)
-        String reset = limiter.rateChangeNote();
-        String caveat = config.limiter().rateCaveat(share(spec));
-        String note = reset.isEmpty() ? caveat : caveat.isEmpty() ? reset : reset + "; " + caveat;
-        return record(change(ChangeKind.RATE, spec.toString(), source, note));
+    public Change setRate(RateSpec spec, String source) {
+        return control.setRate(spec, source);
     }
 
     /**
      * Retunes the rate without recording a change: for continuous ramps, which record one change when
      * they begin rather than one per retune.
      */
-    public synchronized void adjustRate(RateSpec spec) {
-        retune(Objects.requireNonNull(spec, "spec"));
-    }
-
-    /**
-     * Sleeps until the wall-clock instant (if ahead; {@link ActivityConfig} bounds how far), in steps of at most
-     * 50 ms so that a stop ends the wait; returns the instant on the monotonic clock (now, when stopped).
-     */
-    private long awaitStartAt(java.time.Instant at) {
-        long aheadNanos = java.time.Duration.between(clock.instant(), at).toNanos();
-        long target = clock.nanoTime() + aheadNanos;
-        for (long left = aheadNanos; left > 0; left = target - clock.nanoTime()) {
-            if (!running) {
-                return clock.nanoTime();
-            }
-            clock.park(Math.min(left, 50_000_000));
-        }
-        return target;
-    }
-
-    /** This process's share of a rate: all of it, or a shard's. */
-    private RateSpec share(RateSpec global) {
-        return config.share(global);
-    }
-
-    /** The global cycle number of this process's {@code local}-th op. */
-    long cycleOf(long local) {
-        Shard shard = config.shard();
-        return shard == null ? local : shard.cycle(local);
-    }
-
-    private RateLimiter limiterFor(RateSpec spec, Long origin) {
-        RateLimiters.Builder b = RateLimiters.builder(spec).clock(clock).sleeper(clock.sleeper())
-                .arrivals(config.arrivals()).design(config.limiter());
-        if (origin != null) {
-            b.origin(origin);
-        }
-        if (config.streamSeed() != null) {
-            b.seed(config.streamSeed());
-        }
-        return b.build();
-    }
-
-    private void retune(RateSpec global) {
-        globalRate = global;
-        RateSpec spec = share(global);
-        if (limiter == null) {
-            RateLimiter l = limiterFor(spec, null);
-            if (paused) {
-                l.pause();
-            }
-            limiter = l;
-        } else {
-            limiter.reconfigure(spec);
-        }
-        target.setRate(clock.nanoTime(), spec.opsPerSecond());
-        updateDeadline();
+    public void adjustRate(RateSpec spec) {
+        control.adjustRate(spec);
     }
 
     /** Changes the strictness only; needs a rate. */
-    public synchronized Change setStrictness(double strictness, String source) {
-        RateLimiter l = limiter;
-        if (l == null) {
-            throw new IllegalArgumentException("strictness needs a target rate: set one first (rate N)");
-        }
-        l.reconfigure(l.spec().withStrictness(strictness));
-        globalRate = globalRate.withStrictness(strictness);
-        return record(ChangeKind.STRICTNESS, java.math.BigDecimal.valueOf(strictness).stripTrailingZeros().toPlainString(),
-                source);
+    public Change setStrictness(double strictness, String source) {
+        return control.setStrictness(strictness, source);
     }
 
     /**
      * Sets the number of workers. Lowering it retires the excess (each runs the op whose slot it holds,
      * then leaves); raising it keeps retiring workers first, then starts new ones.
      */
-    public synchronized Change setThreads(int threads, String source) {
-        ActivityConfig.checkThreads(threads, config.virtualThreads());
-        threadSetting = threads;
-        while (active.size() > threads) {
-            Worker w = active.removeLast();
-            if (w.retire()) {
-                retiring.add(w);
-            }
-        }
-        while (active.size() < threads && !retiring.isEmpty()) {
-            Worker w = retiring.removeLast();
-            if (w.revive()) {
-                active.add(w);
-            }
-        }
-        if (active.size() < threads) {
-            spawn(threads - active.size());
-        }
-        return record(ChangeKind.THREADS, Integer.toString(threads), source);
+    public Change setThreads(int threads, String source) {
+        return control.setThreads(threads, source);
     }
 
     /** Stops granting ops until {@link #resume}; the paused time is not released as a burst. */
-    public synchronized Change pause(String source) {
-        if (limiter != null) {
-            limiter.pause();
-        }
-        paused = true;
-        target.setPaused(clock.nanoTime(), true);
-        return record(ChangeKind.PAUSE, "", source);
+    public Change pause(String source) {
+        return control.pause(source);
     }
 
-    public synchronized Change resume(String source) {
-        if (limiter != null) {
-            limiter.resume();
-        }
-        paused = false;
-        target.setPaused(clock.nanoTime(), false);
-        wakeWorkers();
-        return record(ChangeKind.RESUME, "", source);
+    public Change resume(String source) {
+        return control.resume(source);
     }
 
     /** Records a knee search's probe (a marker, not a setting). */
-    public synchronized Change markProbe(String text, String source) {
-        return record(ChangeKind.PROBE, text, source);
+    public Change markProbe(String text, String source) {
+        return log.markProbe(text, source);
     }
 
     /**
      * Records the start of a scenario phase (a marker, not a setting) at {@code atNanos}: the reporter's
      * cut there, so the marker and the interval bound agree (not before the run's start).
      */
-    public synchronized Change markPhase(String label, String source, long atNanos) {
-        long at = started && atNanos - startNanos < 0 ? startNanos : atNanos;
-        return record(new Change(at, started ? (at - startNanos) / 1e9 : 0, ChangeKind.PHASE, label, source, ""));
+    public Change markPhase(String label, String source, long atNanos) {
+        return log.markPhase(label, source, atNanos);
     }
 
     /**
@@ -420,54 +263,18 @@ public final class Activity {
      * period to nothing (a second Ctrl-C) and is not recorded. A stop before the planned end
      * ({@link StopReason#planned()} is false) is recorded like any other change.
      */
-    public synchronized Change stop(StopReason reason, String source) {
-        Objects.requireNonNull(reason, "reason");
-        if (!running) {
-            if (!reason.planned()) {
-                hurried = true;
-                notifyAll(stopListeners);
-            }
-            return change(ChangeKind.STOP, reason.label(), source);
-        }
-        running = false;
-        stopReason = reason;
-        stopSource = source;
-        stopNanos = clock.nanoTime();
-        // the source says who stopped it (console, http, SIGINT, ...); a planned end is no change
-        Change c = reason.planned() ? change(ChangeKind.STOP, reason.label(), source) : record(ChangeKind.STOP, "", source);
-        wakeWorkers();
-        for (Worker w : live()) {
-            Thread t = w.thread;
-            if (t != null && w.isAcquiring()) {
-                t.interrupt();
-            }
-        }
-        go.countDown();
-        notifyAll(stopListeners);
-        return c;
-    }
-
-    /**
-     * A worker failed outside its op (the engine's own fault; an op's throwables are its outcomes): the run
-     * stops, failed, with the reason in {@link #failure()}. The first failure is kept.
-     */
-    void workerFailed(Worker w, Throwable t) {
-        synchronized (this) {
-            if (failure == null) {
-                failure = "worker " + w.id + " failed: " + t;
-            }
-        }
-        stop(StopReason.ERROR, "worker");
+    public Change stop(StopReason reason, String source) {
+        return control.stop(reason, source);
     }
 
     /** Why the run failed inside the engine (a worker's failure outside its op), or null. */
-    public synchronized String failure() {
-        return failure;
+    public String failure() {
+        return control.failure();
     }
 
     /** Called (on the stopping thread) when the run is stopped, and again when a second stop hurries it. */
     public void addStopListener(Runnable listener) {
-        stopListeners.add(listener);
+        control.addStopListener(listener);
     }
 
     /** Completes (on the thread that made it so) once the last worker has left and the last op completed. */
@@ -480,56 +287,58 @@ public final class Activity {
 
     /** Why the run stopped, or null while it runs. */
     public StopReason stopReason() {
-        return stopReason;
+        return control.stopReason();
     }
 
     /** Who stopped it ({@code duration}, {@code console}, {@code SIGINT}, ...), or null while it runs. */
     public String stopSource() {
-        return stopSource;
+        return control.stopSource();
     }
 
     /** When it was stopped (monotonic), or 0 while it runs. */
     public long stopNanos() {
-        return stopNanos;
+        return control.stopNanos();
     }
 
     /** True once a second stop asked for the grace period to end now. */
     public boolean hurried() {
-        return hurried;
+        return control.hurried();
     }
 
     public boolean isRunning() {
-        return running;
+        return control.isRunning();
     }
 
-    public synchronized boolean isPaused() {
-        return paused;
+    public boolean isPaused() {
+        return control.isPaused();
     }
 
     /** The target rate this process runs (a shard's share of {@link #globalRate()}), or null when unpaced. */
     public RateSpec rate() {
-        RateLimiter l = limiter;
-        return l == null ? null : l.spec();
+        return control.rate();
     }
 
-    /** The whole test's rate as set (from the command line, a scenario or a control): a shard runs its share, {@link #rate()}. */
-    public synchronized RateSpec globalRate() {
-        return globalRate;
+    /**
+     * The whole test's rate as set (from the command line, a scenario or a control): a shard runs its share,
+     * {@link #rate()}.
+     */
+    public RateSpec globalRate() {
+        return control.globalRate();
     }
 
     /** The thread setting: the workers asked for (retiring ones do not count). */
-    public synchronized int threads() {
-        return threadSetting;
+    public int threads() {
+        return workers.threads();
     }
 
     /** Worker threads started over the run (raising threads again keeps retiring workers first). */
-    public synchronized int workersStarted() {
-        return nextWorkerId;
+    public int workersStarted() {
+        return workers.started();
     }
 
     /** Workers retired that have not left yet: each finishes the op whose slot it holds. */
-    public synchronized int retiringThreads() {
-        return retiring.size();
+    public int retiringThreads() {
+        return workers.retiring();
     }
 
     /** The in-flight bound of asynchronous ops (0 for synchronous ops, or before the run starts). */
@@ -550,18 +359,17 @@ public final class Activity {
 
     /** The limiter's accumulators, or null when unpaced. */
     public LimiterSnapshot limiterSnapshot() {
-        RateLimiter l = limiter;
-        return l == null ? null : l.snapshot();
+        return control.limiterSnapshot();
     }
 
     /** True once every worker has left (asynchronous ops may still be in flight). */
     boolean workersGone() {
-        return workersGone.isDone();
+        return workers.gone();
     }
 
     /** True once every worker has left and no asynchronous op is in flight. */
     public boolean isDone() {
-        return workersGone.isDone() && inFlight() == 0;
+        return workers.gone() && inFlight() == 0;
     }
 
     /** Waits until {@link #isDone()}; false on timeout. */
@@ -579,11 +387,7 @@ public final class Activity {
     /** The ops started and not yet recorded: each worker's synchronous op, and the asynchronous ones. */
     public List<InFlightOp> outstanding() {
         List<InFlightOp> ops = new ArrayList<>();
-        for (Worker w : live()) {
-            if (w.inFlight.running()) {
-                ops.add(w.inFlight);
-            }
-        }
+        workers.addOutstanding(ops);
         InFlightPool p = pool;
         if (p != null) {
             for (InFlightOp o : p.slots()) {
@@ -597,55 +401,33 @@ public final class Activity {
 
     /** After ops were cancelled: interrupts every worker still alive, so ops that honour interrupts return. */
     public void interruptWorkers() {
-        for (Worker w : live()) {
-            Thread t = w.thread;
-            if (t != null) {
-                t.interrupt();
-            }
-        }
+        workers.interruptAll();
     }
 
     // --------------------------------------------------------------------------------------------
     // Workers
+
+    /** The global cycle number of this process's {@code local}-th op. */
+    long cycleOf(long local) {
+        Shard shard = config.shard();
+        return shard == null ? local : shard.cycle(local);
+    }
 
     /** Asynchronous ops: the in-flight slots (null for synchronous ops). */
     InFlightPool inFlightPool() {
         return pool;
     }
 
-    private synchronized List<Worker> live() {
-        List<Worker> all = new ArrayList<>(active);
-        all.addAll(retiring);
-        return all;
-    }
-
-    private void spawn(int n) {
-        boolean shared = config.virtualThreads() || active.size() + n > 64;
-        for (int i = 0; i < n; i++) {
-            Worker w = new Worker(this, nextWorkerId++, metrics.attach(shared));
-            active.add(w);
-            live.incrementAndGet();
-            String name = "pacer-worker-" + w.id;
-            w.thread = clock.start(config.virtualThreads() ? Thread.ofVirtual().name(name)
-                    : Thread.ofPlatform().name(name).daemon(true), w);
-        }
-    }
-
+    /** A worker left: once the last has, and no asynchronous op is in flight, the activity is done. */
     void workerExited(Worker w) {
-        metrics.detach(w.metrics);
-        synchronized (this) {
-            active.remove(w);
-            retiring.remove(w);
-        }
-        if (live.decrementAndGet() == 0) {
-            workersGone.complete(null);
+        if (workers.exited(w)) {
             checkDone();
         }
     }
 
     /** An asynchronous op completed: once the workers have left, the last one makes the activity done. */
     private void opCompleted() {
-        if (workersGone.isDone()) {
+        if (workers.gone()) {
             checkDone();
         }
     }
@@ -654,77 +436,5 @@ public final class Activity {
         if (isDone()) {
             done.complete(null);
         }
-    }
-
-    /** Blocks while paused (until resumed or stopped), parked on the run's clock. Returns true if it waited. */
-    boolean awaitUnpaused() throws InterruptedException {
-        if (!paused) {
-            return false;
-        }
-        while (paused && running) {
-            if (Thread.interrupted()) {
-                throw new InterruptedException();
-            }
-            clock.park(Long.MAX_VALUE); // resume and stop unpark it (wakeWorkers)
-        }
-        return true;
-    }
-
-    /** Unparks every worker: those waiting for an unpaced run's resume (or its stop) look again. Under the lock. */
-    private void wakeWorkers() {
-        for (Worker w : live()) {
-            Thread t = w.thread;
-            if (t != null) {
-                clock.unpark(t);
-            }
-        }
-    }
-
-    /** The deadline for the rate in force (see {@link #deadlineNanos}). Under the lock. */
-    private void updateDeadline() {
-        if (config.duration() == null || !started) {
-            return;
-        }
-        long d = config.duration().toNanos();
-        RateSpec rate = rate();
-        double scale = rate == null ? 1.0 : rate.scheduledSliceNanos() / rate.sliceNanos();
-        deadlineNanos = startNanos + (long) Math.floor(d * scale);
-    }
-
-    private static void notifyAll(List<Runnable> listeners) {
-        for (Runnable l : listeners) {
-            l.run();
-        }
-    }
-
-    private Change record(ChangeKind kind, String value, String source) {
-        return record(change(kind, value, source));
-    }
-
-    /**
-     * Logs a change and tells every listener. A listener that throws does not undo the change, keep it from
-     * the others (the .hlog among them) or fail the caller: its exception goes to the thread's uncaught
-     * exception handler (printed on stderr by default).
-     */
-    private Change record(Change c) {
-        changes.add(c);
-        for (Consumer<Change> l : listeners) {
-            try {
-                l.accept(c);
-            } catch (RuntimeException | Error e) {
-                Thread t = Thread.currentThread();
-                t.getUncaughtExceptionHandler().uncaughtException(t, e);
-            }
-        }
-        return c;
-    }
-
-    private Change change(ChangeKind kind, String value, String source) {
-        return change(kind, value, source, "");
-    }
-
-    private Change change(ChangeKind kind, String value, String source, String note) {
-        long now = clock.nanoTime();
-        return new Change(now, started ? (now - startNanos) / 1e9 : 0, kind, value, source, note);
     }
 }

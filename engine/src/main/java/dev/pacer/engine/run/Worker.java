@@ -25,12 +25,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Nothing on either path allocates or locks, but for the pool's queue.
  *
  * <h2>Shared fields</h2>
- * {@code state}: {@code ACTIVE} → {@code RETIRING} (the activity, CAS, when threads are lowered) →
+ * {@code state}: {@code ACTIVE} → {@code RETIRING} (the {@link WorkerPool}, CAS, when threads are lowered) →
  * {@code ACTIVE} again (CAS, when they are raised before it left) or {@code EXITED} (the worker, CAS, at
  * its next op; or a plain store when it stops for another reason). The worker reads it once per op. A
  * retiring worker keeps the slot it holds and runs its op: slots handed out keep their times.
  * {@code acquiring}: the worker's opaque stores around each wait for a slot (limiter or pool), read by
- * {@link Activity#stop} to interrupt only waiting workers; a stale read only interrupts an op in flight.
+ * the stop ({@link WorkerPool#interruptAcquiring}) to interrupt only waiting workers; a stale read only interrupts
+ * an op in flight.
  */
 final class Worker implements Runnable {
     // Whatever an op throws, an Error included (a StackOverflowError has unwound by the time it is caught; an
@@ -43,6 +44,10 @@ final class Worker implements Runnable {
     private static final int EXITED = 2;
 
     private final Activity activity;
+    /** The activity's controls: whether the run goes on, is paused, and its limiter. */
+    private final RunControl control;
+    /** The activity's deadline. */
+    private final RunTimeline timeline;
     final int id;
     final WorkerMetrics metrics;
     /** The synchronous op this worker has in flight (reused). */
@@ -53,6 +58,8 @@ final class Worker implements Runnable {
 
     Worker(Activity activity, int id, WorkerMetrics metrics) {
         this.activity = activity;
+        this.control = activity.control;
+        this.timeline = activity.timeline;
         this.id = id;
         this.metrics = metrics;
     }
@@ -76,7 +83,7 @@ final class Worker implements Runnable {
         thread = Thread.currentThread();
         Loop loop = new Loop();
         try {
-            activity.awaitGo();
+            activity.workers.awaitGo();
             if (activity.op instanceof AsyncOp async) {
                 loop.runAsync(async);
             } else {
@@ -85,7 +92,7 @@ final class Worker implements Runnable {
         } catch (InterruptedException e) {
             // stopped while waiting
         } catch (Throwable t) { // not the op's (its throwables are outcomes): the engine's own failure
-            activity.workerFailed(this, t);
+            control.workerFailed(this, t);
         } finally {
             acquiring.setOpaque(false);
             if (loop.grant != null) {
@@ -98,7 +105,7 @@ final class Worker implements Runnable {
 
     /** Whether to take another op: the run goes on and this worker was not retired. */
     private boolean goOn() {
-        if (!activity.running) {
+        if (!control.running) {
             return false;
         }
         // retiring: leave, unless revived between the read and the CAS (then the CAS fails)
@@ -125,11 +132,11 @@ final class Worker implements Runnable {
             }
             // a paused run's workers wait here, on the run's clock, not in the limiter (whose pause blocks
             // callers on a latch no clock can see); the limiter's pause still gives the paused time away
-            boolean waited = activity.awaitUnpaused();
-            if (waited && !activity.running) {
+            boolean waited = control.awaitUnpaused();
+            if (waited && !control.running) {
                 return -1;
             }
-            RateLimiter limiter = activity.limiter;
+            RateLimiter limiter = control.limiter;
             long cycle = activity.cycles.next(batch, limiter == null || limiter.spec().opsPerSecond() > 100_000 ? 64 : 1);
             if (cycle < 0) {
                 return -1;
@@ -159,8 +166,8 @@ final class Worker implements Runnable {
                 scheduled = previousEnd;
                 start = previousEnd;
             }
-            if (scheduled - activity.deadlineNanos() >= 0) {
-                activity.deadlineReached = true;
+            if (scheduled - timeline.deadlineNanos() >= 0) {
+                timeline.deadlineReached = true;
                 return -1; // scheduled at or after the end of the run
             }
             return activity.cycleOf(cycle);
@@ -177,15 +184,15 @@ final class Worker implements Runnable {
          * in the totals only.
          */
         private void recordNotSent(int opIndex) {
-            long stop = activity.stopNanos();
-            if (activity.running || stop == 0) {
+            long stop = control.stopNanos();
+            if (control.running || stop == 0) {
                 return; // not stopped: interrupted for another reason
             }
-            long end = Math.min(stop, activity.deadlineNanos());
+            long end = Math.min(stop, timeline.deadlineNanos());
             long held = scheduled;
             long span = Math.max(0, end - held);
             metrics.record(span, 0, Outcome.NOT_SENT, opIndex);
-            RateLimiter limiter = activity.limiter;
+            RateLimiter limiter = control.limiter;
             if (limiter == null) {
                 return;
             }
@@ -210,7 +217,7 @@ final class Worker implements Runnable {
                         outcome = Outcome.OK;
                     }
                 } catch (Throwable t) { // an Error too (StackOverflowError, OutOfMemoryError): see the class doc
-                    outcome = !activity.running && isInterruption(t) ? Outcome.CANCELLED : Outcome.forThrowable(t);
+                    outcome = !control.running && isInterruption(t) ? Outcome.CANCELLED : Outcome.forThrowable(t);
                 }
                 long end = activity.clock.nanoTime();
                 metrics.complete(inFlight, end, outcome);
