@@ -1,8 +1,7 @@
 package dev.pacer.cli;
 
-import dev.pacer.engine.compare.LimiterComparison;
-import dev.pacer.engine.run.ActivityConfig;
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.LimiterComparison;
+import dev.pacer.engine.api.SettingException;
 import dev.pacer.ratelimit.LimiterDesign;
 import dev.pacer.ratelimit.RateSpec;
 import dev.pacer.report.Report;
@@ -68,7 +67,7 @@ final class CompareLimitersCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--rate '" + rate + "': give the rate alone; strictness is the atomic limiter's,"
                     + " and the comparison runs every design at its defaults");
         }
-        int maxThreads = ActivityConfig.maxThreads(false);
+        int maxThreads = LimiterComparison.maxThreads();
         if (threads < 1 || threads > maxThreads) {
             throw new SettingException("threads", Integer.toString(threads), "must be between 1 and " + maxThreads);
         }
@@ -95,7 +94,7 @@ final class CompareLimitersCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         err.printf(Locale.ROOT, "compare-limiters: %d designs, %s each; logs in %s%n", settings.designs().size(),
-                dev.pacer.engine.text.Durations.format(duration), logs);
+                dev.pacer.engine.api.Durations.format(duration), logs);
         err.flush();
         List<LimiterComparison.Row> rows = LimiterComparison.run(settings, logs, row -> {
             err.printf(Locale.ROOT, "  %s: %d ops%n", row.design(), row.ops());

@@ -1,9 +1,9 @@
 package dev.pacer.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.pacer.engine.control.ControlAction;
-import dev.pacer.engine.control.ControlEndpoint;
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.ControlAction;
+import dev.pacer.engine.api.ControlEndpoint;
+import dev.pacer.engine.api.SettingException;
 import dev.pacer.engine.text.Json;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,7 +1,7 @@
 package dev.pacer.cli;
 
-import dev.pacer.engine.text.Durations;
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.Durations;
+import dev.pacer.engine.api.SettingException;
 import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.ratelimit.LimiterDesign;
 import dev.pacer.ratelimit.NumberText;

@@ -1,7 +1,7 @@
 package dev.pacer.cli;
 
-import dev.pacer.engine.op.OpSpec;
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.OpSpec;
+import dev.pacer.engine.api.SettingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

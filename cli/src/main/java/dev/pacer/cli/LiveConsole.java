@@ -1,7 +1,7 @@
 package dev.pacer.cli;
 
 import dev.pacer.engine.LoadTest;
-import dev.pacer.engine.sink.StatusBlock;
+import dev.pacer.engine.api.StatusBlock;
 import java.io.ByteArrayOutputStream;
 import java.io.IOError;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package dev.pacer.cli;
 
-import dev.pacer.engine.op.OpSpec;
-import dev.pacer.engine.scenario.Scenario;
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.OpSpec;
+import dev.pacer.engine.api.Scenario;
+import dev.pacer.engine.api.SettingException;
 import dev.pacer.engine.workload.SqlWorkloadParser;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.pacer.cli;
 
-import dev.pacer.engine.op.OpProvider;
+import dev.pacer.engine.api.OpProvider;
 import dev.pacer.engine.op.Ops;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;

@@ -1,6 +1,6 @@
 package dev.pacer.cli;
 
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.SettingException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;

@@ -1,8 +1,8 @@
 package dev.pacer.cli;
 
 import dev.pacer.engine.LoadTest;
-import dev.pacer.engine.scenario.Scenario;
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.Scenario;
+import dev.pacer.engine.api.SettingException;
 import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.ratelimit.LimiterDesign;
 import dev.pacer.ratelimit.RateSpec;

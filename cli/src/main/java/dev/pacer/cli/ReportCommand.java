@@ -1,9 +1,9 @@
 package dev.pacer.cli;
 
-import dev.pacer.engine.result.ThresholdResult;
-import dev.pacer.engine.result.RunFigures;
-import dev.pacer.engine.gate.Threshold;
-import dev.pacer.engine.text.Durations;
+import dev.pacer.engine.api.ThresholdResult;
+import dev.pacer.engine.api.RunFigures;
+import dev.pacer.engine.api.Threshold;
+import dev.pacer.engine.api.Durations;
 import dev.pacer.engine.hlog.HlogReader;
 import dev.pacer.report.Report;
 import dev.pacer.report.ReportCsv;

@@ -1,11 +1,11 @@
 package dev.pacer.cli;
 
 import dev.pacer.engine.LoadTest;
-import dev.pacer.engine.event.StopReason;
-import dev.pacer.engine.result.Summary;
-import dev.pacer.engine.scenario.Scenario;
-import dev.pacer.engine.scenario.ScenarioException;
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.StopReason;
+import dev.pacer.engine.api.Summary;
+import dev.pacer.engine.api.Scenario;
+import dev.pacer.engine.api.ScenarioException;
+import dev.pacer.engine.api.SettingException;
 import dev.pacer.report.Report;
 import dev.pacer.report.ReportHtml;
 import java.nio.file.Files;

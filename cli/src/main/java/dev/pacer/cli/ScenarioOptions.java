@@ -1,11 +1,11 @@
 package dev.pacer.cli;
 
-import dev.pacer.engine.scenario.RatePlan;
-import dev.pacer.engine.scenario.Scenario;
+import dev.pacer.engine.api.RatePlan;
+import dev.pacer.engine.api.Scenario;
 import dev.pacer.engine.scenario.ScenarioParser;
 import dev.pacer.engine.scenario.Scenarios;
-import dev.pacer.engine.text.Durations;
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.Durations;
+import dev.pacer.engine.api.SettingException;
 import dev.pacer.engine.workload.WorkloadParser;
 import dev.pacer.ratelimit.RateSpec;
 import java.io.IOException;

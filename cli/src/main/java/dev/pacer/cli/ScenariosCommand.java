@@ -1,7 +1,7 @@
 package dev.pacer.cli;
 
-import dev.pacer.engine.text.Durations;
-import dev.pacer.engine.scenario.Scenario;
+import dev.pacer.engine.api.Durations;
+import dev.pacer.engine.api.Scenario;
 import dev.pacer.engine.scenario.Scenarios;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;

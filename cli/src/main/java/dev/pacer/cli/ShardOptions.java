@@ -1,8 +1,8 @@
 package dev.pacer.cli;
 
 import dev.pacer.engine.LoadTest;
-import dev.pacer.engine.run.Shard;
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.Shard;
+import dev.pacer.engine.api.SettingException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import picocli.CommandLine.Option;

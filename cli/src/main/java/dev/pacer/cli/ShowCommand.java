@@ -1,6 +1,6 @@
 package dev.pacer.cli;
 
-import dev.pacer.engine.run.Shard;
+import dev.pacer.engine.api.Shard;
 import dev.pacer.engine.workload.Workload;
 import dev.pacer.engine.workload.WorkloadParser;
 import dev.pacer.engine.workload.WorkloadShow;

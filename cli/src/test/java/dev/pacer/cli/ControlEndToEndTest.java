@@ -1,6 +1,6 @@
 package dev.pacer.cli;
 
-import dev.pacer.engine.event.ChangeKind;
+import dev.pacer.engine.api.ChangeKind;
 import dev.pacer.engine.hlog.HlogFile;
 import dev.pacer.engine.hlog.HlogReader;
 import dev.pacer.engine.hlog.Marker;

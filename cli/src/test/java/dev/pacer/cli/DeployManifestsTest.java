@@ -59,8 +59,8 @@ class DeployManifestsTest {
         List<String> args = c.getArgs().stream().map(a -> a.replace("$(JOB_COMPLETION_INDEX)", "2")).toList();
         picocli.CommandLine.ParseResult parsed = new picocli.CommandLine(new PacerCommand()).parseArgs(args.toArray(String[]::new));
         RunCommand run = (RunCommand) parsed.subcommand().commandSpec().userObject();
-        assertEquals(new dev.pacer.engine.run.Shard(2, job.getSpec().getCompletions()),
-                dev.pacer.engine.run.Shard.parse(run.sharding.shard, "2"), "JOB_COMPLETION_INDEX=2 with --shard /N is share 2");
+        assertEquals(new dev.pacer.engine.api.Shard(2, job.getSpec().getCompletions()),
+                dev.pacer.engine.api.Shard.parse(run.sharding.shard, "2"), "JOB_COMPLETION_INDEX=2 with --shard /N is share 2");
         assertEquals(java.time.Instant.parse(flags.get("--start-at")).toString(), flags.get("--start-at"));
         EnvVar index = c.getEnv().stream().filter(e -> e.getName().equals("JOB_COMPLETION_INDEX")).findFirst().orElseThrow();
         assertEquals("metadata.annotations['batch.kubernetes.io/job-completion-index']",

@@ -1,9 +1,9 @@
 package dev.pacer.cli;
 
-import dev.pacer.engine.op.Op;
-import dev.pacer.engine.op.OpProvider;
-import dev.pacer.engine.op.OpSpec;
-import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.api.Op;
+import dev.pacer.engine.api.OpProvider;
+import dev.pacer.engine.api.OpSpec;
+import dev.pacer.engine.api.Outcome;
 import java.nio.file.Files;
 import java.nio.file.Path;
 

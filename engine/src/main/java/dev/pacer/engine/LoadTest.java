@@ -2,27 +2,27 @@ package dev.pacer.engine;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pacer.engine.control.ConsoleControl;
-import dev.pacer.engine.control.ControlAction;
-import dev.pacer.engine.control.ControlEndpoint;
-import dev.pacer.engine.event.Change;
-import dev.pacer.engine.event.StopReason;
-import dev.pacer.engine.gate.Threshold;
+import dev.pacer.engine.api.ControlAction;
+import dev.pacer.engine.api.ControlEndpoint;
+import dev.pacer.engine.api.Change;
+import dev.pacer.engine.api.StopReason;
+import dev.pacer.engine.api.Threshold;
 import dev.pacer.engine.hlog.HlogPageRenderer;
-import dev.pacer.engine.metrics.Metric;
-import dev.pacer.engine.op.Op;
-import dev.pacer.engine.op.OpSpec;
+import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.Op;
+import dev.pacer.engine.api.OpSpec;
 import dev.pacer.engine.op.Ops;
-import dev.pacer.engine.result.IntervalReport;
-import dev.pacer.engine.result.Summary;
+import dev.pacer.engine.api.IntervalReport;
+import dev.pacer.engine.api.Summary;
 import dev.pacer.engine.run.ActivityConfig;
-import dev.pacer.engine.time.ManualRunClock;
-import dev.pacer.engine.time.RunClock;
-import dev.pacer.engine.run.Shard;
-import dev.pacer.engine.scenario.Scenario;
+import dev.pacer.engine.api.ManualRunClock;
+import dev.pacer.engine.api.RunClock;
+import dev.pacer.engine.api.Shard;
+import dev.pacer.engine.api.Scenario;
 import dev.pacer.engine.scenario.ScenarioParser;
 import dev.pacer.engine.scenario.ScenarioRunner;
-import dev.pacer.engine.sink.StatusBlock;
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.StatusBlock;
+import dev.pacer.engine.api.SettingException;
 import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.ratelimit.LimiterDesign;
 import dev.pacer.ratelimit.RateSpec;
@@ -62,7 +62,7 @@ import org.HdrHistogram.Histogram;
  * default nothing is printed; {@link #output} sends the progress lines and the summary somewhere.
  *
  * <p>A {@code LoadTest} is a builder: set what you need, then run it; it may be run again. Bad values
- * are refused with a {@link dev.pacer.engine.text.SettingException} naming them, when set or at the
+ * are refused with a {@link dev.pacer.engine.api.SettingException} naming them, when set or at the
  * latest when the test starts, before anything runs. Not thread-safe while being built.
  */
 public final class LoadTest {
@@ -166,7 +166,7 @@ public final class LoadTest {
         return scenario(ScenarioParser.parse(file));
     }
 
-    /** The op to run: yours (see {@link Op}; an {@link dev.pacer.engine.op.AsyncOp} completes later). */
+    /** The op to run: yours (see {@link Op}; an {@link dev.pacer.engine.api.AsyncOp} completes later). */
     public LoadTest op(Op op) {
         this.op = Objects.requireNonNull(op, "op");
         Class<?> c = op.getClass();

@@ -1,14 +1,14 @@
 package dev.pacer.engine;
 
-import dev.pacer.engine.control.ControlEndpoint;
-import dev.pacer.engine.gate.Threshold;
+import dev.pacer.engine.api.ControlEndpoint;
+import dev.pacer.engine.api.Threshold;
 import dev.pacer.engine.hlog.HlogPageRenderer;
 import dev.pacer.engine.run.ActivityConfig;
-import dev.pacer.engine.time.RunClock;
-import dev.pacer.engine.scenario.Scenario;
-import dev.pacer.engine.sink.StatusBlock;
-import dev.pacer.engine.text.Durations;
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.RunClock;
+import dev.pacer.engine.api.Scenario;
+import dev.pacer.engine.api.StatusBlock;
+import dev.pacer.engine.api.Durations;
+import dev.pacer.engine.api.SettingException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -195,7 +195,7 @@ public final class RunOptions {
     }
 
     /** Builds {@link RunOptions}; each setter checks its value and names it when refused. */
-    /** The run's clock: {@link RunClock#system()} unless a test gave a {@link dev.pacer.engine.time.ManualRunClock}. */
+    /** The run's clock: {@link RunClock#system()} unless a test gave a {@link dev.pacer.engine.api.ManualRunClock}. */
     public RunClock clock() {
         return clock;
     }

@@ -1,6 +1,6 @@
 package dev.pacer.engine;
 
-import dev.pacer.engine.event.StopReason;
+import dev.pacer.engine.api.StopReason;
 import dev.pacer.engine.run.Activity;
 import java.util.ArrayList;
 import java.util.List;

@@ -21,7 +21,7 @@
  * limiter ({@code dev.pacer.ratelimit}) is below them all.
  *
  * <h2>Errors</h2>
- * Bad input is refused before anything runs, as a {@link dev.pacer.engine.text.SettingException}
+ * Bad input is refused before anything runs, as a {@link dev.pacer.engine.api.SettingException}
  * naming the setting in the engine's words (or a {@code ScenarioException}: {@code file:line: ...}).
  */
 package dev.pacer.engine;

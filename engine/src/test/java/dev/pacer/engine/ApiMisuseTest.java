@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pacer.engine.op.Op;
-import dev.pacer.engine.op.Outcome;
-import dev.pacer.engine.time.ManualRunClock;
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.Op;
+import dev.pacer.engine.api.Outcome;
+import dev.pacer.engine.api.ManualRunClock;
+import dev.pacer.engine.api.SettingException;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

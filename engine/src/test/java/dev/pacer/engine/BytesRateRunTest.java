@@ -2,9 +2,9 @@ package dev.pacer.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.pacer.engine.op.Op;
-import dev.pacer.engine.op.Outcome;
-import dev.pacer.engine.time.ManualRunClock;
+import dev.pacer.engine.api.Op;
+import dev.pacer.engine.api.Outcome;
+import dev.pacer.engine.api.ManualRunClock;
 import dev.pacer.ratelimit.LimiterDesign;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

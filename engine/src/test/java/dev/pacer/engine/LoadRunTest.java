@@ -1,24 +1,24 @@
 package dev.pacer.engine;
 
-import dev.pacer.engine.result.Summary;
+import dev.pacer.engine.api.Summary;
 import dev.pacer.engine.run.ActivityConfig;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pacer.engine.event.ChangeKind;
-import dev.pacer.engine.event.StopReason;
-import dev.pacer.engine.metrics.Metric;
-import dev.pacer.engine.op.Op;
-import dev.pacer.engine.op.OpSpec;
-import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.api.ChangeKind;
+import dev.pacer.engine.api.StopReason;
+import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.Op;
+import dev.pacer.engine.api.OpSpec;
+import dev.pacer.engine.api.Outcome;
 import dev.pacer.ratelimit.RateSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
-import dev.pacer.engine.time.ManualRunClock;
+import dev.pacer.engine.api.ManualRunClock;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;

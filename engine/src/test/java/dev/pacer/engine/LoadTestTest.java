@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pacer.engine.event.ChangeKind;
-import dev.pacer.engine.event.StopReason;
-import dev.pacer.engine.metrics.Metric;
-import dev.pacer.engine.result.IntervalReport;
+import dev.pacer.engine.api.ChangeKind;
+import dev.pacer.engine.api.StopReason;
+import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.IntervalReport;
 import dev.pacer.engine.sink.IntervalCsv;
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.SettingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package dev.pacer.engine;
 
-import dev.pacer.engine.result.Summary;
-import dev.pacer.engine.time.ManualRunClock;
+import dev.pacer.engine.api.Summary;
+import dev.pacer.engine.api.ManualRunClock;
 import java.util.concurrent.CompletableFuture;
 
 /** Plays runs on a {@link ManualRunClock}: the test's thread drives time until the run ends. */

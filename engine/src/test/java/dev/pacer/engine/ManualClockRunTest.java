@@ -2,9 +2,9 @@ package dev.pacer.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.pacer.engine.event.StopReason;
-import dev.pacer.engine.metrics.Metric;
-import dev.pacer.engine.time.ManualRunClock;
+import dev.pacer.engine.api.StopReason;
+import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.ManualRunClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

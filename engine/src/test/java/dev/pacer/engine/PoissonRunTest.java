@@ -3,8 +3,8 @@ package dev.pacer.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pacer.engine.metrics.Metric;
-import dev.pacer.engine.time.ManualRunClock;
+import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.ManualRunClock;
 import dev.pacer.ratelimit.Arrivals;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -61,7 +61,7 @@ class PoissonRunTest {
 
     static Histogram response(CapacityServer server, Arrivals arrivals, Duration duration) throws Exception {
         LoadTest.Result r = quiet(LoadTest.rate("300").arrivals(arrivals).seed(7).threads(32)
-                .op(dev.pacer.engine.op.OpSpec.parse("http", Map.of("url", List.of(server.url()))))
+                .op(dev.pacer.engine.api.OpSpec.parse("http", Map.of("url", List.of(server.url()))))
                 .duration(duration)).run();
         assertEquals(0, r.summary().errors(), "no errors");
         return r.histogram(Metric.RESPONSE);

@@ -3,11 +3,11 @@ package dev.pacer.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pacer.engine.event.StopReason;
-import dev.pacer.engine.metrics.Metric;
-import dev.pacer.engine.result.IntervalReport;
-import dev.pacer.engine.time.ManualRunClock;
-import dev.pacer.engine.run.Shard;
+import dev.pacer.engine.api.StopReason;
+import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.IntervalReport;
+import dev.pacer.engine.api.ManualRunClock;
+import dev.pacer.engine.api.Shard;
 import dev.pacer.engine.scenario.ScenarioParser;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,13 +2,13 @@ package dev.pacer.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.pacer.engine.event.Change;
-import dev.pacer.engine.event.ChangeKind;
-import dev.pacer.engine.run.Shard;
-import dev.pacer.engine.scenario.Scenario;
+import dev.pacer.engine.api.Change;
+import dev.pacer.engine.api.ChangeKind;
+import dev.pacer.engine.api.Shard;
+import dev.pacer.engine.api.Scenario;
 import dev.pacer.engine.scenario.ScenarioParser;
 import java.util.List;
-import dev.pacer.engine.time.ManualRunClock;
+import dev.pacer.engine.api.ManualRunClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

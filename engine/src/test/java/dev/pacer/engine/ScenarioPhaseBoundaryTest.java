@@ -2,10 +2,10 @@ package dev.pacer.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.pacer.engine.event.Change;
-import dev.pacer.engine.event.ChangeKind;
-import dev.pacer.engine.result.IntervalReport;
-import dev.pacer.engine.time.ManualRunClock;
+import dev.pacer.engine.api.Change;
+import dev.pacer.engine.api.ChangeKind;
+import dev.pacer.engine.api.IntervalReport;
+import dev.pacer.engine.api.ManualRunClock;
 import dev.pacer.engine.scenario.ScenarioParser;
 import java.time.Duration;
 import java.util.List;

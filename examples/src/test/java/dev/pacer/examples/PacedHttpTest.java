@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.pacer.engine.LoadTest;
-import dev.pacer.engine.metrics.Metric;
-import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.Outcome;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -1,16 +1,16 @@
 package dev.pacer.report;
 
-import dev.pacer.engine.result.RunFigures;
+import dev.pacer.engine.api.RunFigures;
 import dev.pacer.engine.hlog.HlogFile;
 import dev.pacer.engine.hlog.HlogReader;
 import dev.pacer.engine.hlog.IntervalNote;
 import dev.pacer.engine.hlog.Marker;
 import dev.pacer.engine.hlog.TaggedInterval;
 
-import dev.pacer.engine.metrics.IntervalStats;
-import dev.pacer.engine.metrics.LatencySummary;
-import dev.pacer.engine.metrics.Metric;
-import dev.pacer.engine.metrics.OpTag;
+import dev.pacer.engine.api.IntervalStats;
+import dev.pacer.engine.api.LatencySummary;
+import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.OpTag;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.pacer.report;
 
-import dev.pacer.engine.metrics.LatencySummary;
-import dev.pacer.engine.metrics.OpTag;
+import dev.pacer.engine.api.LatencySummary;
+import dev.pacer.engine.api.OpTag;
 import java.util.List;
 import java.util.Locale;
 

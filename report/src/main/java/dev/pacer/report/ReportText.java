@@ -1,9 +1,9 @@
 package dev.pacer.report;
 
-import dev.pacer.engine.metrics.Metric;
+import dev.pacer.engine.api.Metric;
 import dev.pacer.engine.sink.LatencyTable;
 import dev.pacer.engine.sink.OpTable;
-import dev.pacer.engine.text.Durations;
+import dev.pacer.engine.api.Durations;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;

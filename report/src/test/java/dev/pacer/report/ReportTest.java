@@ -1,21 +1,21 @@
 package dev.pacer.report;
 
-import dev.pacer.engine.event.Change;
-import dev.pacer.engine.event.ChangeKind;
+import dev.pacer.engine.api.Change;
+import dev.pacer.engine.api.ChangeKind;
 import dev.pacer.engine.hlog.HlogComments;
 import dev.pacer.engine.hlog.HlogFile;
 import dev.pacer.engine.hlog.HlogReader;
 import dev.pacer.engine.hlog.IntervalNote;
 import dev.pacer.engine.hlog.Marker;
-import dev.pacer.engine.gate.Threshold;
-import dev.pacer.engine.result.ThresholdResult;
+import dev.pacer.engine.api.Threshold;
+import dev.pacer.engine.api.ThresholdResult;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pacer.engine.metrics.IntervalStats;
+import dev.pacer.engine.api.IntervalStats;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

@@ -1,6 +1,8 @@
 package dev.pacer.engine.control;
 
-import dev.pacer.engine.event.Change;
+import dev.pacer.engine.api.ControlAction;
+
+import dev.pacer.engine.api.Change;
 import dev.pacer.engine.text.BoundedLineReader;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,12 +1,15 @@
 package dev.pacer.engine.control;
 
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.ControlAction;
+import dev.pacer.engine.api.ControlEndpoint;
+
+import dev.pacer.engine.api.SettingException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.pacer.engine.event.Change;
+import dev.pacer.engine.api.Change;
 import dev.pacer.engine.text.Json;
 import java.io.IOException;
 import java.io.InputStream;
@@ -329,7 +332,7 @@ public final class HttpControlServer implements AutoCloseable {
         if (feed != null) {
             feed.close();
             // the streams are real sockets written by real threads: their second is the system clock's
-            dev.pacer.engine.time.RunClock real = dev.pacer.engine.time.RunClock.system();
+            dev.pacer.engine.api.RunClock real = dev.pacer.engine.api.RunClock.system();
             long end = real.nanoTime() + TimeUnit.SECONDS.toNanos(1);
             for (Thread t : streams) {
                 try {

@@ -1,12 +1,12 @@
 package dev.pacer.engine.control;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.pacer.engine.event.Change;
-import dev.pacer.engine.metrics.IntervalStats;
-import dev.pacer.engine.metrics.Metric;
-import dev.pacer.engine.op.Outcome;
-import dev.pacer.engine.result.IntervalReport;
-import dev.pacer.engine.result.Summary;
+import dev.pacer.engine.api.Change;
+import dev.pacer.engine.api.IntervalStats;
+import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.Outcome;
+import dev.pacer.engine.api.IntervalReport;
+import dev.pacer.engine.api.Summary;
 import dev.pacer.engine.text.Json;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

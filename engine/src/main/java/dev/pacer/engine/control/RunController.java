@@ -1,8 +1,10 @@
 package dev.pacer.engine.control;
 
+import dev.pacer.engine.api.ControlAction;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.pacer.engine.event.Change;
-import dev.pacer.engine.event.StopReason;
+import dev.pacer.engine.api.Change;
+import dev.pacer.engine.api.StopReason;
 import dev.pacer.engine.run.Activity;
 import java.util.concurrent.TimeUnit;
 

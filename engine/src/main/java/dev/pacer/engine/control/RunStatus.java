@@ -2,9 +2,9 @@ package dev.pacer.engine.control;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pacer.engine.run.Activity;
-import dev.pacer.engine.result.IntervalReport;
+import dev.pacer.engine.api.IntervalReport;
 import dev.pacer.engine.text.Json;
-import dev.pacer.engine.metrics.Metric;
+import dev.pacer.engine.api.Metric;
 import dev.pacer.ratelimit.RateSpec;
 import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
@@ -85,8 +85,8 @@ public final class RunStatus implements Consumer<IntervalReport> {
                 s.get("targetRate").isNull() ? "unpaced" : s.get("targetRate").asText(),
                 s.get("strictness").isNull() ? "-" : s.get("strictness").asText(), s.get("threads").asInt(),
                 s.get("paused").asBoolean() ? ", paused" : "", i.get("rate").asDouble(),
-                dev.pacer.engine.text.Durations.format(i.get("wait").get("p99").asDouble()),
-                dev.pacer.engine.text.Durations.format(i.get("response").get("p99").asDouble()),
+                dev.pacer.engine.api.Durations.format(i.get("wait").get("p99").asDouble()),
+                dev.pacer.engine.api.Durations.format(i.get("response").get("p99").asDouble()),
                 s.get("overallRate").asDouble(), s.get("ops").asLong(), s.get("errors").asLong());
     }
 }

@@ -3,7 +3,7 @@ package dev.pacer.engine.export;
 import com.sun.net.httpserver.Authenticator;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpPrincipal;
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.SettingException;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;

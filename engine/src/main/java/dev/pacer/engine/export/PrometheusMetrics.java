@@ -1,9 +1,9 @@
 package dev.pacer.engine.export;
 
-import dev.pacer.engine.metrics.IntervalStats;
-import dev.pacer.engine.metrics.Metric;
-import dev.pacer.engine.op.Outcome;
-import dev.pacer.engine.result.IntervalReport;
+import dev.pacer.engine.api.IntervalStats;
+import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.Outcome;
+import dev.pacer.engine.api.IntervalReport;
 import dev.pacer.engine.run.Activity;
 import dev.pacer.ratelimit.LimiterSnapshot;
 import dev.pacer.ratelimit.RateSpec;

@@ -1,7 +1,9 @@
 package dev.pacer.engine.gate;
 
-import dev.pacer.engine.result.RunFigures;
-import dev.pacer.engine.result.ThresholdResult;
+import dev.pacer.engine.api.Threshold;
+
+import dev.pacer.engine.api.RunFigures;
+import dev.pacer.engine.api.ThresholdResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

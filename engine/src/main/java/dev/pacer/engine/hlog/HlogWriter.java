@@ -1,11 +1,11 @@
 package dev.pacer.engine.hlog;
 
-import dev.pacer.engine.event.Change;
-import dev.pacer.engine.event.ChangeKind;
-import dev.pacer.engine.metrics.IntervalStats;
-import dev.pacer.engine.metrics.Metric;
-import dev.pacer.engine.op.Outcome;
-import dev.pacer.engine.result.IntervalReport;
+import dev.pacer.engine.api.Change;
+import dev.pacer.engine.api.ChangeKind;
+import dev.pacer.engine.api.IntervalStats;
+import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.Outcome;
+import dev.pacer.engine.api.IntervalReport;
 import dev.pacer.engine.text.OutputFile;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -21,7 +21,7 @@ import org.HdrHistogram.HistogramLogWriter;
  * The interval histogram log: HdrHistogram's own format, written with {@link HistogramLogWriter}, one
  * tagged histogram per metric per interval ({@code wait}, {@code service}, {@code response}) and, for a
  * mix's run (a workload), one more set per named op after them ({@code wait.browse}, ..., see
- * {@link dev.pacer.engine.metrics.OpTag}), readable by {@code HistogramLogReader} and
+ * {@link dev.pacer.engine.api.OpTag}), readable by {@code HistogramLogReader} and
  * {@code HistogramLogProcessor}. The run's settings, every change and, after each interval's histograms,
  * its target, ops, errors, phase and each op's ops and errors are comment lines in the shape
  * {@link HlogComments} defines.

@@ -1,6 +1,6 @@
 package dev.pacer.engine.hlog;
 
-import dev.pacer.engine.event.ChangeKind;
+import dev.pacer.engine.api.ChangeKind;
 
 /**
  * A change recorded in a log ({@code #[pacer change] ...}), drawn as a marker on the time charts.

@@ -1,6 +1,8 @@
 package dev.pacer.engine.metrics;
 
-import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.api.IntervalStats;
+
+import dev.pacer.engine.api.Outcome;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.ConcurrentHistogram;

@@ -1,7 +1,9 @@
 package dev.pacer.engine.metrics;
 
+import dev.pacer.engine.api.IntervalStats;
+
 import dev.pacer.engine.op.OpMix;
-import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.api.Outcome;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
@@ -23,7 +25,7 @@ import org.HdrHistogram.WriterReaderPhaser;
 public abstract sealed class WorkerMetrics permits SingleWriterMetrics, SharedMetrics {
 
     /** Significant digits of every histogram (0.1 % value resolution). */
-    public static final int DIGITS = 3;
+    public static final int DIGITS = IntervalStats.DIGITS;
 
     /** Guards the swap of phases: writers enter and exit, the reporter flips. */
     final WriterReaderPhaser phaser = new WriterReaderPhaser();

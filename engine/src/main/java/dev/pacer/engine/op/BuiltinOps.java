@@ -1,7 +1,12 @@
 package dev.pacer.engine.op;
 
-import dev.pacer.engine.text.SettingException;
-import dev.pacer.engine.time.RunClock;
+import dev.pacer.engine.api.Op;
+import dev.pacer.engine.api.OpProvider;
+import dev.pacer.engine.api.OpSpec;
+import dev.pacer.engine.api.Outcome;
+
+import dev.pacer.engine.api.SettingException;
+import dev.pacer.engine.api.RunClock;
 
 /** The ops that ship with pacer: {@code noop}, {@code sleep}, {@code cpu}. */
 public final class BuiltinOps {

@@ -1,5 +1,7 @@
 package dev.pacer.engine.op;
 
+import dev.pacer.engine.api.Op;
+
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

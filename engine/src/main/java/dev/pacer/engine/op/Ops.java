@@ -1,7 +1,11 @@
 package dev.pacer.engine.op;
 
-import dev.pacer.engine.time.RunClock;
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.Op;
+import dev.pacer.engine.api.OpProvider;
+import dev.pacer.engine.api.OpSpec;
+
+import dev.pacer.engine.api.RunClock;
+import dev.pacer.engine.api.SettingException;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;

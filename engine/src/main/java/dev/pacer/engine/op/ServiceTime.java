@@ -1,7 +1,7 @@
 package dev.pacer.engine.op;
 
-import dev.pacer.engine.text.SettingException;
-import dev.pacer.engine.text.Durations;
+import dev.pacer.engine.api.SettingException;
+import dev.pacer.engine.api.Durations;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;

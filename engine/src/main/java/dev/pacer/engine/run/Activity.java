@@ -1,13 +1,15 @@
 package dev.pacer.engine.run;
 
-import dev.pacer.engine.event.Change;
-import dev.pacer.engine.event.StopReason;
+import dev.pacer.engine.api.Shard;
+
+import dev.pacer.engine.api.Change;
+import dev.pacer.engine.api.StopReason;
 import dev.pacer.engine.metrics.InFlightOp;
 import dev.pacer.engine.metrics.MetricsRegistry;
-import dev.pacer.engine.op.AsyncOp;
-import dev.pacer.engine.op.Op;
+import dev.pacer.engine.api.AsyncOp;
+import dev.pacer.engine.api.Op;
 import dev.pacer.engine.op.OpMix;
-import dev.pacer.engine.time.RunClock;
+import dev.pacer.engine.api.RunClock;
 import dev.pacer.ratelimit.LimiterSnapshot;
 import dev.pacer.ratelimit.RateSpec;
 import java.util.ArrayList;

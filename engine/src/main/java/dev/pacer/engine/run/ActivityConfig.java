@@ -1,9 +1,11 @@
 package dev.pacer.engine.run;
 
-import dev.pacer.engine.text.SettingException;
-import dev.pacer.engine.text.Durations;
+import dev.pacer.engine.api.Shard;
 
-import dev.pacer.engine.op.OpSpec;
+import dev.pacer.engine.api.SettingException;
+import dev.pacer.engine.api.Durations;
+
+import dev.pacer.engine.api.OpSpec;
 import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.ratelimit.LimiterDesign;
 import dev.pacer.ratelimit.RateSpec;

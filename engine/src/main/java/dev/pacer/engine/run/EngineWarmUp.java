@@ -1,12 +1,12 @@
 package dev.pacer.engine.run;
 
-import dev.pacer.engine.event.StopReason;
-import dev.pacer.engine.op.AsyncOp;
-import dev.pacer.engine.op.Completion;
-import dev.pacer.engine.op.Op;
+import dev.pacer.engine.api.StopReason;
+import dev.pacer.engine.api.AsyncOp;
+import dev.pacer.engine.api.Completion;
+import dev.pacer.engine.api.Op;
 import dev.pacer.engine.op.OpMix;
-import dev.pacer.engine.op.Outcome;
-import dev.pacer.engine.text.Durations;
+import dev.pacer.engine.api.Outcome;
+import dev.pacer.engine.api.Durations;
 import dev.pacer.ratelimit.RateSpec;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
@@ -112,7 +112,7 @@ public final class EngineWarmUp {
         for (long round = 1; round <= maxRounds && real.isRunning(); round++) {
             // the JIT compiles in real time: the warm-up runs on the system clock whatever the run's clock
             Activity warm = new Activity(privateConfig(config, round % 2 == 1 && slow != null ? slow : full),
-                    standIn(real.op, real.opNames(), round, completer), dev.pacer.engine.time.RunClock.system());
+                    standIn(real.op, real.opNames(), round, completer), dev.pacer.engine.api.RunClock.system());
             real.addStopListener(() -> warm.stop(StopReason.SIGNAL, "warm-up")); // dropped with the real run
             if (!real.isRunning()) {
                 break;

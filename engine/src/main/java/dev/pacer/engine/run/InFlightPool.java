@@ -2,14 +2,14 @@ package dev.pacer.engine.run;
 
 import dev.pacer.engine.metrics.InFlightOp;
 import dev.pacer.engine.metrics.WorkerMetrics;
-import dev.pacer.engine.op.Completion;
-import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.api.Completion;
+import dev.pacer.engine.api.Outcome;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
-import dev.pacer.engine.time.RunClock;
+import dev.pacer.engine.api.RunClock;
 
 /**
  * The bound on asynchronous ops in flight: a fixed set of reusable slots, each one op started and not
@@ -23,7 +23,7 @@ import dev.pacer.engine.time.RunClock;
  */
 final class InFlightPool {
 
-    /** One in-flight op: what the engine hands an {@link dev.pacer.engine.op.AsyncOp} to complete. */
+    /** One in-flight op: what the engine hands an {@link dev.pacer.engine.api.AsyncOp} to complete. */
     final class Slot extends InFlightOp implements Completion {
         /**
          * True from when a worker takes the slot until its op's first completion: a second completion of the

@@ -1,13 +1,13 @@
 package dev.pacer.engine.run;
 
-import dev.pacer.engine.event.StopReason;
+import dev.pacer.engine.api.StopReason;
 import dev.pacer.engine.metrics.InFlightOp;
-import dev.pacer.engine.metrics.IntervalStats;
-import dev.pacer.engine.metrics.Metric;
-import dev.pacer.engine.result.IntervalReport;
-import dev.pacer.engine.result.OpSummary;
-import dev.pacer.engine.result.PhaseSummary;
-import dev.pacer.engine.result.RunFigures;
+import dev.pacer.engine.api.IntervalStats;
+import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.IntervalReport;
+import dev.pacer.engine.api.OpSummary;
+import dev.pacer.engine.api.PhaseSummary;
+import dev.pacer.engine.api.RunFigures;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
-import dev.pacer.engine.time.RunClock;
+import dev.pacer.engine.api.RunClock;
 
 /**
  * Cuts a running {@link Activity} into intervals, on the thread that calls {@link #run()}.

@@ -1,9 +1,9 @@
 package dev.pacer.engine.run;
 
-import dev.pacer.engine.event.Change;
-import dev.pacer.engine.event.ChangeKind;
-import dev.pacer.engine.event.StopReason;
-import dev.pacer.engine.time.RunClock;
+import dev.pacer.engine.api.Change;
+import dev.pacer.engine.api.ChangeKind;
+import dev.pacer.engine.api.StopReason;
+import dev.pacer.engine.api.RunClock;
 import dev.pacer.ratelimit.LimiterSnapshot;
 import dev.pacer.ratelimit.RateLimiter;
 import dev.pacer.ratelimit.RateLimiters;

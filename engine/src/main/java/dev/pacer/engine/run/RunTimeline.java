@@ -1,6 +1,8 @@
 package dev.pacer.engine.run;
 
-import dev.pacer.engine.time.RunClock;
+import dev.pacer.engine.api.Shard;
+
+import dev.pacer.engine.api.RunClock;
 import dev.pacer.ratelimit.RateLimiter;
 import dev.pacer.ratelimit.RateSpec;
 import java.time.Duration;

@@ -1,11 +1,11 @@
 package dev.pacer.engine.run;
 
-import dev.pacer.engine.metrics.IntervalStats;
-import dev.pacer.engine.metrics.LatencySummary;
-import dev.pacer.engine.metrics.Metric;
-import dev.pacer.engine.op.Outcome;
-import dev.pacer.engine.result.OpSummary;
-import dev.pacer.engine.result.RunFigures;
+import dev.pacer.engine.api.IntervalStats;
+import dev.pacer.engine.api.LatencySummary;
+import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.Outcome;
+import dev.pacer.engine.api.OpSummary;
+import dev.pacer.engine.api.RunFigures;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;

@@ -2,10 +2,10 @@ package dev.pacer.engine.run;
 
 import dev.pacer.engine.metrics.InFlightOp;
 import dev.pacer.engine.metrics.WorkerMetrics;
-import dev.pacer.engine.op.AsyncOp;
-import dev.pacer.engine.op.Op;
+import dev.pacer.engine.api.AsyncOp;
+import dev.pacer.engine.api.Op;
 import dev.pacer.engine.op.OpMix;
-import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.api.Outcome;
 import dev.pacer.ratelimit.Grant;
 import dev.pacer.ratelimit.RateLimiter;
 import java.io.InterruptedIOException;

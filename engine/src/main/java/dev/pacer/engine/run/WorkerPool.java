@@ -2,7 +2,7 @@ package dev.pacer.engine.run;
 
 import dev.pacer.engine.metrics.InFlightOp;
 import dev.pacer.engine.metrics.MetricsRegistry;
-import dev.pacer.engine.time.RunClock;
+import dev.pacer.engine.api.RunClock;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,16 +1,18 @@
 package dev.pacer.engine.scenario;
 
-import dev.pacer.engine.gate.Threshold;
-import dev.pacer.engine.metrics.IntervalStats;
-import dev.pacer.engine.metrics.LatencySummary;
-import dev.pacer.engine.metrics.Metric;
-import dev.pacer.engine.result.IntervalReport;
-import dev.pacer.engine.result.Knee;
-import dev.pacer.engine.result.RunFigures;
-import dev.pacer.engine.result.ThresholdResult;
+import dev.pacer.engine.api.RatePlan;
+
+import dev.pacer.engine.api.Threshold;
+import dev.pacer.engine.api.IntervalStats;
+import dev.pacer.engine.api.LatencySummary;
+import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.IntervalReport;
+import dev.pacer.engine.api.Knee;
+import dev.pacer.engine.api.RunFigures;
+import dev.pacer.engine.api.ThresholdResult;
 import dev.pacer.engine.run.Activity;
-import dev.pacer.engine.time.RunClock;
-import dev.pacer.engine.text.Durations;
+import dev.pacer.engine.api.RunClock;
+import dev.pacer.engine.api.Durations;
 import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.ratelimit.RateSpec;
 import java.util.EnumMap;
@@ -18,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.DoubleFunction;
-import java.util.stream.Collectors;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -299,11 +300,5 @@ final class KneeSearch {
 
     static String rateText(double rate) {
         return String.format(Locale.ROOT, rate >= 100 ? "%.0f/s" : "%.3g/s", rate);
-    }
-
-    /** The SLO's gates, from {@code response.p99<20ms and errors<1%}. */
-    static List<Threshold> gates(String slo) {
-        return java.util.Arrays.stream(slo.split("(?i)\\s+and\\s+|\\s*&&\\s*"))
-                .map(String::strip).filter(s -> !s.isEmpty()).map(Threshold::parse).collect(Collectors.toList());
     }
 }

@@ -1,8 +1,13 @@
 package dev.pacer.engine.scenario;
 
+import dev.pacer.engine.api.Phase;
+import dev.pacer.engine.api.RatePlan;
+import dev.pacer.engine.api.Scenario;
+import dev.pacer.engine.api.ScenarioException;
+
 import dev.pacer.engine.run.ActivityConfig;
-import dev.pacer.engine.text.Durations;
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.Durations;
+import dev.pacer.engine.api.SettingException;
 import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.ratelimit.LimiterDesign;
 import dev.pacer.ratelimit.NumberText;

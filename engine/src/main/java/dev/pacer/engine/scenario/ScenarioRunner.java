@@ -1,14 +1,19 @@
 package dev.pacer.engine.scenario;
 
-import dev.pacer.engine.event.StopReason;
-import dev.pacer.engine.result.Knee;
+import dev.pacer.engine.api.Phase;
+import dev.pacer.engine.api.RatePlan;
+import dev.pacer.engine.api.Scenario;
+import dev.pacer.engine.api.ScenarioException;
+
+import dev.pacer.engine.api.StopReason;
+import dev.pacer.engine.api.Knee;
 import dev.pacer.engine.run.Activity;
 import dev.pacer.engine.run.ActivityConfig;
 import dev.pacer.engine.run.Reporter;
-import dev.pacer.engine.time.RunClock;
-import dev.pacer.engine.run.Shard;
-import dev.pacer.engine.text.Durations;
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.RunClock;
+import dev.pacer.engine.api.Shard;
+import dev.pacer.engine.api.Durations;
+import dev.pacer.engine.api.SettingException;
 import dev.pacer.ratelimit.LimiterDesign;
 import dev.pacer.ratelimit.RateSpec;
 import java.time.Duration;

@@ -1,6 +1,10 @@
 package dev.pacer.engine.scenario;
 
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.Phase;
+import dev.pacer.engine.api.RatePlan;
+import dev.pacer.engine.api.Scenario;
+
+import dev.pacer.engine.api.SettingException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;

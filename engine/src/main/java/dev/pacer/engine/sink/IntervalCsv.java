@@ -1,7 +1,7 @@
 package dev.pacer.engine.sink;
 
-import dev.pacer.engine.metrics.Metric;
-import dev.pacer.engine.result.IntervalReport;
+import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.IntervalReport;
 import dev.pacer.engine.text.OutputFile;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.pacer.engine.sink;
 
-import dev.pacer.engine.text.Durations;
-import dev.pacer.engine.metrics.LatencySummary;
+import dev.pacer.engine.api.Durations;
+import dev.pacer.engine.api.LatencySummary;
 import java.util.Map;
 
 /**

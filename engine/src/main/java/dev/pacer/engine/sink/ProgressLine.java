@@ -1,13 +1,12 @@
 package dev.pacer.engine.sink;
 
-import dev.pacer.engine.event.Change;
-import dev.pacer.engine.metrics.Metric;
-import dev.pacer.engine.op.Outcome;
-import dev.pacer.engine.result.IntervalReport;
-import dev.pacer.engine.text.Durations;
+import dev.pacer.engine.api.RateText;
+import dev.pacer.engine.api.Change;
+import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.Outcome;
+import dev.pacer.engine.api.IntervalReport;
+import dev.pacer.engine.api.Durations;
 import java.io.PrintStream;
-import java.math.BigDecimal;
-import java.math.MathContext;
 import java.util.Locale;
 import org.HdrHistogram.Histogram;
 
@@ -43,9 +42,9 @@ public final class ProgressLine {
             String phase = r.phase().length() > 16 ? r.phase().substring(0, 15) + "…" : r.phase();
             b.append(' ').append(phase).append(r.warmup() ? " warm-up" : "");
         }
-        b.append("] ").append(r.stats().ops()).append(" ops  ").append(rate(r.rate())).append("/s");
+        b.append("] ").append(r.stats().ops()).append(" ops  ").append(RateText.format(r.rate())).append("/s");
         if (!Double.isNaN(r.targetRate())) {
-            b.append(" of ").append(rate(r.targetRate()));
+            b.append(" of ").append(RateText.format(r.targetRate()));
         }
         latency(b, "wait", r.stats().histogram(Metric.WAIT));
         latency(b, "resp", r.stats().histogram(Metric.RESPONSE));
@@ -76,32 +75,6 @@ public final class ProgressLine {
         b.append(Durations.format((double) h.getValueAtPercentile(50))).append('/')
                 .append(Durations.format((double) h.getValueAtPercentile(99))).append('/')
                 .append(Durations.format((double) h.getMaxValue()));
-    }
-
-    /** A rate for humans: 950, 12.3k, 1.50M; under 0.01 with three significant digits (0.000001). */
-    public static String rate(double opsPerSecond) {
-        if (opsPerSecond > 0 && opsPerSecond < 0.01) {
-            return significant(opsPerSecond);
-        }
-        if (opsPerSecond >= 10_000_000) {
-            return String.format(Locale.ROOT, "%.1fM", opsPerSecond / 1e6);
-        }
-        if (opsPerSecond >= 1_000_000) {
-            return String.format(Locale.ROOT, "%.2fM", opsPerSecond / 1e6);
-        }
-        if (opsPerSecond >= 100_000) {
-            return String.format(Locale.ROOT, "%.0fk", opsPerSecond / 1e3);
-        }
-        if (opsPerSecond >= 10_000) {
-            return String.format(Locale.ROOT, "%.1fk", opsPerSecond / 1e3);
-        }
-        return opsPerSecond >= 100 ? String.format(Locale.ROOT, "%.0f", opsPerSecond)
-                : String.format(Locale.ROOT, "%.2f", opsPerSecond);
-    }
-
-    /** {@code v} to three significant digits, written out: 0.000001, 0.0123. */
-    static String significant(double v) {
-        return new BigDecimal(v).round(new MathContext(3)).stripTrailingZeros().toPlainString();
     }
 
     /**

@@ -1,7 +1,7 @@
 package dev.pacer.engine.sink;
 
 import dev.pacer.engine.run.ActivityConfig;
-import dev.pacer.engine.text.Durations;
+import dev.pacer.engine.api.Durations;
 import dev.pacer.ratelimit.ParkingSleeper;
 import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;

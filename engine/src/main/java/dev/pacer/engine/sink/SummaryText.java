@@ -1,15 +1,16 @@
 package dev.pacer.engine.sink;
 
-import dev.pacer.engine.event.Change;
-import dev.pacer.engine.event.ChangeKind;
-import dev.pacer.engine.result.Knee;
-import dev.pacer.engine.result.OpSummary;
-import dev.pacer.engine.result.PhaseSummary;
-import dev.pacer.engine.result.RunFigures;
-import dev.pacer.engine.result.Summary;
-import dev.pacer.engine.result.ThresholdResult;
-import dev.pacer.engine.metrics.LatencySummary;
-import dev.pacer.engine.metrics.Metric;
+import dev.pacer.engine.api.RateText;
+import dev.pacer.engine.api.Change;
+import dev.pacer.engine.api.ChangeKind;
+import dev.pacer.engine.api.Knee;
+import dev.pacer.engine.api.OpSummary;
+import dev.pacer.engine.api.PhaseSummary;
+import dev.pacer.engine.api.RunFigures;
+import dev.pacer.engine.api.Summary;
+import dev.pacer.engine.api.ThresholdResult;
+import dev.pacer.engine.api.LatencySummary;
+import dev.pacer.engine.api.Metric;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -140,7 +141,7 @@ public final class SummaryText {
 
     /** One decimal; a figure too small for it (a target of 1e-6 ops/s) with three significant digits. */
     private static String oneDecimal(double v) {
-        return v != 0 && Math.abs(v) < 0.05 ? ProgressLine.significant(v) : String.format("%.1f", v);
+        return v != 0 && Math.abs(v) < 0.05 ? RateText.significant(v) : String.format("%.1f", v);
     }
 
     private static String trimNumber(double v) {

@@ -1,5 +1,5 @@
 /**
- * Text as users write and read it: durations ({@code 2ms}, {@code 1.5s}), rates, the shared JSON
- * mapper, and {@link dev.pacer.engine.text.SettingException} for a value the engine cannot take.
+ * Text files and JSON as the engine reads and writes them: bounded line reading, errors naming a file's line, output
+ * files, the shared JSON mapper. Durations and {@link dev.pacer.engine.api.SettingException} are in the API.
  */
 package dev.pacer.engine.text;

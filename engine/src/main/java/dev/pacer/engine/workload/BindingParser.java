@@ -1,6 +1,6 @@
 package dev.pacer.engine.workload;
 
-import dev.pacer.engine.text.Durations;
+import dev.pacer.engine.api.Durations;
 import dev.pacer.engine.workload.Fn.LongFn;
 import java.io.IOException;
 import java.math.BigDecimal;

@@ -1,6 +1,6 @@
 package dev.pacer.engine.workload;
 
-import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.api.Outcome;
 import dev.pacer.engine.op.http.H1Response;
 import java.io.EOFException;
 import java.net.ConnectException;

@@ -1,7 +1,7 @@
 package dev.pacer.engine.workload;
 
-import dev.pacer.engine.op.Outcome;
-import dev.pacer.engine.time.RunClock;
+import dev.pacer.engine.api.Outcome;
+import dev.pacer.engine.api.RunClock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,6 +1,6 @@
 package dev.pacer.engine.workload;
 
-import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.api.Outcome;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;

@@ -1,9 +1,9 @@
 package dev.pacer.engine.workload;
 
-import dev.pacer.engine.op.AsyncOp;
-import dev.pacer.engine.op.Completion;
+import dev.pacer.engine.api.AsyncOp;
+import dev.pacer.engine.api.Completion;
 import dev.pacer.engine.op.OpMix;
-import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.api.Outcome;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;

@@ -1,10 +1,10 @@
 package dev.pacer.engine.workload;
 
-import dev.pacer.engine.op.Op;
-import dev.pacer.engine.op.OpProvider;
-import dev.pacer.engine.op.OpSpec;
-import dev.pacer.engine.text.Durations;
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.Op;
+import dev.pacer.engine.api.OpProvider;
+import dev.pacer.engine.api.OpSpec;
+import dev.pacer.engine.api.Durations;
+import dev.pacer.engine.api.SettingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

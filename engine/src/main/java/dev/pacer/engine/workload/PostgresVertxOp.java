@@ -1,10 +1,10 @@
 package dev.pacer.engine.workload;
 
-import dev.pacer.engine.op.AsyncOp;
-import dev.pacer.engine.op.Completion;
+import dev.pacer.engine.api.AsyncOp;
+import dev.pacer.engine.api.Completion;
 import dev.pacer.engine.op.OpMix;
-import dev.pacer.engine.op.Outcome;
-import dev.pacer.engine.time.RunClock;
+import dev.pacer.engine.api.Outcome;
+import dev.pacer.engine.api.RunClock;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;

@@ -1,8 +1,8 @@
 package dev.pacer.engine.workload;
 
-import dev.pacer.engine.op.Op;
+import dev.pacer.engine.api.Op;
 import dev.pacer.engine.op.OpMix;
-import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.api.Outcome;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;

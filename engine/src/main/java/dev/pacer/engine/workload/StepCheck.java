@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.api.Outcome;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.Function;

@@ -1,6 +1,6 @@
 package dev.pacer.engine.workload;
 
-import dev.pacer.engine.text.FileLineException;
+import dev.pacer.engine.api.FileLineException;
 
 /** A workload file that cannot run: the message is {@code file:line: what is wrong}. */
 public final class WorkloadException extends FileLineException {

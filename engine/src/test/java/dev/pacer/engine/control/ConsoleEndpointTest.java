@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pacer.engine.LoadTest;
-import dev.pacer.engine.event.ChangeKind;
+import dev.pacer.engine.api.ChangeKind;
 import dev.pacer.engine.hlog.HlogPageRenderer;
-import dev.pacer.engine.result.Summary;
+import dev.pacer.engine.api.Summary;
 import dev.pacer.engine.text.Json;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;

@@ -1,5 +1,7 @@
 package dev.pacer.engine.control;
 
+import dev.pacer.engine.api.ControlAction;
+
 import dev.pacer.engine.InputPropertiesTest;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;

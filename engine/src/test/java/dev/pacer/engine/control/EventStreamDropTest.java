@@ -1,14 +1,16 @@
 package dev.pacer.engine.control;
 
+import dev.pacer.engine.api.ControlEndpoint;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pacer.engine.LoadRun;
 import dev.pacer.engine.RunOptions;
-import dev.pacer.engine.op.OpSpec;
-import dev.pacer.engine.op.Outcome;
-import dev.pacer.engine.result.IntervalReport;
+import dev.pacer.engine.api.OpSpec;
+import dev.pacer.engine.api.Outcome;
+import dev.pacer.engine.api.IntervalReport;
 import dev.pacer.engine.run.ActivityConfig;
 import dev.pacer.ratelimit.RateSpec;
 import java.io.BufferedReader;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pacer.engine.LoadTest;
 import dev.pacer.engine.text.Json;
-import dev.pacer.engine.result.Summary;
+import dev.pacer.engine.api.Summary;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,8 @@
 package dev.pacer.engine.control;
 
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.ControlEndpoint;
+
+import dev.pacer.engine.api.SettingException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,10 +11,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.pacer.engine.run.ActivityConfig;
 import dev.pacer.engine.LoadRun;
 import dev.pacer.engine.RunOptions;
-import dev.pacer.engine.op.OpSpec;
+import dev.pacer.engine.api.OpSpec;
 import dev.pacer.ratelimit.RateSpec;
-import dev.pacer.engine.event.ChangeKind;
-import dev.pacer.engine.event.StopReason;
+import dev.pacer.engine.api.ChangeKind;
+import dev.pacer.engine.api.StopReason;
 import dev.pacer.engine.text.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

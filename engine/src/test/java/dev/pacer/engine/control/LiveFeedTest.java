@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.pacer.engine.event.Change;
-import dev.pacer.engine.event.ChangeKind;
-import dev.pacer.engine.metrics.IntervalStats;
+import dev.pacer.engine.api.Change;
+import dev.pacer.engine.api.ChangeKind;
+import dev.pacer.engine.api.IntervalStats;
 import dev.pacer.engine.metrics.MetricsRegistry;
 import dev.pacer.engine.metrics.WorkerMetrics;
-import dev.pacer.engine.op.Outcome;
-import dev.pacer.engine.result.IntervalReport;
+import dev.pacer.engine.api.Outcome;
+import dev.pacer.engine.api.IntervalReport;
 import dev.pacer.engine.text.Json;
 import dev.pacer.ratelimit.RateSpec;
 import java.util.ArrayList;

@@ -1,12 +1,14 @@
 package dev.pacer.engine.control;
 
+import dev.pacer.engine.api.ControlEndpoint;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pacer.engine.LoadRun;
 import dev.pacer.engine.RunOptions;
-import dev.pacer.engine.event.StopReason;
-import dev.pacer.engine.op.OpSpec;
+import dev.pacer.engine.api.StopReason;
+import dev.pacer.engine.api.OpSpec;
 import dev.pacer.engine.run.ActivityConfig;
 import dev.pacer.engine.text.Json;
 import dev.pacer.ratelimit.Arrivals;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pacer.engine.LoadTest;
-import dev.pacer.engine.metrics.IntervalStats;
-import dev.pacer.engine.metrics.Metric;
-import dev.pacer.engine.result.IntervalReport;
+import dev.pacer.engine.api.IntervalStats;
+import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.IntervalReport;
 import dev.pacer.engine.text.Json;
 import java.net.ServerSocket;
 import java.net.URI;

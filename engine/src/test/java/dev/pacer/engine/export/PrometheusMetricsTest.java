@@ -3,8 +3,8 @@ package dev.pacer.engine.export;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pacer.engine.metrics.IntervalStats;
-import dev.pacer.engine.metrics.Metric;
+import dev.pacer.engine.api.IntervalStats;
+import dev.pacer.engine.api.Metric;
 import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.prometheus.metrics.model.snapshots.NativeHistogramBuckets;

@@ -1,14 +1,16 @@
 package dev.pacer.engine.gate;
 
-import dev.pacer.engine.result.RunFigures;
+import dev.pacer.engine.api.Threshold;
+
+import dev.pacer.engine.api.RunFigures;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pacer.engine.metrics.LatencySummary;
-import dev.pacer.engine.metrics.Metric;
+import dev.pacer.engine.api.LatencySummary;
+import dev.pacer.engine.api.Metric;
 import java.util.EnumMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

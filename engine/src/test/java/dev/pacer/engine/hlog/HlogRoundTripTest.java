@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pacer.engine.LoadTest;
-import dev.pacer.engine.event.Change;
-import dev.pacer.engine.event.ChangeKind;
-import dev.pacer.engine.op.Op;
+import dev.pacer.engine.api.Change;
+import dev.pacer.engine.api.ChangeKind;
+import dev.pacer.engine.api.Op;
 import dev.pacer.engine.op.OpMix;
-import dev.pacer.engine.op.Outcome;
-import dev.pacer.engine.time.ManualRunClock;
+import dev.pacer.engine.api.Outcome;
+import dev.pacer.engine.api.ManualRunClock;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;

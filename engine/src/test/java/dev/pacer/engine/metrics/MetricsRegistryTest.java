@@ -1,9 +1,12 @@
 package dev.pacer.engine.metrics;
 
+import dev.pacer.engine.api.IntervalStats;
+import dev.pacer.engine.api.Metric;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.api.Outcome;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,9 @@
 package dev.pacer.engine.op;
 
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.OpSpec;
+import dev.pacer.engine.api.Outcome;
+
+import dev.pacer.engine.api.SettingException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

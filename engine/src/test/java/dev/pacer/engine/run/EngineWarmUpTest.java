@@ -8,15 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pacer.engine.LoadRun;
 import dev.pacer.engine.RunOptions;
-import dev.pacer.engine.op.AsyncOp;
-import dev.pacer.engine.op.Completion;
-import dev.pacer.engine.metrics.IntervalStats;
-import dev.pacer.engine.op.Op;
+import dev.pacer.engine.api.AsyncOp;
+import dev.pacer.engine.api.Completion;
+import dev.pacer.engine.api.IntervalStats;
+import dev.pacer.engine.api.Op;
 import dev.pacer.engine.op.OpMix;
-import dev.pacer.engine.op.OpSpec;
-import dev.pacer.engine.op.Outcome;
-import dev.pacer.engine.result.Summary;
-import dev.pacer.engine.time.RunClock;
+import dev.pacer.engine.api.OpSpec;
+import dev.pacer.engine.api.Outcome;
+import dev.pacer.engine.api.Summary;
+import dev.pacer.engine.api.RunClock;
 import dev.pacer.ratelimit.RateSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -168,7 +168,7 @@ class EngineWarmUpTest {
         Counting op = new Counting();
         assertNull(EngineWarmUp.before(new Activity(config("1000", 1, 0), op, RunClock.system()), Duration.ZERO));
         Activity stopped = new Activity(config(null, 1, 0), op, RunClock.system());
-        stopped.stop(dev.pacer.engine.event.StopReason.SIGNAL, "test");
+        stopped.stop(dev.pacer.engine.api.StopReason.SIGNAL, "test");
         assertNull(EngineWarmUp.before(stopped, BOUND));
         assertEquals(0, op.calls.get());
     }

@@ -1,12 +1,14 @@
 package dev.pacer.engine.run;
 
+import dev.pacer.engine.api.Shard;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pacer.engine.op.OpSpec;
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.OpSpec;
+import dev.pacer.engine.api.SettingException;
 import dev.pacer.ratelimit.Arrivals;
 import dev.pacer.ratelimit.Grant;
 import dev.pacer.ratelimit.LimiterDesign;

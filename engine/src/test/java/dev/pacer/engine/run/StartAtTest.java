@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.SettingException;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

@@ -1,12 +1,15 @@
 package dev.pacer.engine.scenario;
 
+import dev.pacer.engine.api.Scenario;
+import dev.pacer.engine.api.ScenarioException;
+
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pacer.engine.run.Shard;
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.Shard;
+import dev.pacer.engine.api.SettingException;
 import dev.pacer.ratelimit.LimiterDesign;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

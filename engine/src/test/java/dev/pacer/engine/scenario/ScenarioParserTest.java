@@ -1,5 +1,10 @@
 package dev.pacer.engine.scenario;
 
+import dev.pacer.engine.api.Phase;
+import dev.pacer.engine.api.RatePlan;
+import dev.pacer.engine.api.Scenario;
+import dev.pacer.engine.api.ScenarioException;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -8,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.SettingException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,10 +1,12 @@
 package dev.pacer.engine.text;
 
+import dev.pacer.engine.api.Durations;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pacer.engine.gate.Threshold;
+import dev.pacer.engine.api.Threshold;
 import dev.pacer.engine.scenario.ScenarioParser;
 import dev.pacer.ratelimit.DurationText;
 import dev.pacer.ratelimit.LimiterDesign;

@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pacer.engine.LoadTest;
-import dev.pacer.engine.metrics.Metric;
-import dev.pacer.engine.op.Op;
-import dev.pacer.engine.op.OpSpec;
-import dev.pacer.engine.result.OpSummary;
-import dev.pacer.engine.result.Summary;
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.Op;
+import dev.pacer.engine.api.OpSpec;
+import dev.pacer.engine.api.OpSummary;
+import dev.pacer.engine.api.Summary;
+import dev.pacer.engine.api.SettingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

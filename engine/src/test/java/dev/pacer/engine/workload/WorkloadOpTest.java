@@ -1,6 +1,6 @@
 package dev.pacer.engine.workload;
 
-import dev.pacer.engine.time.RunClock;
+import dev.pacer.engine.api.RunClock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.pacer.engine.LoadTest;
-import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.api.Outcome;
 import dev.pacer.engine.op.http.RequestClient;
-import dev.pacer.engine.result.OpSummary;
-import dev.pacer.engine.result.Summary;
+import dev.pacer.engine.api.OpSummary;
+import dev.pacer.engine.api.Summary;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -154,7 +154,7 @@ class WorkloadOpTest {
         assertEquals(s.ops(), browse.figures().ops() + fail.figures().ops(), "the ops add up to the run");
         assertEquals(s.errors(), browse.figures().errors() + fail.figures().errors());
         assertEquals(browse.figures().ops(),
-                browse.figures().latencies().get(dev.pacer.engine.metrics.Metric.RESPONSE).count());
+                browse.figures().latencies().get(dev.pacer.engine.api.Metric.RESPONSE).count());
     }
 
     private static final java.io.PrintStream QUIET = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());

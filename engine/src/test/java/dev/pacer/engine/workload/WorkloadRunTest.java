@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.pacer.engine.LoadTest;
-import dev.pacer.engine.result.Summary;
-import dev.pacer.engine.run.Shard;
-import dev.pacer.engine.scenario.Scenario;
+import dev.pacer.engine.api.Summary;
+import dev.pacer.engine.api.Shard;
+import dev.pacer.engine.api.Scenario;
 import dev.pacer.engine.scenario.ScenarioParser;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -1,7 +1,7 @@
 package dev.pacer.engine.op.http;
 
-import dev.pacer.engine.op.Completion;
-import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.api.Completion;
+import dev.pacer.engine.api.Outcome;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;

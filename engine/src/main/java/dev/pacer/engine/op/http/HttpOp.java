@@ -1,7 +1,7 @@
 package dev.pacer.engine.op.http;
 
-import dev.pacer.engine.op.AsyncOp;
-import dev.pacer.engine.op.Completion;
+import dev.pacer.engine.api.AsyncOp;
+import dev.pacer.engine.api.Completion;
 
 /**
  * One HTTP request per op, asynchronous: {@link #start} hands the request to a connection's event loop

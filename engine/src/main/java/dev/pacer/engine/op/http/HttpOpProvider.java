@@ -1,11 +1,11 @@
 package dev.pacer.engine.op.http;
 
 import com.sun.management.UnixOperatingSystemMXBean;
-import dev.pacer.engine.op.Op;
-import dev.pacer.engine.op.OpProvider;
-import dev.pacer.engine.op.OpSpec;
-import dev.pacer.engine.text.Durations;
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.Op;
+import dev.pacer.engine.api.OpProvider;
+import dev.pacer.engine.api.OpSpec;
+import dev.pacer.engine.api.Durations;
+import dev.pacer.engine.api.SettingException;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
@@ -51,11 +51,11 @@ public final class HttpOpProvider implements OpProvider {
 
     @Override
     public Op create(OpSpec spec) throws IOException {
-        return create(spec, dev.pacer.engine.time.RunClock.system());
+        return create(spec, dev.pacer.engine.api.RunClock.system());
     }
 
     @Override
-    public Op create(OpSpec spec, dev.pacer.engine.time.RunClock clock) throws IOException {
+    public Op create(OpSpec spec, dev.pacer.engine.api.RunClock clock) throws IOException {
         if (!spec.argument().isEmpty()) {
             throw new SettingException("op", spec.toString(), "http takes no argument: its settings are ${url}, ${method}, ...");
         }

@@ -1,7 +1,7 @@
 package dev.pacer.engine.op.http;
 
-import dev.pacer.engine.text.SettingException;
-import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.api.SettingException;
+import dev.pacer.engine.api.Outcome;
 import java.io.EOFException;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.codec.DecoderException;

@@ -1,6 +1,6 @@
 package dev.pacer.engine.op.http;
 
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.SettingException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;

@@ -1,6 +1,6 @@
 package dev.pacer.engine.op.http;
 
-import dev.pacer.engine.op.Completion;
+import dev.pacer.engine.api.Completion;
 
 /** Sends an http op's requests over one protocol's connections (HTTP/1.1 pool, HTTP/2 streams). Thread-safe. */
 interface HttpSender extends AutoCloseable {

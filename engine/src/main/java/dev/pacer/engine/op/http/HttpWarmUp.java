@@ -1,7 +1,7 @@
 package dev.pacer.engine.op.http;
 
-import dev.pacer.engine.op.Completion;
-import dev.pacer.engine.op.Outcome;
+import dev.pacer.engine.api.Completion;
+import dev.pacer.engine.api.Outcome;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -57,7 +57,7 @@ final class HttpWarmUp {
 
     private final HttpTransport transport;
     /** Real time whatever the run's clock: the warm-up spends it compiling the client against a private server. */
-    private static final dev.pacer.engine.time.RunClock REAL = dev.pacer.engine.time.RunClock.system();
+    private static final dev.pacer.engine.api.RunClock REAL = dev.pacer.engine.api.RunClock.system();
     private final HttpRequestTemplate template;
     private final SenderFactory factory;
     private final boolean h2;

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pacer.engine.LoadRun;
 import dev.pacer.engine.RunOptions;
-import dev.pacer.engine.metrics.Metric;
-import dev.pacer.engine.op.Op;
-import dev.pacer.engine.op.OpSpec;
+import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.Op;
+import dev.pacer.engine.api.OpSpec;
 import dev.pacer.engine.op.Ops;
-import dev.pacer.engine.result.Summary;
+import dev.pacer.engine.api.Summary;
 import dev.pacer.engine.run.ActivityConfig;
 import dev.pacer.ratelimit.RateSpec;
 import io.netty.bootstrap.ServerBootstrap;

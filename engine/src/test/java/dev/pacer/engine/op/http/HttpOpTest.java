@@ -1,6 +1,6 @@
 package dev.pacer.engine.op.http;
 
-import dev.pacer.engine.text.SettingException;
+import dev.pacer.engine.api.SettingException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,13 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.pacer.engine.run.ActivityConfig;
-import dev.pacer.engine.result.IntervalReport;
+import dev.pacer.engine.api.IntervalReport;
 import dev.pacer.engine.LoadRun;
 import dev.pacer.engine.RunOptions;
-import dev.pacer.engine.result.Summary;
-import dev.pacer.engine.metrics.Metric;
-import dev.pacer.engine.op.Op;
-import dev.pacer.engine.op.OpSpec;
+import dev.pacer.engine.api.Summary;
+import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.Op;
+import dev.pacer.engine.api.OpSpec;
 import dev.pacer.engine.op.Ops;
 import dev.pacer.ratelimit.RateSpec;
 import java.io.ByteArrayOutputStream;

@@ -19,7 +19,7 @@ class HttpWarmUpTest {
                 "GET", List.of("X-Big: " + "h".repeat(9000)), (byte[]) null);
         HttpOutcomes outcomes = new HttpOutcomes(Set.of());
         long timeout = Duration.ofSeconds(2).toNanos();
-        HttpTransport transport = new HttpTransport(1, Duration.ofSeconds(2), dev.pacer.engine.time.RunClock.system());
+        HttpTransport transport = new HttpTransport(1, Duration.ofSeconds(2), dev.pacer.engine.api.RunClock.system());
         try {
             HttpWarmUp warmUp = new HttpWarmUp(transport, template, (t, a) -> h2
                     ? new H2Sender(transport, t, outcomes, a, null, 1, timeout)

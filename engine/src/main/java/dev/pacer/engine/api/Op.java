@@ -1,0 +1,65 @@
+package dev.pacer.engine.api;
+
+/**
+ * One kind of operation the workers run at the target rate: the SPI's unit of work.
+ *
+ * <h2>Callers' obligations (what pacer guarantees the op)</h2>
+ * <ol>
+ *   <li>{@link #run(long)} is called by every worker thread of the run, concurrently: an op is
+ *       thread-safe or keeps its state per thread.</li>
+ *   <li>Each call is timed by the worker: service time = end − start of the call.</li>
+ *   <li>{@link #warmUp()} is called once, before the schedule starts; {@link #close()} once, after
+ *       every worker has stopped.</li>
+ * </ol>
+ *
+ * <h2>What the op promises</h2>
+ * <ol>
+ *   <li>{@code run} returns the {@link Outcome} of this call ({@code null} means {@link Outcome#OK}),
+ *       or throws: whatever it throws (an exception, or an error such as {@code StackOverflowError}) is
+ *       counted as an error outcome named after its class, and the worker carries on.</li>
+ *   <li>On the hot path {@code run} should not allocate for bookkeeping: return outcomes created once.</li>
+ *   <li>When the run stops, waiting workers are interrupted; an op may return early or throw then,
+ *       and such a call is not recorded.</li>
+ * </ol>
+ */
+public interface Op extends AutoCloseable {
+
+    /**
+     * Runs the op once.
+     *
+     * @param cycle the run's sequence number for this call (0, 1, 2, ...), e.g. to vary a request
+     * @return the outcome, or {@code null} for {@link Outcome#OK}
+     */
+    Outcome run(long cycle) throws Exception;
+
+    /**
+     * Called once before the run's schedule starts, so the first measured ops do not pay for class
+     * loading and first-use setup. Must not touch the system under test (its counts would be off).
+     * Default: nothing.
+     */
+    default void warmUp() throws Exception {
+    }
+
+    /**
+     * The workers this op is made for, when the run sets no thread count: e.g. one per connection it holds, each
+     * worker running its cycles on a connection of its own. 0 (the default): no preference, and the run has one
+     * worker. A thread count the run sets (a flag, a scenario, the API) wins. Read before the run starts; fixed
+     * for the op's life.
+     */
+    default int threads() {
+        return 0;
+    }
+
+    /**
+     * The size in bytes of what this cycle's call sends, for a limiter that meters bytes as well as ops
+     * ({@code --bytes-rate}): it is charged before the call starts. Called on the worker's thread just
+     * before {@link #run}; must be cheap. Default 0: the op has no size.
+     */
+    default long bytes(long cycle) {
+        return 0;
+    }
+
+    @Override
+    default void close() throws Exception {
+    }
+}

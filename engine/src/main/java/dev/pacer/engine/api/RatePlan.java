@@ -1,0 +1,131 @@
+package dev.pacer.engine.api;
+
+
+import dev.pacer.ratelimit.NumberText;
+import java.util.List;
+import java.time.Duration;
+
+/** How a phase sets the rate over its duration: constant, a linear ramp, a staircase, or a knee search. */
+public sealed interface RatePlan {
+
+    /** The rate the plan asks for at {@code elapsed} into the phase, ops/s. */
+    double rateAt(Duration elapsed);
+
+    /**
+     * A constant rate.
+     *
+     * @param rate       ops/s
+     * @param strictness strictness given with the rate ({@code rate: 1000,0.5}), or null
+     */
+    record Constant(double rate, Double strictness) implements RatePlan {
+        @Override
+        public double rateAt(Duration elapsed) {
+            return rate;
+        }
+    }
+
+    /** A linear ramp from {@code from} to {@code to} ops/s over the phase's duration. */
+    record Ramp(double from, double to, Duration over) implements RatePlan {
+        @Override
+        public double rateAt(Duration elapsed) {
+            double f = Math.min(1.0, Math.max(0.0, (double) elapsed.toNanos() / over.toNanos()));
+            return from + (to - from) * f;
+        }
+    }
+
+    /**
+     * A staircase: {@code from}, {@code from + by}, ... up to {@code to}, each held for {@code every}; the
+     * last step holds until the phase ends.
+     */
+    record Steps(double from, double to, double by, Duration every) implements RatePlan {
+        /** Number of steps. */
+        public int count() {
+            return (int) Math.floor((to - from) / by + 1e-9) + 1;
+        }
+
+        /** The duration of the whole staircase. */
+        public Duration length() {
+            return every.multipliedBy(count());
+        }
+
+        @Override
+        public double rateAt(Duration elapsed) {
+            long step = Math.min(count() - 1, elapsed.toNanos() / every.toNanos());
+            return from + step * by;
+        }
+    }
+
+    /**
+     * A knee search (see {@link dev.pacer.engine.scenario.KneeSearch}): the highest rate between {@code from} and
+     * {@code to} that meets
+     * the SLO, found by probes of {@code hold} each, judged after {@code settle}, to within {@code precision}.
+     *
+     * @param slo       the SLO as written: gates joined by {@code and}
+     * @param gates     the SLO's gates
+     * @param precision relative width of the final bracket, e.g. 0.02
+     */
+    record Search(double from, double to, String slo, List<Threshold> gates, Duration hold, Duration settle,
+                  double precision) implements RatePlan {
+
+        /**
+         * A search, checked: {@code from < to}, an SLO of at least one gate, {@code settle < hold}, a precision of
+         * 0.1 % to 50 %.
+         *
+         * @throws SettingException naming the setting ({@code slo}, {@code to}, {@code settle}, {@code precision})
+         */
+        public static Search of(double from, double to, String slo, Duration hold, Duration settle, double precision) {
+            List<Threshold> gates;
+            try {
+                gates = Threshold.parseAll(slo);
+            } catch (IllegalArgumentException e) {
+                throw new SettingException("slo", slo, e.getMessage());
+            }
+            if (gates.isEmpty()) {
+                throw new SettingException("slo", slo, "needs at least one gate, e.g. response.p99<20ms");
+            }
+            if (!(to > from)) {
+                throw new SettingException("to", plain(to), "must be above the search's first rate, " + plain(from));
+            }
+            if (settle.compareTo(hold) >= 0) {
+                throw new SettingException("settle", Durations.format(settle), "must be shorter than the hold, "
+                        + Durations.format(hold));
+            }
+            if (!(precision >= 0.001 && precision <= 0.5)) {
+                throw new SettingException("precision", Double.toString(precision), "expected 0.1% to 50%");
+            }
+            return new Search(from, to, slo, gates, hold, settle, precision);
+        }
+
+        private static String plain(double rate) {
+            return java.math.BigDecimal.valueOf(rate).stripTrailingZeros().toPlainString();
+        }
+
+        /** {@code 2%} or {@code 0.02}. */
+        public static double parsePrecision(String text) {
+            String t = text.strip();
+            try {
+                return t.endsWith("%") ? NumberText.parsePlain(t.substring(0, t.length() - 1)).doubleValue() / 100
+                        : NumberText.parsePlain(t).doubleValue();
+            } catch (IllegalArgumentException e) {
+                throw new SettingException("precision", text, "expected a fraction or a percentage, e.g. 2%");
+            }
+        }
+
+        @Override
+        public double rateAt(Duration elapsed) {
+            return from;
+        }
+
+        /** The most probes a search can take: doubling, bisecting, then the two checks. */
+        public int maxProbes() {
+            int doubling = (int) Math.ceil(Math.log(to / from) / Math.log(2)) + 1;
+            int bisecting = (int) Math.ceil(Math.log(Math.max(1.0, to - from) / (from * precision)) / Math.log(2)) + 1;
+            return doubling + Math.max(0, bisecting) + 2;
+        }
+
+        /** A cap on its length: every probe held, with room for the reporter's interval at each end. */
+        public Duration maxDuration() {
+            return hold.plusSeconds(2).multipliedBy(maxProbes());
+        }
+    }
+}
