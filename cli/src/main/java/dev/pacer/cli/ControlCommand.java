@@ -1,10 +1,12 @@
 package dev.pacer.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.pacer.engine.api.ControlAction;
 import dev.pacer.engine.api.ControlEndpoint;
 import dev.pacer.engine.api.SettingException;
-import dev.pacer.engine.text.Json;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.ConnectException;
@@ -32,6 +34,10 @@ import picocli.CommandLine.Parameters;
                 "  pacer control threads 4",
                 "  pacer control pause | resume | stop", ""})
 final class ControlCommand implements Callable<Integer> {
+
+    /** The JSON of requests and answers (an ObjectMapper is thread-safe once configured; nothing reconfigures it). */
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectWriter PRETTY_JSON = JSON.writer().with(SerializationFeature.INDENT_OUTPUT);
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -95,7 +101,7 @@ final class ControlCommand implements Callable<Integer> {
             if (action instanceof ControlAction.Status) {
                 request.GET();
             } else {
-                String body = value == null ? "" : Json.MAPPER.writeValueAsString(value);
+                String body = value == null ? "" : JSON.writeValueAsString(value);
                 request.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
             }
             HttpResponse<String> response;
@@ -121,7 +127,7 @@ final class ControlCommand implements Callable<Integer> {
                     return PacerCommand.EXIT_FAILED;
                 }
                 say(out, action instanceof ControlAction.Status
-                        ? prefix + Json.PRETTY.writeValueAsString(body)
+                        ? prefix + PRETTY_JSON.writeValueAsString(body)
                         : prefix + "ok: " + change.asText());
                 return PacerCommand.EXIT_OK;
             }
@@ -143,7 +149,7 @@ final class ControlCommand implements Callable<Integer> {
     /** The body as JSON, or null when it is not JSON (an empty body, an HTML page). */
     private static JsonNode json(String body) {
         try {
-            JsonNode n = Json.MAPPER.readTree(body);
+            JsonNode n = JSON.readTree(body);
             return n == null || n.isMissingNode() ? null : n;
         } catch (IOException e) {
             return null;

@@ -3,7 +3,7 @@ package dev.pacer.cli;
 import dev.pacer.engine.api.OpSpec;
 import dev.pacer.engine.api.Scenario;
 import dev.pacer.engine.api.SettingException;
-import dev.pacer.engine.workload.SqlWorkloadParser;
+import dev.pacer.engine.WorkloadFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -48,7 +48,7 @@ final class OpOptions {
             if (op != null) {
                 throw new IllegalArgumentException("give a workload file or --op, not both");
             }
-            opText = (SqlWorkloadParser.isSql(workloadFile) ? "postgres:" : "workload:") + workloadFile;
+            opText = (WorkloadFiles.isSql(workloadFile) ? "postgres:" : "workload:") + workloadFile;
         }
         if (sqlWorkload != null) {
             if (op != null || workloadFile != null) {

@@ -1,7 +1,7 @@
 package dev.pacer.cli;
 
 import dev.pacer.engine.api.OpProvider;
-import dev.pacer.engine.op.Ops;
+import dev.pacer.engine.OpCatalog;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -18,7 +18,7 @@ final class OpsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        for (OpProvider p : Ops.providers().values()) {
+        for (OpProvider p : OpCatalog.providers().values()) {
             out.printf("  %-8s %s%n", p.name(), p.description());
         }
         out.flush();

@@ -1,6 +1,6 @@
 package dev.pacer.cli;
 
-import dev.pacer.engine.workload.PgBench;
+import dev.pacer.engine.WorkloadFiles;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -20,7 +20,7 @@ final class PgInitCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         long t0 = System.nanoTime();
-        PgBench.init(url, scale);
+        WorkloadFiles.initPgBench(url, scale);
         System.err.printf("pacer: pgbench tables at scale %d (%d accounts) in %.1f s%n", scale, 100_000 * scale,
                 (System.nanoTime() - t0) / 1e9);
         return PacerCommand.EXIT_OK;

@@ -4,7 +4,7 @@ import dev.pacer.engine.api.ThresholdResult;
 import dev.pacer.engine.api.RunFigures;
 import dev.pacer.engine.api.Threshold;
 import dev.pacer.engine.api.Durations;
-import dev.pacer.engine.hlog.HlogReader;
+import dev.pacer.engine.RunLogs;
 import dev.pacer.report.Report;
 import dev.pacer.report.ReportCsv;
 import dev.pacer.report.ReportHtml;
@@ -118,10 +118,10 @@ final class ReportCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--threshold judges one view: one log, or several with --merge");
         }
         for (Path log : logs) {
-            HlogReader.read(log, first -> false); // every log can be read before anything is printed
+            RunLogs.check(log); // every log can be read before anything is printed
         }
         if (vs != null) {
-            HlogReader.read(vs, first -> false);
+            RunLogs.check(vs);
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();

@@ -1,12 +1,10 @@
 package dev.pacer.cli;
 
-import dev.pacer.engine.api.RatePlan;
 import dev.pacer.engine.api.Scenario;
-import dev.pacer.engine.scenario.ScenarioParser;
-import dev.pacer.engine.scenario.Scenarios;
+import dev.pacer.engine.ScenarioCatalog;
 import dev.pacer.engine.api.Durations;
 import dev.pacer.engine.api.SettingException;
-import dev.pacer.engine.workload.WorkloadParser;
+import dev.pacer.engine.WorkloadFiles;
 import dev.pacer.ratelimit.RateSpec;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -75,7 +73,7 @@ final class ScenarioOptions {
             throw new IllegalArgumentException("--from, --to, --hold and --precision go with --search");
         }
         if (name != null) {
-            return Scenarios.named(name);
+            return ScenarioCatalog.named(name);
         }
         if (file == null) {
             return null;
@@ -88,11 +86,11 @@ final class ScenarioOptions {
                     + (file.toString().contains("/") || file.toString().endsWith(".yaml") ? ""
                     : "; to run a built-in scenario, use --scenario " + file));
         }
-        if (WorkloadParser.isWorkload(file)) {
+        if (WorkloadFiles.isWorkload(file)) {
             workloadFile = file;
             return null;
         }
-        return ScenarioParser.parse(file);
+        return ScenarioCatalog.read(file);
     }
 
     /** The workload file given in place of a scenario file, once {@link #scenario} has looked; else null. */
@@ -120,8 +118,8 @@ final class ScenarioOptions {
                     + " a search's probes of 10s (${hold}): a probe is judged on the reporting intervals after its"
                     + " first fifth; give a longer ${hold}");
         }
-        return Scenarios.search(search, searchFrom == null ? 100 : searchFrom.opsPerSecond(),
+        return ScenarioCatalog.search(search, searchFrom == null ? 100 : searchFrom.opsPerSecond(),
                 searchTo == null ? 1e6 : searchTo.opsPerSecond(), hold == null ? Duration.ofSeconds(10) : hold,
-                precision == null ? 0.02 : RatePlan.Search.parsePrecision(precision));
+                precision == null ? 0.02 : ScenarioCatalog.precision(precision));
     }
 }

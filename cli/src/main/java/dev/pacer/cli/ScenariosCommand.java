@@ -2,7 +2,7 @@ package dev.pacer.cli;
 
 import dev.pacer.engine.api.Durations;
 import dev.pacer.engine.api.Scenario;
-import dev.pacer.engine.scenario.Scenarios;
+import dev.pacer.engine.ScenarioCatalog;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -20,7 +20,7 @@ final class ScenariosCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        for (Scenario s : Scenarios.builtIn().values()) {
+        for (Scenario s : ScenarioCatalog.builtIn().values()) {
             out.printf("  %-14s %-8s %s%n", s.name(), Durations.format(s.totalDuration()), s.description());
         }
         out.flush();

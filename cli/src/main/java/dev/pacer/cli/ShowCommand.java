@@ -1,9 +1,7 @@
 package dev.pacer.cli;
 
 import dev.pacer.engine.api.Shard;
-import dev.pacer.engine.workload.Workload;
-import dev.pacer.engine.workload.WorkloadParser;
-import dev.pacer.engine.workload.WorkloadShow;
+import dev.pacer.engine.WorkloadFiles;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -62,11 +60,10 @@ final class ShowCommand implements Callable<Integer> {
             }
             overrides.put(v.substring(0, eq).strip(), v.substring(eq + 1));
         }
-        Workload w = WorkloadParser.parse(file, overrides);
         long from = cycle != null ? cycle : 0;
         long to = cycle != null ? cycle + 1 : cycles != null ? cycles : 10;
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        WorkloadShow.print(w, from, to, shards, out);
+        WorkloadFiles.show(file, overrides, from, to, shards, out);
         return PacerCommand.EXIT_OK;
     }
 }

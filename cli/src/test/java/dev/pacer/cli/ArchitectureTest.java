@@ -5,6 +5,8 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
@@ -42,20 +44,27 @@ class ArchitectureTest {
             .and().doNotHaveFullyQualifiedName("dev.pacer.engine.api.SystemRunClock")
             .should().callMethod(System.class, "nanoTime");
 
+    /** The CLI is built on the engine's API alone: the entry points (its top package) and the api package. */
+    @ArchTest
+    static final ArchRule cliUsesTheEngineOnlyThroughItsApi = noClasses().that().resideInAPackage("dev.pacer.cli..")
+            .should().dependOnClassesThat(JavaClass.Predicates.resideInAPackage("dev.pacer.engine..")
+                    .and(DescribedPredicate.not(JavaClass.Predicates.resideInAnyPackage(
+                            "dev.pacer.engine", "dev.pacer.engine.api"))));
+
     @ArchTest
     static final ArchRule reportNeverUsesTheCli = noClasses().that().resideInAPackage("dev.pacer.report..")
             .should().dependOnClassesThat().resideInAPackage("dev.pacer.cli..");
 
     /**
      * The engine's layers, top to bottom; packages in one tier are peers. Each may use only the tiers
-     * below it: the comparison runs (they drive whole tests); the entry point ({@code LoadTest} and the other front
-     * doors); what drives or reads a run from outside (control, metrics export, scenarios); the sinks (progress line,
+     * below it: the entry points ({@code LoadTest}, the limiter comparison and the
+     * other front doors); what drives or reads a run from outside (control, metrics export, scenarios); the sinks (progress line,
      * summary text and JSON); the run core (activity, workers, reporter); the log format; the gates' verdict; the
      * recorders; the workload op (files, bindings, checks); the ops; the text helpers; and at the bottom the API
      * (the op SPI, results, changes, the run's clock, settings' values and errors).
      */
     static final String[][] ENGINE_TIERS = {
-            {"compare"}, {"entry"}, {"control", "export", "scenario"}, {"sink"}, {"run"}, {"hlog"}, {"gate"}, {"metrics"},
+            {"entry"}, {"control", "export", "scenario"}, {"sink"}, {"run"}, {"hlog"}, {"gate"}, {"metrics"},
             {"workload"}, {"op"}, {"text"}, {"api"}};
 
     @ArchTest
