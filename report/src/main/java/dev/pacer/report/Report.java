@@ -80,8 +80,8 @@ public final class Report {
      *                 histograms; empty for a plain op's log
      * @param opErrors each named op's errors, from the notes (an op absent: not noted)
      */
-    public record Point(double start, double end, Map<String, TagFigures> byTag, double target, Map<String, Long> errors,
-                       String phase, boolean warmup, boolean drain, boolean noted,
+    public record Point(double start, double end, Map<String, TagFigures> byTag, double target,
+                       Map<String, Long> errors, String phase, boolean warmup, boolean drain, boolean noted,
                        Map<String, Map<String, TagFigures>> byOp, Map<String, Long> opErrors) {
         public long count(String tag) {
             TagFigures f = byTag.get(tag);
@@ -122,8 +122,8 @@ public final class Report {
             Histogram h = i.histogram();
             ByteBuffer buffer = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
             int length = h.encodeIntoCompressedByteBuffer(buffer);
-            return new Kept(i.tag(), i.startSec() - logStart, i.endSec() - logStart, Arrays.copyOf(buffer.array(), length),
-                    log, null);
+            return new Kept(i.tag(), i.startSec() - logStart, i.endSec() - logStart,
+                    Arrays.copyOf(buffer.array(), length), log, null);
         }
 
         Histogram decode() {
@@ -581,14 +581,16 @@ public final class Report {
                     t[1] += weight;
                 }
             }
-            // the shards' targets added; a log with several (shorter) intervals in the point adds their time-weighted mean
+            // the shards' targets added; a log with several (shorter) intervals in the point adds their
+            // time-weighted mean
             double target = seen.isEmpty() || seen.stream().anyMatch(n -> Double.isNaN(n.target())) ? Double.NaN
                     : targetByLog.values().stream().mapToDouble(t -> t[1] > 0 ? t[0] / t[1] : 0).sum();
             Map<String, Long> errors = new TreeMap<>();
             seen.forEach(n -> n.errors().forEach((type, c) -> errors.merge(type, c, Long::sum)));
             Map<String, Long> opErrors = new LinkedHashMap<>();
             seen.forEach(n -> n.perOp().forEach((op, c) -> opErrors.merge(op, c.errorCount(), Long::sum)));
-            String phase = seen.stream().map(IntervalNote::phase).filter(java.util.Objects::nonNull).findFirst().orElse(null);
+            String phase = seen.stream().map(IntervalNote::phase).filter(java.util.Objects::nonNull).findFirst()
+                    .orElse(null);
             boolean warmup = !seen.isEmpty() && seen.stream().allMatch(IntervalNote::warmup);
             boolean drain = !seen.isEmpty() && seen.stream().allMatch(IntervalNote::drain);
             points.add(new Point(bounds.get(k)[0], bounds.get(k)[1], figures, target, errors, phase, warmup, drain,
