@@ -80,8 +80,8 @@ public final class Report {
      *                 histograms; empty for a plain op's log
      * @param opErrors each named op's errors, from the notes (an op absent: not noted)
      */
-    public record Point(double start, double end, Map<String, TagFigures> byTag, double target, Map<String, Long> errors,
-                       String phase, boolean warmup, boolean drain, boolean noted,
+    public record Point(double start, double end, Map<String, TagFigures> byTag, double target,
+                       Map<String, Long> errors, String phase, boolean warmup, boolean drain, boolean noted,
                        Map<String, Map<String, TagFigures>> byOp, Map<String, Long> opErrors) {
         public long count(String tag) {
             TagFigures f = byTag.get(tag);
@@ -122,8 +122,8 @@ public final class Report {
             Histogram h = i.histogram();
             ByteBuffer buffer = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
             int length = h.encodeIntoCompressedByteBuffer(buffer);
-            return new Kept(i.tag(), i.startSec() - logStart, i.endSec() - logStart, Arrays.copyOf(buffer.array(), length),
-                    log, null);
+            return new Kept(i.tag(), i.startSec() - logStart, i.endSec() - logStart,
+                    Arrays.copyOf(buffer.array(), length), log, null);
         }
 
         Histogram decode() {
@@ -199,17 +199,60 @@ public final class Report {
      */
     public static Report of(List<Path> logs, Double fromSec, Double toSec) {
         refuseTwice(logs);
-        double start = logs.stream().mapToDouble(log -> HlogReader.read(log, first -> false).startSec()).min().orElseThrow();
         double lo = fromSec == null ? Double.NEGATIVE_INFINITY : fromSec;
         double hi = toSec == null ? Double.POSITIVE_INFINITY : toSec;
+        Read read = read(logs, lo, hi);
+        if (read.inside().isEmpty()) {
+            throw new IllegalArgumentException("no interval lies within the window" + window(fromSec, toSec));
+        }
+        List<Kept> inside = withNotes(read);
+        boolean noted = inside.stream().anyMatch(k -> k.note() != null);
+        List<Kept> measured = measured(inside);
+        boolean allWarmup = measured == inside;
+        Sums sums = Sums.of(measured);
+        Map<String, Histogram> totals = inReadingOrder(sums.totals());
+        double first = inside.stream().mapToDouble(Kept::start).min().orElseThrow();
+        double last = inside.stream().mapToDouble(Kept::end).max().orElseThrow();
+        List<Point> points = logs.size() == 1 ? byInterval(inside) : byBucket(inside, bucketLength(inside));
+        List<Point> measuredPoints = points.stream().filter(p -> !p.warmup() || allWarmup).toList();
+        double length = noted ? measuredSeconds(measuredPoints) : last - first;
+        Rates rates = new Rates(logs.size() == 1, length, measured, read.extents(), lo, hi);
+        String opsTag = opsTag(totals);
+        double rate = rates.of(totals.get(opsTag).getTotalCount(), opsTag);
+        List<OpFigures> perOp = new ArrayList<>();
+        sums.byOp().forEach((op, histograms) -> perOp.add(opFigures(op, histograms, measuredPoints, rates)));
+        return new Report(List.copyOf(logs), read.start(), first, last, totals, List.copyOf(perOp), points,
+                markers(read, first, last), read.warnings(), read.files().get(0).settings(), errors(measuredPoints),
+                length, noted, rate, mergedTarget(inside, read.extents(), lo, hi));
+    }
+
+    /**
+     * The logs as read: time zero ({@code start}, the earliest log's start, seconds since the epoch), each
+     * log's file, the intervals inside the window (not yet matched to their notes) and each log's extent
+     * ({first interval's start, last interval's end}, seconds from time zero, whether inside the window or not).
+     */
+    private record Read(double start, List<HlogFile> files, List<Kept> inside, double[][] extents) {
+        /** The logs' warnings (lines they could not read), log by log. */
+        List<String> warnings() {
+            return files.stream().flatMap(l -> l.warnings().stream()).toList();
+        }
+    }
+
+    /**
+     * Reads the logs: each one's header for its start, then each whole, streaming: an interval inside the window
+     * {@code lo .. hi} is kept, compressed.
+     */
+    private static Read read(List<Path> logs, double lo, double hi) {
+        double start = logs.stream().mapToDouble(log -> HlogReader.read(log, first -> false).startSec())
+                .min().orElseThrow();
         List<Kept> inside = new ArrayList<>();
-        List<HlogFile> read = new ArrayList<>();
+        List<HlogFile> files = new ArrayList<>();
         double[][] extents = new double[logs.size()][];
         for (Path log : logs) {
-            int index = read.size();
+            int index = files.size();
             double[] extent = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
             extents[index] = extent;
-            read.add(HlogReader.read(log, i -> {
+            files.add(HlogReader.read(log, i -> {
                 double s = i.startSec() - start;
                 double e = i.endSec() - start;
                 extent[0] = Math.min(extent[0], s);
@@ -220,88 +263,123 @@ public final class Report {
                 return true;
             }));
         }
-        if (inside.isEmpty()) {
-            throw new IllegalArgumentException("no interval lies within the window" + window(fromSec, toSec));
-        }
+        return new Read(start, files, inside, extents);
+    }
+
+    /** The intervals inside the window, each with its log's note for it where there is one (see {@link #withNote}). */
+    private static List<Kept> withNotes(Read read) {
         List<TreeMap<Long, IntervalNote>> notes = new ArrayList<>();
-        for (HlogFile log : read) {
+        for (HlogFile log : read.files()) {
             TreeMap<Long, IntervalNote> byStart = new TreeMap<>();
             for (IntervalNote n : log.notes()) {
                 byStart.put(Math.round(n.start() * 1000), n);
             }
             notes.add(byStart);
         }
-        inside.replaceAll(k -> withNote(k, notes.get(k.log()), read.get(k.log()).startSec() - start));
-        boolean noted = inside.stream().anyMatch(k -> k.note() != null);
+        List<Kept> inside = new ArrayList<>(read.inside());
+        inside.replaceAll(k -> withNote(k, notes.get(k.log()), read.files().get(k.log()).startSec() - read.start()));
+        return inside;
+    }
+
+    /**
+     * The intervals the totals count: those not in a warm-up; when the window holds only warm-up, all of them
+     * ({@code inside} itself), to show it rather than nothing.
+     */
+    private static List<Kept> measured(List<Kept> inside) {
         List<Kept> measured = inside.stream().filter(k -> k.note() == null || !k.note().warmup()).toList();
-        if (measured.isEmpty()) {
-            measured = inside; // only warm-up in the window: show it rather than nothing
-        }
-        Map<String, Histogram> added = new HashMap<>();
-        Map<String, Map<Metric, Histogram>> addedByOp = new LinkedHashMap<>(); // in the log's order of ops
-        for (Kept k : measured) {
-            OpTag op = OpTag.parse(k.tag());
-            if (op == null) {
-                added.computeIfAbsent(k.tag(), tag -> IntervalStats.newHistogram()).add(k.decode());
-            } else {
-                addedByOp.computeIfAbsent(op.op(), o -> new java.util.EnumMap<>(Metric.class))
-                        .computeIfAbsent(op.metric(), m -> IntervalStats.newHistogram()).add(k.decode());
+        return measured.isEmpty() ? inside : measured;
+    }
+
+    /**
+     * The counted intervals' histograms added: the run's totals by tag, and each named op's by metric (in the
+     * log's order of ops).
+     */
+    private record Sums(Map<String, Histogram> totals, Map<String, Map<Metric, Histogram>> byOp) {
+        /** @throws IllegalArgumentException when there are only named ops' histograms, no run totals */
+        static Sums of(List<Kept> measured) {
+            Map<String, Histogram> totals = new HashMap<>();
+            Map<String, Map<Metric, Histogram>> byOp = new LinkedHashMap<>();
+            for (Kept k : measured) {
+                OpTag op = OpTag.parse(k.tag());
+                if (op == null) {
+                    totals.computeIfAbsent(k.tag(), tag -> IntervalStats.newHistogram()).add(k.decode());
+                } else {
+                    byOp.computeIfAbsent(op.op(), o -> new java.util.EnumMap<>(Metric.class))
+                            .computeIfAbsent(op.metric(), m -> IntervalStats.newHistogram()).add(k.decode());
+                }
             }
+            if (totals.isEmpty()) {
+                throw new IllegalArgumentException("the window holds only per-op histograms, no run totals");
+            }
+            return new Sums(totals, byOp);
         }
-        if (added.isEmpty()) {
-            throw new IllegalArgumentException("the window holds only per-op histograms, no run totals");
+    }
+
+    /** The totals with their tags in reading order ({@link #tags}). */
+    private static Map<String, Histogram> inReadingOrder(Map<String, Histogram> totals) {
+        Map<String, Histogram> ordered = new LinkedHashMap<>();
+        for (String tag : tags(totals.keySet())) {
+            ordered.put(tag, totals.get(tag));
         }
-        Map<String, Histogram> totals = new LinkedHashMap<>();
-        for (String tag : tags(added.keySet())) {
-            totals.put(tag, added.get(tag));
-        }
-        double first = inside.stream().mapToDouble(Kept::start).min().orElseThrow();
-        double last = inside.stream().mapToDouble(Kept::end).max().orElseThrow();
-        List<Point> points = logs.size() == 1 ? byInterval(inside) : byBucket(inside, bucketLength(inside));
+        return ordered;
+    }
+
+    /** The logs' markers from {@code first} to {@code last} (1 ms either side), at seconds from time zero, in order. */
+    private static List<Marker> markers(Read read, double first, double last) {
         List<Marker> markers = new ArrayList<>();
-        for (HlogFile log : read) {
+        for (HlogFile log : read.files()) {
             for (Marker m : log.markers()) {
-                double at = m.atSec() - start;
+                double at = m.atSec() - read.start();
                 if (at >= first - 1e-3 && at <= last + 1e-3) {
                     markers.add(m.at(at));
                 }
             }
         }
         markers.sort(Comparator.comparingDouble(Marker::atSec));
-        List<String> warnings = read.stream().flatMap(l -> l.warnings().stream()).toList();
-        boolean allWarmup = measured == inside;
+        return markers;
+    }
+
+    /** The measured points' errors added, by outcome label. */
+    private static Map<String, Long> errors(List<Point> measuredPoints) {
         Map<String, Long> errors = new TreeMap<>();
-        double measuredSeconds = 0;
-        for (Point p : points) {
-            if (!p.warmup() || allWarmup) {
-                p.errors().forEach((type, n) -> errors.merge(type, n, Long::sum));
-                measuredSeconds += p.drain() ? 0 : p.seconds();
-            }
+        for (Point p : measuredPoints) {
+            p.errors().forEach((type, n) -> errors.merge(type, n, Long::sum));
         }
-        double length = noted ? measuredSeconds : last - first;
-        long ops = totals.get(opsTag(totals)).getTotalCount();
-        double rate = logs.size() == 1 ? (length > 0 ? ops / length : 0) : mergedRate(measured, opsTag(totals), extents, lo, hi);
-        if (Double.isNaN(rate)) {
-            rate = 0;
+        return errors;
+    }
+
+    /** The measured points' length, seconds: drain points' time left out, as the run's summary does. */
+    private static double measuredSeconds(List<Point> measuredPoints) {
+        double seconds = 0;
+        for (Point p : measuredPoints) {
+            seconds += p.drain() ? 0 : p.seconds();
         }
-        List<OpFigures> perOp = new ArrayList<>();
-        for (Map.Entry<String, Map<Metric, Histogram>> e : addedByOp.entrySet()) {
-            String op = e.getKey();
-            Map<Metric, LatencySummary> latencies = new java.util.EnumMap<>(Metric.class);
-            e.getValue().forEach((m, h) -> latencies.put(m, LatencySummary.of(h)));
-            Metric counted = e.getValue().containsKey(Metric.RESPONSE) ? Metric.RESPONSE
-                    : e.getValue().keySet().iterator().next(); // every op records one response; pacer logs it
-            long opOps = e.getValue().get(counted).getTotalCount();
-            double opRate = logs.size() == 1 ? (length > 0 ? opOps / length : 0)
-                    : mergedRate(measured, OpTag.of(counted, op), extents, lo, hi);
-            List<Point> measuredPoints = points.stream().filter(p -> !p.warmup() || allWarmup).toList();
-            boolean errorsNoted = measuredPoints.stream().anyMatch(p -> p.opErrors().containsKey(op));
-            long opErrors = measuredPoints.stream().mapToLong(p -> p.opErrors().getOrDefault(op, 0L)).sum();
-            perOp.add(new OpFigures(op, opOps, errorsNoted ? opErrors : null, latencies,
-                    Double.isNaN(opRate) ? 0 : opRate));
+        return seconds;
+    }
+
+    /**
+     * How the window's rates are measured: of one log, ops over its measured {@code length}; of several, each log's
+     * own rate added ({@link #mergedRate}).
+     */
+    private record Rates(boolean oneLog, double length, List<Kept> measured, double[][] extents, double lo, double hi) {
+        /** The rate of {@code ops} values tagged {@code tag}, ops/s; 0 when it cannot be measured. */
+        double of(long ops, String tag) {
+            double rate = oneLog ? (length > 0 ? ops / length : 0) : mergedRate(measured, tag, extents, lo, hi);
+            return Double.isNaN(rate) ? 0 : rate;
         }
-        return new Report(List.copyOf(logs), start, first, last, totals, List.copyOf(perOp), points, markers, warnings,
-                read.get(0).settings(), errors, length, noted, rate, mergedTarget(inside, extents, lo, hi));
+    }
+
+    /** Named op {@code op}'s figures, from its added {@code histograms} and the measured points' notes. */
+    private static OpFigures opFigures(String op, Map<Metric, Histogram> histograms, List<Point> measuredPoints,
+                                       Rates rates) {
+        Map<Metric, LatencySummary> latencies = new java.util.EnumMap<>(Metric.class);
+        histograms.forEach((m, h) -> latencies.put(m, LatencySummary.of(h)));
+        Metric counted = histograms.containsKey(Metric.RESPONSE) ? Metric.RESPONSE
+                : histograms.keySet().iterator().next(); // every op records one response; pacer logs it
+        long ops = histograms.get(counted).getTotalCount();
+        boolean errorsNoted = measuredPoints.stream().anyMatch(p -> p.opErrors().containsKey(op));
+        long errors = measuredPoints.stream().mapToLong(p -> p.opErrors().getOrDefault(op, 0L)).sum();
+        return new OpFigures(op, ops, errorsNoted ? errors : null, latencies, rates.of(ops, OpTag.of(counted, op)));
     }
 
     /**
@@ -503,14 +581,16 @@ public final class Report {
                     t[1] += weight;
                 }
             }
-            // the shards' targets added; a log with several (shorter) intervals in the point adds their time-weighted mean
+            // the shards' targets added; a log with several (shorter) intervals in the point adds their
+            // time-weighted mean
             double target = seen.isEmpty() || seen.stream().anyMatch(n -> Double.isNaN(n.target())) ? Double.NaN
                     : targetByLog.values().stream().mapToDouble(t -> t[1] > 0 ? t[0] / t[1] : 0).sum();
             Map<String, Long> errors = new TreeMap<>();
             seen.forEach(n -> n.errors().forEach((type, c) -> errors.merge(type, c, Long::sum)));
             Map<String, Long> opErrors = new LinkedHashMap<>();
             seen.forEach(n -> n.perOp().forEach((op, c) -> opErrors.merge(op, c.errorCount(), Long::sum)));
-            String phase = seen.stream().map(IntervalNote::phase).filter(java.util.Objects::nonNull).findFirst().orElse(null);
+            String phase = seen.stream().map(IntervalNote::phase).filter(java.util.Objects::nonNull).findFirst()
+                    .orElse(null);
             boolean warmup = !seen.isEmpty() && seen.stream().allMatch(IntervalNote::warmup);
             boolean drain = !seen.isEmpty() && seen.stream().allMatch(IntervalNote::drain);
             points.add(new Point(bounds.get(k)[0], bounds.get(k)[1], figures, target, errors, phase, warmup, drain,

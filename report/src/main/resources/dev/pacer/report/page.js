@@ -91,30 +91,85 @@
     return [lo, hi];
   };
 
+  /* Draws the chart anew (at the box's width, over the range in view): the steps below, in paint order. */
   Chart.prototype.draw = function () {
-    var o = this.o, self = this;
+    var o = this.o;
     var old = this.box.querySelector('svg');
     if (old) { old.remove(); }
+    var g = this.layout();
+    var svg = el('svg', {width: g.W, height: g.H, viewBox: '0 0 ' + g.W + ' ' + g.H, 'class': 'plotSvg'});
+    this.box.insertBefore(svg, this.tip);
+    var clipped = drawPlotArea(svg, g, o.id);
+    drawBands(clipped, g, o.bands || []);
+    drawYAxis(svg, g, o.unit);
+    drawXAxis(svg, g, o.xTicks || timeTicks(g));
+    drawAxisNames(svg, g, o);
+    drawMarkers(svg, g);
+    var drawn = drawSeries(clipped, g, o.series);
+    drawCuts(svg, g, o.cuts || []);
+    drawLegend(svg, g);
+    this.box.setAttribute('data-drawn', drawn);
+    this.box.setAttribute('data-ymax', g.ymax);
+    this.listen(svg, g);
+  };
+
+  /*
+   * Where everything goes at the box's width: the svg's size W x H; the plot's margins L, R, T (above it:
+   * the marker labels' rows) and B (below it: the x axis and, when they need more than one row, the legend's
+   * rows) and its size plotW x plotH; the legend's rows; the marker labels, placed; the x range in view x0 .. x1
+   * and the y range y0 .. y1 (log or linear) fitted to it, with ymax, the largest value in view; and the scales:
+   * px and py (a value to its pixel), atX (a pixel to its x).
+   */
+  Chart.prototype.layout = function () {
+    var o = this.o;
     var W = Math.max(320, this.box.clientWidth || 900), H = 290;
     var xr = this.xRange(), x0 = xr[0], x1 = xr[1];
     var L = 66, R = 18, B = 36;
-    // the legend's entries in rows as wide as the plot (many runs overlaid need several); each extra row adds height
-    var legendRows = [[]], rowW = 0;
-    o.series.forEach(function (s) {
-      var w = 6.2 * s.name.length + 30;
-      if (rowW + w > W - L - R && legendRows[legendRows.length - 1].length) { legendRows.push([]); rowW = 0; }
-      legendRows[legendRows.length - 1].push(s);
-      rowW += w;
-    });
-    var extra = legendRows.length > 1 ? 16 * legendRows.length : 0; // several rows go below the axis's name
+    var rows = legendRows(o.series, W - L - R);
+    var extra = rows.length > 1 ? 16 * rows.length : 0; // several rows go below the axis's name
     H += extra;
     B += extra;
     var px = function (x) { return L + (x - x0) / (x1 - x0) * (W - L - R); };
-    // marker labels go in rows above the plot, never over it
-    var labels = (o.markers || []).map(function (m) { return {at: m.at, label: m.label, kind: 'marker'}; })
+    var labels = markerLabels(o, x0, x1);
+    var T = 10 + 14 * Math.max(1, placeLabels(labels, px));
+    var plotH = H - T - B;
+    var y = yRange(o.series, x0, x1, this.log);
+    var y0 = y.y0, y1 = y.y1, log = y.log;
+    var py = function (v) {
+      var f = log ? (Math.log10(Math.max(v, y0)) - Math.log10(y0)) / (Math.log10(y1) - Math.log10(y0))
+        : (v - y0) / (y1 - y0);
+      return T + (1 - Math.min(1, f)) * plotH;
+    };
+    var atX = function (cx) { return x0 + (cx - L) / (W - L - R) * (x1 - x0); };
+    return {W: W, H: H, L: L, R: R, T: T, B: B, plotW: W - L - R, plotH: plotH, legendRows: rows, labels: labels,
+      x0: x0, x1: x1, y0: y0, y1: y1, log: log, ymax: y.ymax, px: px, py: py, atX: atX};
+  };
+
+  /* The legend's entries in rows as wide as the plot (many runs overlaid need several). */
+  function legendRows(series, width) {
+    var rows = [[]], rowW = 0;
+    series.forEach(function (s) {
+      var w = 6.2 * s.name.length + 30;
+      if (rowW + w > width && rows[rows.length - 1].length) { rows.push([]); rowW = 0; }
+      rows[rows.length - 1].push(s);
+      rowW += w;
+    });
+    return rows;
+  }
+
+  /* The markers' and the bands' labels in the range in view x0 .. x1, in time order. */
+  function markerLabels(o, x0, x1) {
+    return (o.markers || []).map(function (m) { return {at: m.at, label: m.label, kind: 'marker'}; })
       .concat((o.bands || []).map(function (b) { return {at: b.from, label: b.label, kind: 'band'}; }))
       .filter(function (m) { return m.at >= x0 - 1e-9 && m.at <= x1 + 1e-9; })
       .sort(function (a, b) { return a.at - b.at; });
+  }
+
+  /*
+   * Places the labels in rows above the plot, never over it: each gets its row (m.row) and its left edge (m.x)
+   * at px of its time. Returns the number of rows used (at most 4).
+   */
+  function placeLabels(labels, px) {
     var rowEnds = [];
     labels.forEach(function (m) {
       var x = px(m.at), w = 6.1 * m.label.length + 8;
@@ -130,19 +185,24 @@
       m.x = x;
       rowEnds[row] = x + w;
     });
-    var T = 10 + 14 * Math.max(1, rowEnds.length);
-    var plotH = H - T - B;
-    // y range over what is in view
-    var ymin = Infinity, ymax = 0, minPos = Infinity, n = 0;
-    o.series.forEach(function (s) {
+    return rowEnds.length;
+  }
+
+  /*
+   * The y range y0 .. y1 over the series' points in the range in view x0 .. x1: log (when wanted and a value is
+   * above 0) between powers of ten around them, at least a decade; else linear from 0 to a round value above the
+   * largest. With ymax, the largest value in view (0 when none).
+   */
+  function yRange(series, x0, x1, logWanted) {
+    var ymax = 0, minPos = Infinity;
+    series.forEach(function (s) {
       s.pts.forEach(function (p) {
         if (p[1] == null || p[0] < x0 - 1e-9 || p[0] > x1 + 1e-9) { return; }
         ymax = Math.max(ymax, p[1]);
-        ymin = Math.min(ymin, p[1]);
         if (p[1] > 0) { minPos = Math.min(minPos, p[1]); }
       });
     });
-    var log = this.log && minPos < Infinity;
+    var log = logWanted && minPos < Infinity;
     var y0, y1;
     if (log) {
       y0 = Math.pow(10, Math.floor(Math.log10(minPos)));
@@ -151,83 +211,126 @@
       y0 = 0;
       y1 = niceCeil(ymax > 0 ? ymax * 1.05 : 1);
     }
-    var py = function (y) {
-      var f = log ? (Math.log10(Math.max(y, y0)) - Math.log10(y0)) / (Math.log10(y1) - Math.log10(y0)) : (y - y0) / (y1 - y0);
-      return T + (1 - Math.min(1, f)) * plotH;
-    };
-    var svg = el('svg', {width: W, height: H, viewBox: '0 0 ' + W + ' ' + H, 'class': 'plotSvg'});
-    this.box.insertBefore(svg, this.tip);
-    var clipId = o.id + '-clip';
+    return {y0: y0, y1: y1, log: log, ymax: ymax};
+  }
+
+  /* The plot's clip path and background; returns the group the plot clips (the bands and the series go in it). */
+  function drawPlotArea(svg, g, id) {
+    var clipId = id + '-clip';
     var defs = el('defs', {}, svg);
-    el('rect', {x: L, y: T, width: W - L - R, height: plotH}, el('clipPath', {id: clipId}, defs));
-    el('rect', {'class': 'plot', x: L, y: T, width: W - L - R, height: plotH}, svg);
-    var clipped = el('g', {'clip-path': 'url(#' + clipId + ')'}, svg);
-    (o.bands || []).forEach(function (b) {
-      var a = px(Math.max(b.from, x0)), z = px(Math.min(b.to, x1));
-      if (z > a) { el('rect', {'class': 'band', x: a, y: T, width: z - a, height: plotH}, clipped); }
+    el('rect', {x: g.L, y: g.T, width: g.plotW, height: g.plotH}, el('clipPath', {id: clipId}, defs));
+    el('rect', {'class': 'plot', x: g.L, y: g.T, width: g.plotW, height: g.plotH}, svg);
+    return el('g', {'clip-path': 'url(#' + clipId + ')'}, svg);
+  }
+
+  /* The bands (warm-up) as shaded spans of the plot, cut to the range in view. */
+  function drawBands(clipped, g, bands) {
+    bands.forEach(function (b) {
+      var a = g.px(Math.max(b.from, g.x0)), z = g.px(Math.min(b.to, g.x1));
+      if (z > a) { el('rect', {'class': 'band', x: a, y: g.T, width: z - a, height: g.plotH}, clipped); }
     });
-    // grid and ticks
+  }
+
+  /* The y grid lines and tick labels: each power of ten on a log scale, else six evenly spaced. */
+  function drawYAxis(svg, g, unit) {
     var yt = [];
-    if (log) {
-      for (var d = y0; d <= y1 * 1.0001; d *= 10) { yt.push(d); }
+    if (g.log) {
+      for (var d = g.y0; d <= g.y1 * 1.0001; d *= 10) { yt.push(d); }
     } else {
-      for (var i = 0; i <= 5; i++) { yt.push(y0 + i * (y1 - y0) / 5); }
+      for (var i = 0; i <= 5; i++) { yt.push(g.y0 + i * (g.y1 - g.y0) / 5); }
     }
     yt.forEach(function (v) {
-      var y = py(v);
-      el('line', {'class': 'grid', x1: L, x2: W - R, y1: y, y2: y}, svg);
-      el('text', {'class': 'tick', x: L - 6, y: y + 4, 'text-anchor': 'end'}, svg).textContent = tickText(v, o.unit);
+      var y = g.py(v);
+      el('line', {'class': 'grid', x1: g.L, x2: g.W - g.R, y1: y, y2: y}, svg);
+      el('text', {'class': 'tick', x: g.L - 6, y: y + 4, 'text-anchor': 'end'}, svg).textContent = tickText(v, unit);
     });
-    var xt = o.xTicks;
-    if (!xt) {
-      var step = niceCeil((x1 - x0) / Math.max(2, Math.floor((W - L - R) / 90)));
-      xt = [];
-      for (var v = Math.ceil(x0 / step - 1e-9) * step; v <= x1 + 1e-9; v += step) { xt.push({at: v, label: tickText(v) + 's'}); }
+  }
+
+  /* A time chart's x ticks over the range in view: a round step in seconds, at least about 90 px apart. */
+  function timeTicks(g) {
+    var step = niceCeil((g.x1 - g.x0) / Math.max(2, Math.floor(g.plotW / 90)));
+    var xt = [];
+    for (var v = Math.ceil(g.x0 / step - 1e-9) * step; v <= g.x1 + 1e-9; v += step) {
+      xt.push({at: v, label: tickText(v) + 's'});
     }
-    xt.forEach(function (t) {
-      var x = px(t.at);
-      el('line', {'class': 'grid', x1: x, x2: x, y1: T, y2: T + plotH}, svg);
-      el('text', {'class': 'tick', x: x, y: T + plotH + 15, 'text-anchor': 'middle'}, svg).textContent = t.label;
+    return xt;
+  }
+
+  /* The x grid lines and tick labels at the ticks [{at, label}]. */
+  function drawXAxis(svg, g, ticks) {
+    ticks.forEach(function (t) {
+      var x = g.px(t.at);
+      el('line', {'class': 'grid', x1: x, x2: x, y1: g.T, y2: g.T + g.plotH}, svg);
+      el('text', {'class': 'tick', x: x, y: g.T + g.plotH + 15, 'text-anchor': 'middle'}, svg).textContent = t.label;
     });
-    el('text', {'class': 'axis', x: L + (W - L - R) / 2, y: T + plotH + 32, 'text-anchor': 'middle'}, svg).textContent =
-      o.kind === 'spectrum' ? 'percentile' : 'seconds since the start' + (zoom ? ' (zoomed: double-click to zoom out)' : '');
-    el('text', {'class': 'axis', transform: 'translate(13,' + (T + plotH / 2) + ') rotate(-90)', 'text-anchor': 'middle'}, svg)
-      .textContent = o.unit + (log ? ' (log)' : '');
-    // markers: a dashed line in the plot, the label in its row above it
-    labels.forEach(function (m) {
-      var x = px(m.at);
-      if (m.kind === 'marker') { el('line', {'class': 'marker', x1: x, x2: x, y1: T, y2: T + plotH}, svg); }
+  }
+
+  /* The axes' names: x below the plot (saying when the charts are zoomed), y (the unit) along its left. */
+  function drawAxisNames(svg, g, o) {
+    var x = el('text', {'class': 'axis', x: g.L + g.plotW / 2, y: g.T + g.plotH + 32, 'text-anchor': 'middle'}, svg);
+    x.textContent = o.kind === 'spectrum' ? 'percentile'
+      : 'seconds since the start' + (zoom ? ' (zoomed: double-click to zoom out)' : '');
+    var y = el('text', {'class': 'axis', transform: 'translate(13,' + (g.T + g.plotH / 2) + ') rotate(-90)',
+      'text-anchor': 'middle'}, svg);
+    y.textContent = o.unit + (g.log ? ' (log)' : '');
+  }
+
+  /* The placed labels: a marker's dashed line in the plot; each label in its row above, ticked down to the plot. */
+  function drawMarkers(svg, g) {
+    g.labels.forEach(function (m) {
+      var x = g.px(m.at);
+      if (m.kind === 'marker') { el('line', {'class': 'marker', x1: x, x2: x, y1: g.T, y2: g.T + g.plotH}, svg); }
       var ly = 10 + 14 * m.row + 9;
-      el('line', {'class': 'markerTick', x1: x, x2: x, y1: ly + 2, y2: T}, svg);
+      el('line', {'class': 'markerTick', x1: x, x2: x, y1: ly + 2, y2: g.T}, svg);
       var t = el('text', {'class': m.kind === 'band' ? 'bandLabel' : 'markerLabel', x: m.x + 3, y: ly}, svg);
       t.textContent = m.label;
       el('title', {}, t).textContent = m.label + ' at ' + m.at.toFixed(2) + 's';
     });
-    // the series
+  }
+
+  /* Each series as a path (its gaps unjoined); returns how many points were drawn. */
+  function drawSeries(clipped, g, series) {
     var drawn = 0;
-    o.series.forEach(function (s) {
-      var dpath = '', pen = false, k = 0;
-      s.pts.forEach(function (p) {
-        if (p[1] == null) { pen = false; return; }
-        dpath += (pen ? 'L' : 'M') + px(p[0]).toFixed(1) + ',' + py(p[1]).toFixed(1) + ' ';
-        pen = true;
-        k++;
-      });
-      if (k === 1) { dpath += 'l0.1,0'; } // one point still shows
-      if (!dpath) { return; }
-      var path = el('path', {'class': 'series' + (s.cls ? ' ' + s.cls : ''), d: dpath.trim(), stroke: s.color}, clipped);
+    series.forEach(function (s) {
+      var line = seriesPath(s.pts, g);
+      if (!line.d) { return; }
+      var path = el('path', {'class': 'series' + (s.cls ? ' ' + s.cls : ''), d: line.d.trim(), stroke: s.color},
+        clipped);
       if (s.dash) { path.setAttribute('stroke-dasharray', s.dash); }
-      drawn += k;
+      drawn += line.points;
     });
-    (o.cuts || []).forEach(function (c) {
-      if (c.at < x0 || c.at > x1) { return; }
-      var x = px(c.at), y = T + plotH;
-      var m = el('path', {'class': 'cut', d: 'M' + (x - 4) + ',' + y + ' L' + x + ',' + (y - 7) + ' L' + (x + 4) + ',' + y + ' Z'}, svg);
+    return drawn;
+  }
+
+  /* A path's d of the points [[x, y], ...], a null y lifting the pen; one point alone still shows. */
+  function seriesPath(pts, g) {
+    var d = '', pen = false, k = 0;
+    pts.forEach(function (p) {
+      if (p[1] == null) { pen = false; return; }
+      d += (pen ? 'L' : 'M') + g.px(p[0]).toFixed(1) + ',' + g.py(p[1]).toFixed(1) + ' ';
+      pen = true;
+      k++;
+    });
+    if (k === 1) { d += 'l0.1,0'; }
+    return {d: d, points: k};
+  }
+
+  /* The cut intervals in view: a small triangle on the x axis, its text as its title. */
+  function drawCuts(svg, g, cuts) {
+    cuts.forEach(function (c) {
+      if (c.at < g.x0 || c.at > g.x1) { return; }
+      var x = g.px(c.at), y = g.T + g.plotH;
+      var d = 'M' + (x - 4) + ',' + y + ' L' + x + ',' + (y - 7) + ' L' + (x + 4) + ',' + y + ' Z';
+      var m = el('path', {'class': 'cut', d: d}, svg);
       el('title', {}, m).textContent = c.text;
     });
-    // the legend, right-aligned, its last row at the bottom
-    legendRows.forEach(function (row, r) {
-      var lx = W - R, ly2 = H - 4 - 16 * (legendRows.length - 1 - r);
+  }
+
+  /* The legend, right-aligned, its last row at the bottom: each series' line style and name. */
+  function drawLegend(svg, g) {
+    var rows = g.legendRows;
+    rows.forEach(function (row, r) {
+      var lx = g.W - g.R, ly2 = g.H - 4 - 16 * (rows.length - 1 - r);
       for (var si = row.length - 1; si >= 0; si--) {
         var s = row[si];
         lx -= 6.2 * s.name.length + 30;
@@ -236,54 +339,67 @@
         el('text', {'class': 'legend', x: lx + 20, y: ly2}, svg).textContent = s.name;
       }
     });
-    this.box.setAttribute('data-drawn', drawn);
-    this.box.setAttribute('data-ymax', ymax);
-    // hover and zoom
-    var cross = el('line', {'class': 'cross', x1: 0, x2: 0, y1: T, y2: T + plotH, visibility: 'hidden'}, svg);
-    var sel = el('rect', {'class': 'selection', x: 0, y: T, width: 0, height: plotH, visibility: 'hidden'}, svg);
-    var over = el('rect', {x: L, y: T, width: W - L - R, height: plotH, fill: 'transparent', 'class': 'overlay'}, svg);
-    var dragFrom = null;
+  }
+
+  /*
+   * The plot's crosshair, zoom selection and the transparent overlay that takes the mouse: hover on every chart,
+   * drag to zoom on a time chart. drag.from: where a drag began (px), or null.
+   */
+  Chart.prototype.listen = function (svg, g) {
+    var cross = el('line', {'class': 'cross', x1: 0, x2: 0, y1: g.T, y2: g.T + g.plotH, visibility: 'hidden'}, svg);
+    var sel = el('rect', {'class': 'selection', x: 0, y: g.T, width: 0, height: g.plotH, visibility: 'hidden'}, svg);
+    var over = el('rect', {x: g.L, y: g.T, width: g.plotW, height: g.plotH, fill: 'transparent', 'class': 'overlay'},
+      svg);
+    var drag = {from: null};
     var toX = function (e) {
       var r = svg.getBoundingClientRect();
-      return Math.max(L, Math.min(W - R, e.clientX - r.left));
+      return Math.max(g.L, Math.min(g.W - g.R, e.clientX - r.left));
     };
-    var atX = function (cx) { return x0 + (cx - L) / (W - L - R) * (x1 - x0); };
+    this.listenHover(over, g, toX, cross, sel, drag);
+    if (this.o.kind === 'time') { listenZoom(over, g, toX, drag); }
+  };
+
+  /* Hover: the crosshair and the tooltip (also kept in data-hover) follow the mouse; a drag shows its selection. */
+  Chart.prototype.listenHover = function (over, g, toX, cross, sel, drag) {
+    var self = this;
     over.addEventListener('mousemove', function (e) {
       var cx = toX(e);
       cross.setAttribute('x1', cx);
       cross.setAttribute('x2', cx);
       cross.setAttribute('visibility', 'visible');
-      var text = self.hover(atX(cx));
+      var text = self.hover(g.atX(cx));
       self.tip.textContent = text;
       self.tip.style.display = 'block';
-      self.tip.style.left = Math.min(cx + 12, W - 230) + 'px';
-      self.tip.style.top = (T + 26) + 'px';
+      self.tip.style.left = Math.min(cx + 12, g.W - 230) + 'px';
+      self.tip.style.top = (g.T + 26) + 'px';
       self.box.setAttribute('data-hover', text.split('\n').join(' | '));
-      if (dragFrom != null) {
-        sel.setAttribute('x', Math.min(dragFrom, cx));
-        sel.setAttribute('width', Math.abs(cx - dragFrom));
+      if (drag.from != null) {
+        sel.setAttribute('x', Math.min(drag.from, cx));
+        sel.setAttribute('width', Math.abs(cx - drag.from));
         sel.setAttribute('visibility', 'visible');
       }
     });
     over.addEventListener('mouseleave', function () {
       cross.setAttribute('visibility', 'hidden');
       self.tip.style.display = 'none';
-      dragFrom = null;
+      drag.from = null;
       sel.setAttribute('visibility', 'hidden');
     });
-    if (o.kind === 'time') {
-      over.addEventListener('mousedown', function (e) { dragFrom = toX(e); e.preventDefault(); });
-      over.addEventListener('mouseup', function (e) {
-        var cx = toX(e);
-        if (dragFrom != null && Math.abs(cx - dragFrom) > 5) {
-          zoom = [atX(Math.min(dragFrom, cx)), atX(Math.max(dragFrom, cx))];
-          drawAll();
-        }
-        dragFrom = null;
-      });
-      over.addEventListener('dblclick', function () { zoom = null; drawAll(); });
-    }
   };
+
+  /* Zoom: a drag wider than 5 px zooms every time chart to its span; a double-click zooms out. */
+  function listenZoom(over, g, toX, drag) {
+    over.addEventListener('mousedown', function (e) { drag.from = toX(e); e.preventDefault(); });
+    over.addEventListener('mouseup', function (e) {
+      var cx = toX(e);
+      if (drag.from != null && Math.abs(cx - drag.from) > 5) {
+        zoom = [g.atX(Math.min(drag.from, cx)), g.atX(Math.max(drag.from, cx))];
+        drawAll();
+      }
+      drag.from = null;
+    });
+    over.addEventListener('dblclick', function () { zoom = null; drawAll(); });
+  }
 
   /** The tooltip's text at x: each series' nearest point. */
   Chart.prototype.hover = function (x) {
