@@ -72,10 +72,19 @@ public final class MetricsRegistry {
         return m;
     }
 
-    /** Called by a worker after its last {@code record}: its metrics are drained once more, then dropped. */
+    /**
+     * Called by a worker after its last {@code record}: its metrics are drained once more, then dropped.
+     *
+     * <p>A drain may run meanwhile (a worker leaves while the reporter cuts an interval, as at a run's deadline). The
+     * set joins {@link #detached} before it leaves {@link #exclusive}, so that drain finds it in one or both and what
+     * it recorded lands in the interval being cut: leaving first, a drain between the two steps would miss it, and its
+     * ops would be counted one interval late. Found in both, it is drained twice; the second drain finds only what
+     * was recorded between the two (nothing, after the last record).
+     */
     public void detach(WorkerMetrics metrics) {
-        if (metrics instanceof SingleWriterMetrics m && exclusive.remove(m)) {
+        if (metrics instanceof SingleWriterMetrics m && exclusive.contains(m)) {
             detached.add(m);
+            exclusive.remove(m);
         }
     }
 
