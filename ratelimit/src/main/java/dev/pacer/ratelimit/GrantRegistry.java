@@ -38,7 +38,7 @@ final class GrantRegistry {
     private final LockFreeRateLimiter limiter;
     /** Live grants' state, held strongly; the grants themselves weakly (see {@link GrantRef}). */
     private final Set<GrantRef> grants = ConcurrentHashMap.newKeySet();
-    private final ReferenceQueue<Grant> collected = new ReferenceQueue<>();
+    private final ReferenceQueue<AtomicGrant> collected = new ReferenceQueue<>();
     /** Tallies of grants closed or collected. */
     private final AtomicLong retiredPermits = new AtomicLong();
     private final AtomicLong retiredWait = new AtomicLong();
@@ -49,7 +49,7 @@ final class GrantRegistry {
     }
 
     /** Registers a new grant, and folds in the grants collected since the last look. */
-    void register(Grant grant) {
+    void register(AtomicGrant grant) {
         GrantRef ref = new GrantRef(grant, grant.state, collected);
         grant.ref = ref;
         grants.add(ref);
@@ -57,7 +57,7 @@ final class GrantRegistry {
     }
 
     /** Closes a grant: unused run slices become idle time, tallies move to the retired totals. */
-    void retire(Grant grant) {
+    void retire(AtomicGrant grant) {
         grant.state.closed = true;
         if (grants.remove(grant.ref)) {
             fold(grant.state);
@@ -117,10 +117,10 @@ final class GrantRegistry {
     record Totals(long permits, long waitNanos, long reservedUnits, long idleUnits) { }
 
     /** Weak reference to a grant that keeps its state reachable, so a dropped grant's tallies are folded in. */
-    static final class GrantRef extends WeakReference<Grant> {
+    static final class GrantRef extends WeakReference<AtomicGrant> {
         final GrantState state;
 
-        GrantRef(Grant grant, GrantState state, ReferenceQueue<Grant> queue) {
+        GrantRef(AtomicGrant grant, GrantState state, ReferenceQueue<AtomicGrant> queue) {
             super(grant, queue);
             this.state = state;
         }

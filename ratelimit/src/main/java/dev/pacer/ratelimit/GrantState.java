@@ -4,7 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * The mutable state behind a {@link Grant}, kept in its own object so the limiter's registry can
+ * The mutable state behind an {@link AtomicGrant}, kept in its own object so the limiter's registry can
  * hold it strongly while holding the grant weakly (a dropped grant is folded in, not leaked).
  *
  * <p>Single writer: the thread using the grant. {@link #permits} and {@link #waitSum} are written with

@@ -202,7 +202,7 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
 
     @Override
     public long acquire() {
-        return acquire(threadGrant.get());
+        return acquireOne(threadGrant.get());
     }
 
     @Override
@@ -212,21 +212,18 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
 
     @Override
     public long acquire(Grant grant) {
-        try {
-            return acquireOne(grant, false);
-        } catch (InterruptedException e) {
-            throw new AssertionError("uninterruptible acquire was interrupted", e);
-        }
+        return acquireOne(atomic(grant));
     }
 
     @Override
     public long acquire(long permits, Grant grant) {
+        AtomicGrant g = atomic(grant);
         if (permits == 1) {
-            return acquire(grant);
+            return acquireOne(g);
         }
-        checkOwner(grant);
+        checkOwner(g);
         try {
-            return acquireShared(permits, grant, false);
+            return acquireShared(permits, g, false);
         } catch (InterruptedException e) {
             throw new AssertionError("uninterruptible acquire was interrupted", e);
         }
@@ -237,7 +234,33 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
-        return acquireOne(grant, true);
+        return acquireOne(atomic(grant), true);
+    }
+
+    /**
+     * {@code grant} as this limiter's kind of grant: the one type check an acquire pays for taking a
+     * {@link Grant} (AtomicGrant is final, so it is a compare of the object's class). Whether it is this
+     * limiter's own and still open is checked off the fast path ({@link #checkOwner}).
+     */
+    private static AtomicGrant atomic(Grant grant) {
+        if (grant instanceof AtomicGrant g) {
+            return g;
+        }
+        throw foreign(grant);
+    }
+
+    private static RuntimeException foreign(Grant grant) {
+        return grant == null ? new NullPointerException("grant")
+                : new IllegalArgumentException("this grant belongs to another limiter");
+    }
+
+    /** One permit, uninterruptibly. */
+    private long acquireOne(AtomicGrant grant) {
+        try {
+            return acquireOne(grant, false);
+        } catch (InterruptedException e) {
+            throw new AssertionError("uninterruptible acquire was interrupted", e);
+        }
     }
 
     /**
@@ -245,7 +268,7 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
      * run). A slot at or before the grant's own clock goes at once; nothing shared is read for it but
      * the settings. Kept under the JIT's inlining budget (325 bytecodes): the rest is split out.
      */
-    private long acquireOne(Grant grant, boolean interruptible) throws InterruptedException {
+    private long acquireOne(AtomicGrant grant, boolean interruptible) throws InterruptedException {
         final LimiterSettings s = lvSettings();
         final GrantState st = grant.state;
         long sch = st.runNext;
@@ -322,7 +345,7 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
      * A slot after the grant's clock: known to be late if at or before the published horizon (a
      * reading no older than the grant's own, so its start is no staler), else settled on a fresh reading.
      */
-    private long notCovered(long sch, long grantNow, LimiterSettings s, Grant grant, boolean interruptible)
+    private long notCovered(long sch, long grantNow, LimiterSettings s, AtomicGrant grant, boolean interruptible)
             throws InterruptedException {
         grant.state.wantRun = false;
         long h = lvHorizon();
@@ -338,7 +361,7 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
      * claims while the caller stays far behind and start from 2 again once it is not; the caller's pace
      * plays no part. Each slot of a run goes only once the grant's clock has passed it.
      */
-    private long claim(Grant grant, GrantState st, LimiterSettings s) {
+    private long claim(AtomicGrant grant, GrantState st, LimiterSettings s) {
         checkOwner(grant);
         if (st.runNext < st.runEnd) {
             abandonRun(st);
@@ -362,7 +385,7 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     }
 
     /** Any number of permits, no runs; also the path for paused, strict and Poisson limiters. */
-    private long acquireShared(long permits, Grant grant, boolean interruptible) throws InterruptedException {
+    private long acquireShared(long permits, AtomicGrant grant, boolean interruptible) throws InterruptedException {
         GrantState st = grant.state;
         if (st.runNext < st.runEnd) {
             abandonRun(st); // claimed under other settings, or not usable for several permits
@@ -394,7 +417,7 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     // Slow paths
 
     /** The caller owns slot {@code sch} but may be early: read the clock and decide. */
-    private long settle(long sch, long cost, long permits, LimiterSettings s, Grant grant, boolean interruptible)
+    private long settle(long sch, long cost, long permits, LimiterSettings s, AtomicGrant grant, boolean interruptible)
             throws InterruptedException {
         if (LimiterCounters.ON) {
             LimiterCounters.SLOW.increment();
@@ -426,7 +449,7 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     }
 
     /** Strict: grant at max(schedule, now) by CAS; lateness is the wait and is forfeited. */
-    private long acquireStrict(long cost, long permits, Grant grant, boolean interruptible, LimiterSettings s)
+    private long acquireStrict(long cost, long permits, AtomicGrant grant, boolean interruptible, LimiterSettings s)
             throws InterruptedException {
         long now = readClock(s);
         long a = lvAllocated();
@@ -454,7 +477,7 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
      * {@code claimed}; a rate increase that rewinds the schedule past {@code target} meanwhile wakes the
      * waiter, which gives the slot back and takes a new one ({@link #reschedule}).
      */
-    private long waitFor(long target, long sch, long now, long cost, long permits, Grant grant,
+    private long waitFor(long target, long sch, long now, long cost, long permits, AtomicGrant grant,
                          boolean interruptible, LimiterSettings claimed) throws InterruptedException {
         boolean interrupted = false;
         GrantState st = grant.state;
@@ -523,7 +546,8 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
      * schedule taken back, {@link #rewound}; giving it away keeps allocated + rewound = granted + idle + reserved)
      * and the waiter takes a new slot under the settings now in force.
      */
-    private long reschedule(long cost, long permits, Grant grant, boolean interruptible) throws InterruptedException {
+    private long reschedule(long cost, long permits, AtomicGrant grant, boolean interruptible)
+            throws InterruptedException {
         idle.getAndAdd(cost);
         return acquireShared(permits, grant, interruptible);
     }
@@ -661,7 +685,7 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     }
 
     /** Off the fast path (a run's slices need no check: a closed grant has none left). */
-    private void checkOwner(Grant grant) {
+    private void checkOwner(AtomicGrant grant) {
         if (grant.limiter != this) {
             throw new IllegalArgumentException("this grant belongs to another limiter");
         }
@@ -680,7 +704,7 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
 
     @Override
     public boolean tryAcquire(long permits, Duration timeout) {
-        Grant grant = threadGrant.get();
+        AtomicGrant grant = threadGrant.get();
         // at most 2^50 ns (13 days): longer timeouts mean the same and would overflow the arithmetic
         long leftNanos = timeout.compareTo(MAX_TIMEOUT) > 0 ? MAX_TIMEOUT.toNanos() : Math.max(0, timeout.toNanos());
         LimiterSettings s = lvSettings();
@@ -902,8 +926,8 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     }
 
     /** A grant; {@code ownerThreadId} names the thread it is kept for behind {@link #acquire()}, or -1. */
-    Grant newGrant(long ownerThreadId) {
-        Grant grant = new Grant(this, new GrantState(seeds.getAndAdd(0x632BE59BD9B4E019L)), ownerThreadId);
+    AtomicGrant newGrant(long ownerThreadId) {
+        AtomicGrant grant = new AtomicGrant(this, new GrantState(seeds.getAndAdd(0x632BE59BD9B4E019L)), ownerThreadId);
         registry.register(grant);
         return grant;
     }

@@ -87,7 +87,7 @@ public abstract class LockingLimiter implements RateLimiter {
     /** Requests refused and asked again; each refused caller adds. */
     private final LongAdder refusals = new LongAdder();
     /** The grant behind {@link #acquire()} and {@link #tryAcquire}, one per thread. */
-    private final ThreadLocal<Grant> threadGrants = ThreadLocal.withInitial(() -> new Grant(this));
+    private final ThreadLocal<LockingGrant> threadGrants = ThreadLocal.withInitial(() -> new LockingGrant(this));
 
     /**
      * @param origin when the limiter opens, on the clock's scale (null: now); nothing starts before it,
@@ -207,9 +207,9 @@ public abstract class LockingLimiter implements RateLimiter {
 
     @Override
     public long acquire(long permits, Grant grant) {
-        checkGrant(grant, permits);
+        LockingGrant g = checkGrant(grant, permits);
         try {
-            return take(grant, permits, 0, false, NO_TIMEOUT);
+            return take(g, permits, 0, false, NO_TIMEOUT);
         } catch (InterruptedException e) {
             throw new AssertionError("an uninterruptible acquire was interrupted", e);
         }
@@ -223,12 +223,12 @@ public abstract class LockingLimiter implements RateLimiter {
     /** As {@link #acquireInterruptibly(Grant)}, reserving with {@link #reserve(long, long, long)}. */
     @Override
     public long acquireInterruptibly(Grant grant, long bytes) throws InterruptedException {
-        checkGrant(grant, 1);
+        LockingGrant g = checkGrant(grant, 1);
         if (bytes < 0 && metersBytes()) {
             throw new IllegalArgumentException("bytes must be >= 0, got " + bytes);
         }
         // interrupted while waiting for its start: the reserved permit is lost, as if given away
-        return take(grant, 1, bytes, true, NO_TIMEOUT);
+        return take(g, 1, bytes, true, NO_TIMEOUT);
     }
 
     @Override
@@ -238,8 +238,7 @@ public abstract class LockingLimiter implements RateLimiter {
 
     @Override
     public boolean tryAcquire(long permits, Duration timeout) {
-        Grant grant = threadGrants.get();
-        checkGrant(grant, permits);
+        LockingGrant grant = checkGrant(threadGrants.get(), permits);
         try {
             return take(grant, permits, 0, false, Math.max(0, Math.min(timeout.toNanos(), Long.MAX_VALUE / 4))) >= 0;
         } catch (InterruptedException e) {
@@ -256,7 +255,7 @@ public abstract class LockingLimiter implements RateLimiter {
      * and returns -1, reserving nothing, when paused or when the design's earliest start or retry lies past the
      * deadline. Uninterruptible unless {@code interruptible}: then the interrupt status is kept.
      */
-    private long take(Grant grant, long permits, long bytes, boolean interruptible, long timeout) throws InterruptedException {
+    private long take(LockingGrant grant, long permits, long bytes, boolean interruptible, long timeout) throws InterruptedException {
         long asked = Math.max(clock.nanoTime(), origin);
         boolean trying = timeout >= 0;
         long deadline = asked + timeout;
@@ -372,28 +371,31 @@ public abstract class LockingLimiter implements RateLimiter {
         return start;
     }
 
-    private long record(Grant grant, long asked, long started, long n) {
+    private long record(LockingGrant grant, long asked, long started, long n) {
         long wait = grant.granted(ScheduleUnits.fromNanos(asked - origin), ScheduleUnits.fromNanos(started - origin), n);
         permits.add(n);
         waitSum.add(wait);
         return wait;
     }
 
-    private void checkGrant(Grant grant, long n) {
-        if (grant.locking != this) {
-            throw new IllegalArgumentException("this grant belongs to another limiter");
+    /** {@code grant} as this limiter's own kind, if it is one of its grants, open, and {@code n} is a count. */
+    private LockingGrant checkGrant(Grant grant, long n) {
+        if (!(grant instanceof LockingGrant g) || g.limiter != this) {
+            throw grant == null ? new NullPointerException("grant")
+                    : new IllegalArgumentException("this grant belongs to another limiter");
         }
-        if (grant.state.closed) {
+        if (g.closed) {
             throw new IllegalStateException("this grant is closed: ask the limiter for a new one");
         }
         if (n < 1) {
             throw new IllegalArgumentException("permits must be >= 1, got " + n);
         }
+        return g;
     }
 
     @Override
     public Grant newGrant() {
-        return new Grant(this);
+        return new LockingGrant(this);
     }
 
     // ------------------------------------------------------------------------------------------------

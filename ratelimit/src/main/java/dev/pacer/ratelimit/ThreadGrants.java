@@ -13,7 +13,7 @@ import java.util.function.LongFunction;
  * <h2>Shared fields</h2>
  * {@code grants[i]} and {@code holders[i]}: written with plain stores by a thread that missed. A
  * reader of {@code grants[i]} may see any grant ever stored there, or null; it uses the grant only if
- * the grant's {@link Grant#ownerThreadId} (a final field, so safely published) is its own id, which
+ * the grant's {@link AtomicGrant#ownerThreadId} (a final field, so safely published) is its own id, which
  * means it stored that grant itself. {@code holders[i]} is only read on a miss, to see whether the
  * thread holding the slot is still alive: a live holder keeps its slot, so threads whose ids collide
  * do not evict each other on every call (the later one keeps using the thread-local). A stale read
@@ -33,31 +33,31 @@ final class ThreadGrants {
      * without a cache slot may get a fresh grant after a collection (its tallies are folded in and its
      * unused slices given away, as for any collected grant).
      */
-    private final ThreadLocal<WeakReference<Grant>> local = new ThreadLocal<>();
-    private final LongFunction<Grant> newGrant;
-    private final Grant[] grants = new Grant[SLOTS];
+    private final ThreadLocal<WeakReference<AtomicGrant>> local = new ThreadLocal<>();
+    private final LongFunction<AtomicGrant> newGrant;
+    private final AtomicGrant[] grants = new AtomicGrant[SLOTS];
     @SuppressWarnings("unchecked")
     private final WeakReference<Thread>[] holders = new WeakReference[SLOTS];
 
     /** {@code newGrant} makes a grant for the thread with the given id. */
-    ThreadGrants(LongFunction<Grant> newGrant) {
+    ThreadGrants(LongFunction<AtomicGrant> newGrant) {
         this.newGrant = newGrant;
     }
 
     /** The calling thread's grant. */
-    Grant get() {
+    AtomicGrant get() {
         long id = Thread.currentThread().threadId();
-        Grant g = grants[(int) id & (SLOTS - 1)];
+        AtomicGrant g = grants[(int) id & (SLOTS - 1)];
         if (g != null && g.ownerThreadId == id) {
             return g;
         }
         return miss(id);
     }
 
-    private Grant miss(long id) {
+    private AtomicGrant miss(long id) {
         Thread t = Thread.currentThread();
-        WeakReference<Grant> mine = local.get();
-        Grant g = mine == null ? null : mine.get();
+        WeakReference<AtomicGrant> mine = local.get();
+        AtomicGrant g = mine == null ? null : mine.get();
         if (g == null) {
             g = newGrant.apply(id);
             local.set(new WeakReference<>(g));

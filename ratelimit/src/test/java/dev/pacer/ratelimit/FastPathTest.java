@@ -33,7 +33,7 @@ class FastPathTest {
     @Test
     void lateCallersRarelyReadTheClockAndTheirWaitsStayWithinTheStalenessBound() {
         LockFreeRateLimiter l = limiter("1M"); // 1 µs slices
-        Grant g = l.newGrant();
+        AtomicGrant g = (AtomicGrant) l.newGrant();
         l.acquire(g);
         time.advance(10_000_000); // a 10 ms stall: 10 000 ops behind
         long readsBefore = clockReads;
@@ -64,7 +64,7 @@ class FastPathTest {
     @Test
     void runsOfSlicesAreAccountedExactlyAndReturnedWhenTheGrantCloses() {
         LockFreeRateLimiter l = limiter("1M");
-        Grant g = holdingARun(l);
+        AtomicGrant g = holdingARun(l);
         GrantState st = g.state;
         long slice = l.sliceUnits();
         assertEquals(l.allocatedUnits(), g.permitsGranted() * slice + l.idleUnits() + st.reservedUnits(),
@@ -84,7 +84,7 @@ class FastPathTest {
     @Test
     void aRunIsDroppedWhenTheSettingsChange() {
         LockFreeRateLimiter l = limiter("1M");
-        Grant g = holdingARun(l);
+        AtomicGrant g = holdingARun(l);
         l.reconfigure(RateSpec.parse("500k"));
         l.acquire(g);
         long slotAfter = g.scheduledNanos();
@@ -98,7 +98,7 @@ class FastPathTest {
     /** A caller with 1 ms ops, 10 000 slots behind: runs would serve it from a clock 64 ms stale. */
     long[] waitErrorsOfASlowCallerFarBehind(boolean handsOverItsClock) {
         LockFreeRateLimiter l = limiter("1M");
-        Grant g = l.newGrant();
+        AtomicGrant g = (AtomicGrant) l.newGrant();
         l.acquire(g);
         time.advance(10_000_000); // 10 ms behind at 1 µs slices
         long inexact = 0;
@@ -132,7 +132,7 @@ class FastPathTest {
     @Test
     void theFirstLateCallerAfterAnIdlePeriodReadsTheClock() {
         LockFreeRateLimiter l = limiter("1000");
-        Grant g = l.newGrant();
+        AtomicGrant g = (AtomicGrant) l.newGrant();
         l.acquire(g);
         time.advance(5_000_000);
         long reads = clockReads;
@@ -147,7 +147,7 @@ class FastPathTest {
     /** Late ops after a 100 ms stall at 1 000 ops/s; each op takes 10 µs and hands its end over. */
     long lateOpsOfACallerWithItsOwnClock(String spec) {
         LockFreeRateLimiter l = limiter(spec);
-        Grant g = l.newGrant();
+        AtomicGrant g = (AtomicGrant) l.newGrant();
         l.acquire(g);
         time.advance(100_000_000); // the op stalled: 100 slots behind
         g.sawClock(time.nanoTime());
@@ -173,7 +173,7 @@ class FastPathTest {
     /** Late ops after a 10 ms stall at 1 M ops/s, for a caller that never hands over a clock (runs of slices). */
     long[] lateOpsAndIdleOfAFastCaller(String spec) {
         LockFreeRateLimiter l = limiter(spec);
-        Grant g = l.newGrant();
+        AtomicGrant g = (AtomicGrant) l.newGrant();
         l.acquire(g);
         time.advance(10_000_000); // 10 000 slots behind
         long late = 0;
@@ -202,8 +202,8 @@ class FastPathTest {
     // Runs and the shared horizon across a change of mode
 
     /** A grant holding a run of slices after 501 acquires, 10 ms behind at 1 M ops/s. */
-    Grant holdingARun(LockFreeRateLimiter l) {
-        Grant g = l.newGrant();
+    AtomicGrant holdingARun(LockFreeRateLimiter l) {
+        AtomicGrant g = (AtomicGrant) l.newGrant();
         l.acquire(g);
         time.advance(10_000_000);
         for (int i = 0; i < 500; i++) {
@@ -218,7 +218,7 @@ class FastPathTest {
     @ValueSource(strings = {"1M,1", "1M,1.1"})
     void aRunIsGivenBackAtOnceWhenTheModeLeavesTheFastPath(String spec) {
         LockFreeRateLimiter l = limiter("1M");
-        Grant g = holdingARun(l);
+        AtomicGrant g = holdingARun(l);
         l.reconfigure(RateSpec.parse(spec));
         l.acquire(g);
         assertEquals(0, g.state.reservedUnits(), "strict and burst modes hold no runs");
@@ -230,7 +230,7 @@ class FastPathTest {
     @Test
     void aWeightedAcquireGivesTheRunBackFirst() {
         LockFreeRateLimiter l = limiter("1M");
-        Grant g = holdingARun(l);
+        AtomicGrant g = holdingARun(l);
         l.acquire(3, g);
         assertEquals(0, g.state.reservedUnits());
         assertEquals(l.allocatedUnits(), 504 * l.sliceUnits() + l.idleUnits());
@@ -239,7 +239,7 @@ class FastPathTest {
     @Test
     void aHorizonPublishedLateByARacingReaderDoesNotLetBurstCallersSkipTheBurstLine() {
         LockFreeRateLimiter l = limiter("1000");
-        Grant g = l.newGrant();
+        AtomicGrant g = (AtomicGrant) l.newGrant();
         l.acquire(g);
         time.advance(100_000_000); // 100 slots behind
         l.reconfigure(RateSpec.parse("1000,1.1"));
@@ -260,7 +260,7 @@ class FastPathTest {
     @Test
     void aClosedGrantIsRefusedSoItsTalliesCannotEscapeTheTotals() {
         LockFreeRateLimiter l = limiter("1M");
-        Grant g = holdingARun(l);
+        AtomicGrant g = holdingARun(l);
         g.close();
         assertThrows(IllegalStateException.class, () -> l.acquire(g));
         assertThrows(IllegalStateException.class, () -> l.acquire(2, g));

@@ -26,7 +26,7 @@ class RunAcrossRewindTest {
 
     @Test
     void aRunClaimedBeforeARewindIsNotGivenBackOverSlotsClaimedAfterIt() {
-        Grant a = l.newGrant();
+        AtomicGrant a = (AtomicGrant) l.newGrant();
         l.acquire(a);
         time.advance(10 * MS);
         l.acquire(a); // 10 ms late: a's next claim is a run
