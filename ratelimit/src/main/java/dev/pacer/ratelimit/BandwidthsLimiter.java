@@ -136,7 +136,7 @@ final class BandwidthsLimiter extends LockingLimiter {
     /** Under the lock: the limits, the spec's first. */
     private final Limit[] limits;
 
-    BandwidthsLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, LimiterDesign.Options options) {
+    BandwidthsLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, DesignOptions options) {
         super("bandwidths", spec, clock, sleeper, origin);
         options.only(Set.of("capacity", "also", "refill"));
         String refill = options.text("refill", "greedy");
@@ -166,7 +166,7 @@ final class BandwidthsLimiter extends LockingLimiter {
         return new Limit(spec.opsPerSecond() + "/s", capacity, tokens, period, greedy, now);
     }
 
-    private Limit parseLimit(LimiterDesign.Options options, String also, String part) {
+    private Limit parseLimit(DesignOptions options, String also, String part) {
         String expected = "limits joined by '+', each COUNT/PERIOD such as 20000/min or 500k/h";
         int slash = part.indexOf('/');
         if (slash < 0) {

@@ -24,7 +24,7 @@ final class BurstyLimiter extends StoredPermitsLimiter {
     /** Seconds of idle time stored at most; final. */
     private final double maxBurstSeconds;
 
-    BurstyLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, LimiterDesign.Options options) {
+    BurstyLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, DesignOptions options) {
         super("bursty", spec, clock, sleeper, origin, resolution(options.only(Set.of("max-burst", "resolution"))));
         Duration burst = options.duration("max-burst", Duration.ofSeconds(1), Duration.ZERO);
         this.maxBurstSeconds = burst.toNanos() / 1e9;

@@ -21,7 +21,7 @@ package dev.pacer.ratelimit;
  */
 final class FixedWindowLimiter extends WindowCountingLimiter {
 
-    FixedWindowLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, LimiterDesign.Options options) {
+    FixedWindowLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, DesignOptions options) {
         super("fixed-window", spec, clock, sleeper, origin, options);
     }
 

@@ -26,7 +26,7 @@ final class LeakyBucketLimiter extends LockingLimiter {
     /** Under the lock: the spacing at the rate in force, ns. */
     private long interval;
 
-    LeakyBucketLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, LimiterDesign.Options options) {
+    LeakyBucketLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, DesignOptions options) {
         super("leaky", spec, clock, sleeper, origin);
         options.only(Set.of("queue"));
         this.queue = options.has("queue") ? options.count("queue", 0, 0) : Long.MAX_VALUE;

@@ -48,7 +48,7 @@ final class SlidingLogLimiter extends LockingLimiter {
     /** Under the lock: how many entries the ring holds. */
     private int size;
 
-    SlidingLogLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, LimiterDesign.Options options) {
+    SlidingLogLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, DesignOptions options) {
         super("sliding-log", spec, clock, sleeper, origin);
         options.only(Windows.options());
         this.window = Windows.lengthOption(options);

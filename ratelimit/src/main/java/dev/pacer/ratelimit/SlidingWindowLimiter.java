@@ -30,7 +30,7 @@ package dev.pacer.ratelimit;
  */
 final class SlidingWindowLimiter extends WindowCountingLimiter {
 
-    SlidingWindowLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, LimiterDesign.Options options) {
+    SlidingWindowLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, DesignOptions options) {
         super("sliding-window", spec, clock, sleeper, origin, options);
     }
 

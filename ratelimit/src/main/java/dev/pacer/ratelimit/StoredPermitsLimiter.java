@@ -78,7 +78,7 @@ abstract class StoredPermitsLimiter extends LockingLimiter {
     protected abstract double coolDownInterval();
 
     /** The resolution option: a duration of at least 1 ns that divides one second (default 1 µs). */
-    static Duration resolution(LimiterDesign.Options options) {
+    static Duration resolution(DesignOptions options) {
         Duration d = options.duration("resolution", Duration.ofNanos(1_000), Duration.ofNanos(1));
         if (SECOND % d.toNanos() != 0 || d.toNanos() > 1_000_000) {
             throw options.bad("resolution", options.text("resolution", ""),

@@ -70,7 +70,7 @@ final class TokenBucketLimiter extends LockingLimiter {
     private long busyUntil;
     private long blockedUntil;
 
-    TokenBucketLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, LimiterDesign.Options options) {
+    TokenBucketLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, DesignOptions options) {
         super("bucket", spec, clock, sleeper, origin);
         options.only(Set.of("size", "refill", "one-time-burst", "bytes-rate", "bytes-size", "bytes-refill", "bytes-burst"));
         if (options.has("size") && options.has("refill")) {
@@ -105,7 +105,7 @@ final class TokenBucketLimiter extends LockingLimiter {
         return Math.max(1, Math.round(nanos));
     }
 
-    private static Duration positive(LimiterDesign.Options options, String key, Duration fallback) {
+    private static Duration positive(DesignOptions options, String key, Duration fallback) {
         Duration d = options.duration(key, fallback, Duration.ZERO);
         if (d.isZero()) {
             throw options.bad(key, options.text(key, ""), "a duration > 0, e.g. 500ms or 1s");
@@ -113,7 +113,7 @@ final class TokenBucketLimiter extends LockingLimiter {
         return d;
     }
 
-    private static TokenBucket bytesBucket(LimiterDesign.Options options, long start) {
+    private static TokenBucket bytesBucket(DesignOptions options, long start) {
         boolean rate = options.has("bytes-rate");
         boolean size = options.has("bytes-size");
         if (!rate && !size) {

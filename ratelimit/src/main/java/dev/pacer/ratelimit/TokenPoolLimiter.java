@@ -59,7 +59,7 @@ final class TokenPoolLimiter extends LockingLimiter {
     private long interval;
     private long lastStart;
 
-    TokenPoolLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, LimiterDesign.Options options) {
+    TokenPoolLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, DesignOptions options) {
         super("tokenpool", spec, clock, sleeper, origin);
         options.only(Set.of("pool", "burst"));
         Duration size = options.duration("pool", Duration.ofSeconds(1), Duration.ZERO);

@@ -55,7 +55,7 @@ final class WarmingUpLimiter extends StoredPermitsLimiter {
     /** Under the lock: the cost's rise per stored permit above the threshold, ticks. */
     private double slope;
 
-    WarmingUpLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, LimiterDesign.Options options) {
+    WarmingUpLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, DesignOptions options) {
         super("warmup", spec, clock, sleeper, origin,
                 resolution(options.only(Set.of("period", "cold-factor", "start", "resolution"))));
         this.warmupPeriod = options.duration("period", Duration.ofSeconds(5), Duration.ofMillis(1)).toNanos() / tickNanos();

@@ -46,7 +46,7 @@ final class Windows {
     }
 
     /** The {@code window} option in ns: default 1s, at least 1ms. */
-    static long lengthOption(LimiterDesign.Options options) {
+    static long lengthOption(DesignOptions options) {
         return options.duration(WINDOW, DEFAULT_WINDOW, Duration.ofMillis(1)).toNanos();
     }
 
