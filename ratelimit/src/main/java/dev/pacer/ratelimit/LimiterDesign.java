@@ -1,5 +1,12 @@
 package dev.pacer.ratelimit;
 
+import dev.pacer.ratelimit.api.NanoClock;
+import dev.pacer.ratelimit.api.RateLimiter;
+import dev.pacer.ratelimit.api.RateOutOfReachException;
+import dev.pacer.ratelimit.api.RateSpec;
+import dev.pacer.ratelimit.api.Sleeper;
+import dev.pacer.ratelimit.family.DesignOptions;
+import dev.pacer.ratelimit.family.Designs;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
