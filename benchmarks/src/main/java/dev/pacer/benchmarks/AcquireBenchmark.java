@@ -1,9 +1,9 @@
 package dev.pacer.benchmarks;
 
-import dev.pacer.ratelimit.Grant;
-import dev.pacer.ratelimit.RateLimiter;
+import dev.pacer.ratelimit.api.Grant;
+import dev.pacer.ratelimit.api.RateLimiter;
 import dev.pacer.ratelimit.RateLimiters;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;

@@ -6,7 +6,7 @@ import dev.pacer.engine.RunOptions;
 import dev.pacer.engine.api.ControlEndpoint;
 import dev.pacer.engine.api.StopReason;
 import dev.pacer.engine.api.OpSpec;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,10 +1,10 @@
 package dev.pacer.benchmarks;
 
-import dev.pacer.ratelimit.Grant;
-import dev.pacer.ratelimit.LimiterCounters;
-import dev.pacer.ratelimit.RateLimiter;
+import dev.pacer.ratelimit.api.Grant;
+import dev.pacer.ratelimit.atomic.LimiterCounters;
+import dev.pacer.ratelimit.api.RateLimiter;
 import dev.pacer.ratelimit.RateLimiters;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -3,7 +3,7 @@ package dev.pacer.cli;
 import dev.pacer.engine.LimiterComparison;
 import dev.pacer.engine.api.SettingException;
 import dev.pacer.ratelimit.LimiterDesign;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import dev.pacer.report.Report;
 import dev.pacer.report.ReportHtml;
 import java.io.IOException;

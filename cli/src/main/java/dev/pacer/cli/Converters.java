@@ -2,10 +2,10 @@ package dev.pacer.cli;
 
 import dev.pacer.engine.api.Durations;
 import dev.pacer.engine.api.SettingException;
-import dev.pacer.ratelimit.Arrivals;
+import dev.pacer.ratelimit.api.Arrivals;
 import dev.pacer.ratelimit.LimiterDesign;
-import dev.pacer.ratelimit.NumberText;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.NumberText;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.math.BigDecimal;
 import java.time.Duration;
 import picocli.CommandLine;

@@ -5,7 +5,7 @@ import dev.pacer.engine.ScenarioCatalog;
 import dev.pacer.engine.api.Durations;
 import dev.pacer.engine.api.SettingException;
 import dev.pacer.engine.WorkloadFiles;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

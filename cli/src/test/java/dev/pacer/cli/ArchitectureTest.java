@@ -33,6 +33,27 @@ class ArchitectureTest {
     static final ArchRule ratelimitDependsOnNothingOfOurs = classes().that().resideInAPackage("dev.pacer.ratelimit..")
             .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "dev.pacer.ratelimit..");
 
+    /** The limiter's shared types (RateLimiter, Grant, RateSpec, clocks): the JDK and themselves, nothing else. */
+    @ArchTest
+    static final ArchRule ratelimitApiDependsOnItselfAlone = classes().that()
+            .resideInAPackage("dev.pacer.ratelimit.api")
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "dev.pacer.ratelimit.api");
+
+    /**
+     * The limiter's packages, top to bottom: the factory (RateLimiters, LimiterDesign), the two implementations as
+     * peers (the lock-free limiter, the locking family: neither uses the other), and the shared api at the bottom.
+     */
+    @ArchTest
+    static final ArchRule ratelimitLayersPointDown = layeredArchitecture().consideringOnlyDependenciesInLayers()
+            .layer("factory").definedBy("dev.pacer.ratelimit")
+            .layer("atomic").definedBy("dev.pacer.ratelimit.atomic")
+            .layer("family").definedBy("dev.pacer.ratelimit.family")
+            .layer("api").definedBy("dev.pacer.ratelimit.api")
+            .whereLayer("factory").mayNotBeAccessedByAnyLayer()
+            .whereLayer("atomic").mayOnlyBeAccessedByLayers("factory")
+            .whereLayer("family").mayOnlyBeAccessedByLayers("factory")
+            .whereLayer("api").mayOnlyBeAccessedByLayers("factory", "atomic", "family");
+
     @ArchTest
     static final ArchRule engineNeverUsesTheCliOrTheReport = noClasses().that().resideInAPackage("dev.pacer.engine..")
             .should().dependOnClassesThat().resideInAnyPackage("dev.pacer.cli..", "dev.pacer.report..");

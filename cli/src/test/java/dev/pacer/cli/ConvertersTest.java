@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pacer.ratelimit.DurationText;
-import dev.pacer.ratelimit.NumberText;
+import dev.pacer.ratelimit.api.DurationText;
+import dev.pacer.ratelimit.api.NumberText;
 import java.time.Duration;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -9,7 +9,7 @@ import dev.pacer.engine.run.ActivityConfig;
 import dev.pacer.engine.api.Durations;
 import dev.pacer.engine.api.SettingException;
 import dev.pacer.ratelimit.LimiterDesign;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;

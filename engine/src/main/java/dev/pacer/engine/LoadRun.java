@@ -30,7 +30,7 @@ import dev.pacer.engine.api.StatusBlock;
 import dev.pacer.engine.sink.StartLines;
 import dev.pacer.engine.sink.SummaryJson;
 import dev.pacer.engine.sink.SummaryText;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;

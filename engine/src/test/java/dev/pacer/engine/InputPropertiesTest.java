@@ -12,7 +12,7 @@ import dev.pacer.engine.api.Scenario;
 import dev.pacer.engine.api.ScenarioException;
 import dev.pacer.engine.scenario.ScenarioParser;
 import dev.pacer.engine.api.Durations;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.time.Duration;
 import java.util.function.Function;
 import net.jqwik.api.Arbitraries;

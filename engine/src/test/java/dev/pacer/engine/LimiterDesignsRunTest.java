@@ -8,7 +8,7 @@ import dev.pacer.engine.api.Change;
 import dev.pacer.engine.api.ChangeKind;
 import dev.pacer.engine.api.SettingException;
 import dev.pacer.engine.api.ManualRunClock;
-import dev.pacer.ratelimit.Arrivals;
+import dev.pacer.ratelimit.api.Arrivals;
 import dev.pacer.ratelimit.LimiterDesign;
 import java.time.Duration;
 import java.util.List;

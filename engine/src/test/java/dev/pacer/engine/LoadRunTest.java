@@ -13,7 +13,7 @@ import dev.pacer.engine.api.Metric;
 import dev.pacer.engine.api.Op;
 import dev.pacer.engine.api.OpSpec;
 import dev.pacer.engine.api.Outcome;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.time.Duration;

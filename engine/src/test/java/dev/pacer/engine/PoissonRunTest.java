@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pacer.engine.api.Metric;
 import dev.pacer.engine.api.ManualRunClock;
-import dev.pacer.ratelimit.Arrivals;
+import dev.pacer.ratelimit.api.Arrivals;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.time.Duration;

@@ -13,7 +13,7 @@ import dev.pacer.engine.api.Outcome;
 import dev.pacer.engine.api.Summary;
 import dev.pacer.engine.run.ActivityConfig;
 import dev.pacer.engine.api.ManualRunClock;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package dev.pacer.examples;
 
-import dev.pacer.ratelimit.Grant;
-import dev.pacer.ratelimit.RateLimiter;
+import dev.pacer.ratelimit.api.Grant;
+import dev.pacer.ratelimit.api.RateLimiter;
 import dev.pacer.ratelimit.RateLimiters;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 
 /**
  * The limiter on its own, inside your program: pace a loop at 1 000 ops/s and see how late each op

@@ -1,7 +1,12 @@
 package dev.pacer.ratelimit;
 
-import java.math.BigDecimal;
-import java.time.Duration;
+import dev.pacer.ratelimit.api.NanoClock;
+import dev.pacer.ratelimit.api.RateLimiter;
+import dev.pacer.ratelimit.api.RateOutOfReachException;
+import dev.pacer.ratelimit.api.RateSpec;
+import dev.pacer.ratelimit.api.Sleeper;
+import dev.pacer.ratelimit.family.DesignOptions;
+import dev.pacer.ratelimit.family.Designs;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -112,25 +117,7 @@ public record LimiterDesign(String name, Map<String, String> options) {
      * lets 1 per second. Says by how much, and a window that holds the rate.
      */
     public String rateCaveat(RateSpec spec) {
-        if (!name.equals("fixed-window") && !name.equals("sliding-log") && !name.equals("sliding-window")) {
-            return "";
-        }
-        long window = Windows.lengthOption(typed());
-        double rate = spec.opsPerSecond();
-        double exact = rate * window / 1e9;
-        long limit = Windows.limit(spec, window);
-        if (Math.abs(limit - exact) <= 0.01 * exact) {
-            return "";
-        }
-        String holds = "";
-        for (int n = 1; n <= 1000 && holds.isEmpty(); n++) {
-            double ms = n / rate * 1e3;
-            if (ms >= 1 && Math.abs(ms - Math.rint(ms)) < 1e-6 && ms <= 3.6e6) {
-                holds = "; window=" + Windows.text(Math.round(ms) * 1_000_000) + " holds it (" + n + " per window)";
-            }
-        }
-        return String.format(Locale.ROOT, "%s lets %d per %s window where %s ops/s is %s: %.0f %% of the rate%s", this,
-                limit, Windows.text(window), sixDigits(rate), sixDigits(exact), 100 * limit / exact, holds);
+        return Designs.rateCaveat(typed(), spec, toString());
     }
 
     /** Waits for nothing: for the throwaway limiter {@link #parse} builds to check options. */
@@ -160,18 +147,10 @@ public record LimiterDesign(String name, Map<String, String> options) {
      * (null: now).
      */
     RateLimiter build(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin) {
-        return switch (name) {
-            case "tokenpool" -> new TokenPoolLimiter(spec, clock, sleeper, origin, typed());
-            case "bucket" -> new TokenBucketLimiter(spec, clock, sleeper, origin, typed());
-            case "warmup" -> new WarmingUpLimiter(spec, clock, sleeper, origin, typed());
-            case "bursty" -> new BurstyLimiter(spec, clock, sleeper, origin, typed());
-            case "bandwidths" -> new BandwidthsLimiter(spec, clock, sleeper, origin, typed());
-            case "leaky" -> new LeakyBucketLimiter(spec, clock, sleeper, origin, typed());
-            case "fixed-window" -> new FixedWindowLimiter(spec, clock, sleeper, origin, typed());
-            case "sliding-log" -> new SlidingLogLimiter(spec, clock, sleeper, origin, typed());
-            case "sliding-window" -> new SlidingWindowLimiter(spec, clock, sleeper, origin, typed());
-            default -> throw new IllegalStateException(name + " is built by RateLimiters.Builder");
-        };
+        if (isAtomic()) {
+            throw new IllegalStateException(name + " is built by RateLimiters.Builder");
+        }
+        return Designs.build(typed(), spec, clock, sleeper, origin);
     }
 
     @Override
@@ -185,111 +164,7 @@ public record LimiterDesign(String name, Map<String, String> options) {
     }
 
     /** This design's options, typed; each getter names the design, the key and the value it cannot read. */
-    Options typed() {
-        return new Options(name, options);
-    }
-
-    /** Typed access to a design's options. */
-    static final class Options {
-        private final String design;
-        private final Map<String, String> values;
-
-        Options(String design, Map<String, String> values) {
-            this.design = design;
-            this.values = values;
-        }
-
-        /** Refuses any option not in {@code known}. */
-        Options only(Set<String> known) {
-            for (String k : values.keySet()) {
-                if (!known.contains(k)) {
-                    throw new IllegalArgumentException("the " + design + " limiter has no option '" + k + "'"
-                            + (known.isEmpty() ? ": it takes none"
-                                    : ": it takes " + String.join(", ", known.stream().sorted().toList())));
-                }
-            }
-            return this;
-        }
-
-        boolean has(String key) {
-            return values.containsKey(key);
-        }
-
-        String text(String key, String fallback) {
-            return values.getOrDefault(key, fallback);
-        }
-
-        /** A whole number ≥ {@code min}, as {@link NumberText} reads it: {@code 10k}, {@code 1.5M} allowed. */
-        long count(String key, long fallback, long min) {
-            String v = values.get(key);
-            if (v == null) {
-                return fallback;
-            }
-            String expected = "a whole number >= " + min;
-            BigDecimal n = number(key, v, expected);
-            if (n.compareTo(BigDecimal.valueOf(min)) < 0 || n.stripTrailingZeros().scale() > 0
-                    || n.compareTo(BigDecimal.valueOf(Long.MAX_VALUE / 2)) > 0) {
-                throw bad(key, v, expected);
-            }
-            return n.longValueExact();
-        }
-
-        /** A number ≥ {@code min} (exclusive when {@code open}), as {@link NumberText} reads it. */
-        double number(String key, double fallback, double min, boolean open) {
-            String v = values.get(key);
-            if (v == null) {
-                return fallback;
-            }
-            String expected = "a number " + (open ? "> " : ">= ") + plain(min);
-            double d = number(key, v, expected).doubleValue();
-            if (!(open ? d > min : d >= min) || Double.isInfinite(d)) {
-                throw bad(key, v, expected);
-            }
-            return d;
-        }
-
-        private BigDecimal number(String key, String v, String expected) {
-            try {
-                return NumberText.parse(v);
-            } catch (IllegalArgumentException e) {
-                throw refusal(key, expected + ", got '" + v + "': " + e.getMessage());
-            }
-        }
-
-        /** A duration ≥ {@code min}, as {@link DurationText} reads it: {@code 250ms}, {@code 10s}, {@code 0}. */
-        Duration duration(String key, Duration fallback, Duration min) {
-            String v = values.get(key);
-            if (v == null) {
-                return fallback;
-            }
-            String expected = "a duration >= " + (min.isZero() ? "0" : Windows.text(min.toNanos()));
-            Duration d;
-            try {
-                d = DurationText.parse(v);
-            } catch (IllegalArgumentException e) {
-                throw refusal(key, expected + ", got '" + v + "': " + e.getMessage());
-            }
-            if (d.compareTo(min) < 0) {
-                throw bad(key, v, expected + ", e.g. 500ms or 10s");
-            }
-            return d;
-        }
-
-        /** {@code the bucket limiter's size must be EXPECTED, got 'VALUE'}. */
-        IllegalArgumentException bad(String key, String value, String expected) {
-            return refusal(key, expected + ", got '" + value + "'");
-        }
-
-        private IllegalArgumentException refusal(String key, String mustBe) {
-            return new IllegalArgumentException("the " + design + " limiter's " + key + " must be " + mustBe);
-        }
-    }
-
-    private static String plain(double v) {
-        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
-    }
-
-    private static String sixDigits(double v) {
-        return BigDecimal.valueOf(v).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
+    DesignOptions typed() {
+        return new DesignOptions(name, options);
     }
 }

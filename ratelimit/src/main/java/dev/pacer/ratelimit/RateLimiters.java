@@ -1,5 +1,12 @@
 package dev.pacer.ratelimit;
 
+import dev.pacer.ratelimit.api.Arrivals;
+import dev.pacer.ratelimit.api.NanoClock;
+import dev.pacer.ratelimit.api.ParkingSleeper;
+import dev.pacer.ratelimit.api.RateLimiter;
+import dev.pacer.ratelimit.api.RateSpec;
+import dev.pacer.ratelimit.api.Sleeper;
+import dev.pacer.ratelimit.atomic.LockFreeRateLimiter;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -121,7 +128,7 @@ public final class RateLimiters {
             }
             design.typed().only(java.util.Set.of()); // the atomic limiter takes no options
             long stalenessNanos = Math.min(fastPathStaleness.toNanos(), 1_000_000_000L);
-            return new LockFreeRateLimiter(spec, clock, s, ScheduleUnits.fromNanos(stalenessNanos), arrivals, seed, origin);
+            return new LockFreeRateLimiter(spec, clock, s, stalenessNanos, arrivals, seed, origin);
         }
     }
 }

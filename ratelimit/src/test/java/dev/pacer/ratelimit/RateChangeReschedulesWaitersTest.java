@@ -3,13 +3,17 @@ package dev.pacer.ratelimit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pacer.ratelimit.api.Grant;
+import dev.pacer.ratelimit.api.ManualSleeper;
+import dev.pacer.ratelimit.api.RateLimiter;
+import dev.pacer.ratelimit.api.RateSpec;
+import dev.pacer.ratelimit.api.ScheduleUnits;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * A brief change to a low rate must not hold a run at that rate's spacing after the rate is set back: a caller
@@ -84,24 +88,5 @@ class RateChangeReschedulesWaitersTest extends DesignOnManualClock {
         long most = WINDOWS.contains(design) ? 20_000 : 10_100;
         assertTrue(inSecond >= 9_900 && inSecond <= most,
                 design + " let " + inSecond + " ops through in the second after a change from 1 to 10 000/s");
-    }
-
-    @Test
-    void theAtomicLimitersAccountingStaysExactThroughARewind() {
-        LockFreeRateLimiter l = (LockFreeRateLimiter) build("atomic", 1000);
-        Grant g = l.newGrant();
-        List<long[]> all = new ArrayList<>(acquireUntil(l, g, T0 + 2 * S));
-        l.reconfigure(RateSpec.of(0.01));
-        long back = clock.nanoTime() + S;
-        sleeper.at(back, () -> l.reconfigure(RateSpec.of(1000)));
-        all.addAll(acquireUntil(l, g, back + 2 * S));
-        long costs = all.stream().mapToLong(a -> a[1]).sum(); // each grant at the slice in force when granted
-        assertEquals(all.size(), l.snapshot().permitsGranted());
-        assertEquals(l.allocatedUnits(), costs + l.idleUnits(),
-                "schedule advanced = granted + idle (nothing reserved)");
-        assertTrue(l.idleUnits() >= ScheduleUnits.slice(0.01),
-                "the waiter's slot of 100 s was given back as idle time");
-        assertTrue(Math.abs(l.snapshot().lagNanos()) <= MS, "the schedule follows the clock to a slice: lag "
-                + l.snapshot().lagNanos());
     }
 }

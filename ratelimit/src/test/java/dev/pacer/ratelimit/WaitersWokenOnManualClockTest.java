@@ -3,10 +3,15 @@ package dev.pacer.ratelimit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pacer.ratelimit.api.Grant;
+import dev.pacer.ratelimit.api.ManualNanoClock;
+import dev.pacer.ratelimit.api.RateLimiter;
+import dev.pacer.ratelimit.api.RateSpec;
+import dev.pacer.ratelimit.api.Sleeper;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;

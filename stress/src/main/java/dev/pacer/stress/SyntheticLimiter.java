@@ -1,12 +1,12 @@
 package dev.pacer.stress;
 
-import dev.pacer.ratelimit.Grant;
-import dev.pacer.ratelimit.LimiterSnapshot;
-import dev.pacer.ratelimit.ManualNanoClock;
-import dev.pacer.ratelimit.ManualSleeper;
-import dev.pacer.ratelimit.RateLimiter;
+import dev.pacer.ratelimit.api.Grant;
+import dev.pacer.ratelimit.api.LimiterSnapshot;
+import dev.pacer.ratelimit.api.ManualNanoClock;
+import dev.pacer.ratelimit.api.ManualSleeper;
+import dev.pacer.ratelimit.api.RateLimiter;
 import dev.pacer.ratelimit.RateLimiters;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 
 /**
  * A limiter on a synthetic clock for the stress tests: created at {@link #ORIGIN}, its clock then set

@@ -1,6 +1,6 @@
 package dev.pacer.engine.api;
 
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.util.Locale;
 
 /**

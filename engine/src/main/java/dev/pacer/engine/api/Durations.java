@@ -1,6 +1,6 @@
 package dev.pacer.engine.api;
 
-import dev.pacer.ratelimit.DurationText;
+import dev.pacer.ratelimit.api.DurationText;
 import java.time.Duration;
 
 /**

@@ -1,6 +1,6 @@
 package dev.pacer.engine.api;
 
-import dev.pacer.ratelimit.Sleeper;
+import dev.pacer.ratelimit.api.Sleeper;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,7 +1,7 @@
 package dev.pacer.engine.api;
 
 
-import dev.pacer.ratelimit.NumberText;
+import dev.pacer.ratelimit.api.NumberText;
 import java.util.List;
 import java.time.Duration;
 

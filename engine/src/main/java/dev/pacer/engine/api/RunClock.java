@@ -1,7 +1,7 @@
 package dev.pacer.engine.api;
 
-import dev.pacer.ratelimit.NanoClock;
-import dev.pacer.ratelimit.Sleeper;
+import dev.pacer.ratelimit.api.NanoClock;
+import dev.pacer.ratelimit.api.Sleeper;
 import java.time.Instant;
 
 /**

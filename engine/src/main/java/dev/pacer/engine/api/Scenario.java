@@ -1,7 +1,7 @@
 package dev.pacer.engine.api;
 
 
-import dev.pacer.ratelimit.Arrivals;
+import dev.pacer.ratelimit.api.Arrivals;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

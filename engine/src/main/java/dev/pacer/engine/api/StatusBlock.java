@@ -1,7 +1,7 @@
 package dev.pacer.engine.api;
 
 
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

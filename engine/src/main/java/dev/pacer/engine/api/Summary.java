@@ -1,6 +1,6 @@
 package dev.pacer.engine.api;
 
-import dev.pacer.ratelimit.LimiterSnapshot;
+import dev.pacer.ratelimit.api.LimiterSnapshot;
 import java.util.List;
 import java.util.Map;
 

@@ -1,7 +1,7 @@
 package dev.pacer.engine.api;
 
-import dev.pacer.ratelimit.ParkingSleeper;
-import dev.pacer.ratelimit.Sleeper;
+import dev.pacer.ratelimit.api.ParkingSleeper;
+import dev.pacer.ratelimit.api.Sleeper;
 import java.time.Instant;
 import java.util.concurrent.locks.LockSupport;
 

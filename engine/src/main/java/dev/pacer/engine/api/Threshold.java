@@ -1,7 +1,7 @@
 package dev.pacer.engine.api;
 
-import dev.pacer.ratelimit.DurationText;
-import dev.pacer.ratelimit.NumberText;
+import dev.pacer.ratelimit.api.DurationText;
+import dev.pacer.ratelimit.api.NumberText;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Locale;

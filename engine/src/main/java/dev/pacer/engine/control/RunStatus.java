@@ -5,7 +5,7 @@ import dev.pacer.engine.run.Activity;
 import dev.pacer.engine.api.IntervalReport;
 import dev.pacer.engine.text.Json;
 import dev.pacer.engine.api.Metric;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 

@@ -6,9 +6,9 @@ import dev.pacer.engine.api.SettingException;
 import dev.pacer.engine.api.Durations;
 
 import dev.pacer.engine.api.OpSpec;
-import dev.pacer.ratelimit.Arrivals;
+import dev.pacer.ratelimit.api.Arrivals;
 import dev.pacer.ratelimit.LimiterDesign;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;

@@ -7,7 +7,7 @@ import dev.pacer.engine.api.Op;
 import dev.pacer.engine.op.OpMix;
 import dev.pacer.engine.api.Outcome;
 import dev.pacer.engine.api.Durations;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;

@@ -3,8 +3,8 @@ package dev.pacer.engine.run;
 import dev.pacer.engine.api.Shard;
 
 import dev.pacer.engine.api.RunClock;
-import dev.pacer.ratelimit.RateLimiter;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateLimiter;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CountDownLatch;

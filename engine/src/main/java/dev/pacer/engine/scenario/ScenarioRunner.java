@@ -15,7 +15,7 @@ import dev.pacer.engine.api.Shard;
 import dev.pacer.engine.api.Durations;
 import dev.pacer.engine.api.SettingException;
 import dev.pacer.ratelimit.LimiterDesign;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -2,7 +2,7 @@ package dev.pacer.engine.sink;
 
 import dev.pacer.engine.run.ActivityConfig;
 import dev.pacer.engine.api.Durations;
-import dev.pacer.ratelimit.ParkingSleeper;
+import dev.pacer.ratelimit.api.ParkingSleeper;
 import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -15,7 +15,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import dev.pacer.engine.text.Json;
 import dev.pacer.engine.text.OutputFile;
-import dev.pacer.ratelimit.LimiterSnapshot;
+import dev.pacer.ratelimit.api.LimiterSnapshot;
 import java.util.Map;
 
 /**

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pacer.engine.metrics.MetricsRegistry;
 import dev.pacer.engine.metrics.WorkerMetrics;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -12,7 +12,7 @@ import dev.pacer.engine.api.OpSpec;
 import dev.pacer.engine.api.Outcome;
 import dev.pacer.engine.api.IntervalReport;
 import dev.pacer.engine.run.ActivityConfig;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

@@ -12,7 +12,7 @@ import dev.pacer.engine.run.ActivityConfig;
 import dev.pacer.engine.LoadRun;
 import dev.pacer.engine.RunOptions;
 import dev.pacer.engine.api.OpSpec;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import dev.pacer.engine.api.ChangeKind;
 import dev.pacer.engine.api.StopReason;
 import dev.pacer.engine.text.Json;

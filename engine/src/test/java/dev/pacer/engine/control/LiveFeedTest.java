@@ -14,7 +14,7 @@ import dev.pacer.engine.metrics.WorkerMetrics;
 import dev.pacer.engine.api.Outcome;
 import dev.pacer.engine.api.IntervalReport;
 import dev.pacer.engine.text.Json;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

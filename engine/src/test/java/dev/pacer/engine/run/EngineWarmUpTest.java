@@ -17,7 +17,7 @@ import dev.pacer.engine.api.OpSpec;
 import dev.pacer.engine.api.Outcome;
 import dev.pacer.engine.api.Summary;
 import dev.pacer.engine.api.RunClock;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -3,7 +3,7 @@ package dev.pacer.engine.scenario;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pacer.ratelimit.Arrivals;
+import dev.pacer.ratelimit.api.Arrivals;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;

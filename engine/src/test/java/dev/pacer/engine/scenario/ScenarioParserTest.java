@@ -217,7 +217,7 @@ class ScenarioParserTest {
     @org.junit.jupiter.api.Test
     void arrivalsArePoissonOrUniformAndAnythingElseIsNamed() {
         Scenario s = ScenarioParser.parse("arrivals: poisson\nphases:\n  - duration: 1s\n    rate: 10\n", "a.yaml");
-        assertEquals(dev.pacer.ratelimit.Arrivals.POISSON, s.arrivals());
+        assertEquals(dev.pacer.ratelimit.api.Arrivals.POISSON, s.arrivals());
         assertEquals(null, ScenarioParser.parse("phases:\n  - duration: 1s\n    rate: 10\n", "b.yaml").arrivals());
         ScenarioException e = org.junit.jupiter.api.Assertions.assertThrows(ScenarioException.class,
                 () -> ScenarioParser.parse("arrivals: bursty\nphases:\n  - duration: 1s\n    rate: 10\n", "c.yaml"));

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pacer.engine.api.OpSpec;
 import dev.pacer.engine.run.ActivityConfig;
-import dev.pacer.ratelimit.Arrivals;
+import dev.pacer.ratelimit.api.Arrivals;
 import dev.pacer.ratelimit.LimiterDesign;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

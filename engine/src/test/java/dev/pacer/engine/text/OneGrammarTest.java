@@ -8,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pacer.engine.api.Threshold;
 import dev.pacer.engine.scenario.ScenarioParser;
-import dev.pacer.ratelimit.DurationText;
+import dev.pacer.ratelimit.api.DurationText;
 import dev.pacer.ratelimit.LimiterDesign;
-import dev.pacer.ratelimit.NumberText;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.NumberText;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.function.Function;

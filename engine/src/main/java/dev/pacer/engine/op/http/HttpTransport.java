@@ -41,9 +41,9 @@ final class HttpTransport implements AutoCloseable {
     private final int connectTimeoutMillis;
 
     /** The run's clock: the op's send times and timeouts are read on it. */
-    final dev.pacer.ratelimit.NanoClock clock;
+    final dev.pacer.ratelimit.api.NanoClock clock;
 
-    HttpTransport(int threads, Duration connectTimeout, dev.pacer.ratelimit.NanoClock clock) {
+    HttpTransport(int threads, Duration connectTimeout, dev.pacer.ratelimit.api.NanoClock clock) {
         this.clock = clock;
         this.epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();

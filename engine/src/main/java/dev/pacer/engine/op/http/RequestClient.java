@@ -146,7 +146,7 @@ public final class RequestClient implements AutoCloseable {
      * @throws UnknownHostException when the host does not resolve
      */
     public static RequestClient open(String host, int port, int connections, int ioThreads, Duration connectTimeout,
-                                     Duration requestTimeout, dev.pacer.ratelimit.NanoClock clock,
+                                     Duration requestTimeout, dev.pacer.ratelimit.api.NanoClock clock,
                                      Supplier<? extends Exchange> exchanges) throws UnknownHostException {
         InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(host), port);
         HttpTransport transport = new HttpTransport(ioThreads, connectTimeout, clock);

@@ -11,7 +11,7 @@ import dev.pacer.engine.api.OpSpec;
 import dev.pacer.engine.op.Ops;
 import dev.pacer.engine.api.Summary;
 import dev.pacer.engine.run.ActivityConfig;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;

@@ -17,7 +17,7 @@ import dev.pacer.engine.api.Metric;
 import dev.pacer.engine.api.Op;
 import dev.pacer.engine.api.OpSpec;
 import dev.pacer.engine.op.Ops;
-import dev.pacer.ratelimit.RateSpec;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
