@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The limiter on a machine with many cores and no Maven or network (issue #30). Two steps:
-#   benchmarks/many-cores.sh pack DIR [OLD_COMMIT]   # here: a jlinked runtime, a slim JMH jar and OLD_COMMIT's
-#                                                    # ratelimit jar (default 9e2ae1f, before the scaling fix) in DIR
+#   benchmarks/many-cores.sh pack DIR [OLD_COMMIT]   # here: a jlinked runtime, a slim JMH jar of this tree and one
+#                                                    # of OLD_COMMIT (default 9e2ae1f, before the scaling fix) in DIR
 #   DIR/run.sh OUT                                   # there: AcquireBenchmark old vs new, peers and floors at
 #                                                    # 1..16 threads, the scaling proxy; CSV and text into OUT
-# The run takes about 6 minutes on 16 cores. The old side is the new benchmarks jar with the old ratelimit jar first on
-# the class path (its classes shadow the new ones); results: benchmarks/results/<date>-16-cores/, docs/limiters.md.
+# The run takes about 6 minutes on 16 cores. Each side is a whole benchmarks jar built from its own commit (the
+# limiter's classes moved packages since 9e2ae1f, so one jar cannot shadow the other's); results:
+# benchmarks/results/<date>-16-cores/, docs/limiters.md.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-[ "${1:-}" = pack ] && [ -n "${2:-}" ] || { sed -n 2,8p "$0"; exit 2; }
+[ "${1:-}" = pack ] && [ -n "${2:-}" ] || { sed -n 2,9p "$0"; exit 2; }
 dir="$(mkdir -p "$2" && cd "$2" && pwd)" old="${3:-9e2ae1f}"
 . "$here/bin/jdk.sh"
 pacer_find_jdk
@@ -19,20 +20,25 @@ rm -rf "$dir/rt"
 "$JAVA_HOME/bin/jlink" --add-modules java.base,java.management,jdk.management,jdk.unsupported,java.logging \
   --strip-debug --no-header-files --no-man-pages --compress=zip-9 --output "$dir/rt"
 strip --strip-unneeded "$dir/rt/lib/server/libjvm.so" 2>/dev/null || true # 29 MB -> 25 MB where binutils is at hand
+slim() { # JAR OUT: the JMH jar without what the limiter's benchmarks never load
+  local t; t="$(mktemp -d)"
+  (cd "$t" && unzip -q "$1" \
+    && rm -rf io/netty com/fasterxml io/prometheus org/postgresql org/yaml org/HdrHistogram dev/pacer/engine \
+       META-INF/native-image && rm -f "$2" && zip -qr9 "$2" .)
+  rm -rf "$t"
+}
+slim "$here/benchmarks/target/benchmarks.jar" "$dir/bench.jar"
 work="$(mktemp -d)"
-(cd "$work" && unzip -q "$here/benchmarks/target/benchmarks.jar" \
-  && rm -rf io/netty com/fasterxml io/prometheus org/postgresql org/yaml org/HdrHistogram dev/pacer/engine \
-     META-INF/native-image && rm -f "$dir/bench.jar" && zip -qr9 "$dir/bench.jar" .)
-git -C "$here" archive "$old" | tar -x -C "$work" --one-top-level=old
-(cd "$work/old" && mvn -B -q -ntp -DskipTests -pl ratelimit package)
-cp "$work"/old/ratelimit/target/pacer-ratelimit-*.jar "$dir/old-ratelimit.jar"
+git -C "$here" archive "$old" | tar -x -C "$work"
+(cd "$work" && mvn -B -q -ntp -DskipTests -Dcheckstyle.skip -pl benchmarks -am package)
+slim "$work/benchmarks/target/benchmarks.jar" "$dir/old-bench.jar"
 rm -rf "$work"
 cat > "$dir/run.sh" <<'RUN'
 #!/usr/bin/env bash
 set -u
 cd "$(dirname "$0")"
 OUT="$(mkdir -p "$1" && cd "$1" && pwd)"
-J=rt/bin/java NEW=bench.jar OLD=old-ratelimit.jar:bench.jar W="-wi 2 -w 1s -i 3 -r 1s"
+J=rt/bin/java NEW=bench.jar OLD=old-bench.jar W="-wi 2 -w 1s -i 3 -r 1s"
 (nproc; lscpu | grep -E "Model name|Socket|Core|Thread|NUMA|L3") > "$OUT/cpu.txt" 2>&1
 jmh() { # label classpath forks threads regex [JMH args]
   local label=$1 cp=$2 f=$3 t=$4 re=$5; shift 5
