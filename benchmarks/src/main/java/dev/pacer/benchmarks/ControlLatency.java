@@ -1,8 +1,8 @@
 package dev.pacer.benchmarks;
 
 import dev.pacer.engine.run.ActivityConfig;
-import dev.pacer.engine.LoadRun;
-import dev.pacer.engine.RunOptions;
+import dev.pacer.engine.internal.LoadRun;
+import dev.pacer.engine.internal.RunOptions;
 import dev.pacer.engine.api.ControlEndpoint;
 import dev.pacer.engine.api.StopReason;
 import dev.pacer.engine.api.OpSpec;

@@ -1,5 +1,7 @@
 package dev.pacer.engine;
 
+import dev.pacer.engine.internal.LoadRun;
+import dev.pacer.engine.internal.RunOptions;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pacer.engine.control.ConsoleControl;
 import dev.pacer.engine.api.ControlAction;

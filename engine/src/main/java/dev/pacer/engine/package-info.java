@@ -1,21 +1,27 @@
 /**
- * The engine's entry point: {@link dev.pacer.engine.LoadRun} runs one load test from
- * {@link dev.pacer.engine.RunOptions} and an op, and returns its summary.
+ * The engine's entry points: {@link dev.pacer.engine.LoadTest}, the one builder of a run (its
+ * {@code Running} handle and {@code Result}), and the front doors beside it:
+ * {@link dev.pacer.engine.LimiterComparison}, {@link dev.pacer.engine.ScenarioCatalog},
+ * {@link dev.pacer.engine.WorkloadFiles}, {@link dev.pacer.engine.OpCatalog} and {@link dev.pacer.engine.RunLogs}.
+ * With {@link dev.pacer.engine.api} they are the engine's API: the CLI uses nothing else (an ArchUnit rule in the
+ * cli module).
  *
  * <h2>How data flows</h2>
  * <pre>
- *   LoadRun (this package)   wires one run: sinks, status, control, console, scenario, signals
- *     run/        Activity (workers, limiter, every change), Worker, Reporter (intervals)
- *       op/       what a worker runs: Op, OpProvider (the SPI), Outcome; op/http the HTTP op
- *       metrics/  per-worker recorders the reporter drains into IntervalStats
- *     control/    console and HTTP commands applied to the Activity
- *     scenario/   timed phases played on the Activity
- *     sink/       progress line, start lines, summary text and JSON
+ *   LoadTest (this package)  checks the settings, makes the op, starts the run
+ *     internal/   LoadRun wires one run from RunOptions: sinks, status, control, console, scenario, signals
+ *     control/    console and HTTP commands applied to the Activity; the web console's feed
+ *     export/     the Prometheus endpoint
+ *     scenario/   timed phases played on the Activity; the knee search
+ *     sink/       progress line, start lines, summary text and JSON, interval CSV
+ *     run/        Activity (worker pool, run control, timeline, change log), Worker, Reporter (intervals)
  *     hlog/       the interval log: writer, reader and its comment format, side by side
- *     gate/       thresholds and the verdict
- *     result/     Summary, RunFigures, IntervalReport: records every layer above reads
- *     event/      Change, ChangeKind, StopReason
- *     text/       durations, rates, JSON, SettingException
+ *     gate/       the verdict of the gates
+ *     metrics/    per-worker recorders the reporter drains into IntervalStats
+ *     workload/   workload files, the workload op, the PostgreSQL ops
+ *     op/         the built-in ops, mixes, the providers' registry; op/http the HTTP op
+ *     text/       bounded line reading, output files, JSON
+ *     api/        what every package and every user shares: the op SPI, results, changes, the run's clock
  * </pre>
  * Each package uses only those below it (the layers are ArchUnit tests in the cli module); the
  * limiter ({@code dev.pacer.ratelimit}) is below them all.

@@ -1,22 +1,23 @@
 package dev.pacer.engine;
 
+import dev.pacer.engine.internal.LoadRun;
 import dev.pacer.engine.api.Summary;
 import dev.pacer.engine.api.ManualRunClock;
 import java.util.concurrent.CompletableFuture;
 
 /** Plays runs on a {@link ManualRunClock}: the test's thread drives time until the run ends. */
-final class ManualClock {
+public final class ManualClock {
 
     private ManualClock() {
     }
 
     /** Starts {@code test} on {@code clock}, moves time until it has ended, and returns its result. */
-    static LoadTest.Result play(ManualRunClock clock, LoadTest test) throws Exception {
+    public static LoadTest.Result play(ManualRunClock clock, LoadTest test) throws Exception {
         return finish(clock, PoissonRunTest.quiet(test).clock(clock).start());
     }
 
     /** Moves time until {@code running} has ended, and returns its result. */
-    static LoadTest.Result finish(ManualRunClock clock, LoadTest.Running running) throws Exception {
+    public static LoadTest.Result finish(ManualRunClock clock, LoadTest.Running running) throws Exception {
         CompletableFuture<Void> ended = new CompletableFuture<>();
         running.onEnd(() -> ended.complete(null));
         clock.runUntil(ended::isDone);
@@ -24,7 +25,7 @@ final class ManualClock {
     }
 
     /** Runs {@code run} on a thread of the clock's run; the future completes with its summary. */
-    static CompletableFuture<Summary> start(ManualRunClock clock, LoadRun run) {
+    public static CompletableFuture<Summary> start(ManualRunClock clock, LoadRun run) {
         CompletableFuture<Summary> summary = new CompletableFuture<>();
         clock.start(Thread.ofPlatform().name("test-run"), () -> {
             try {
@@ -37,7 +38,7 @@ final class ManualClock {
     }
 
     /** Runs {@code run} on the clock to its end and returns its summary. */
-    static Summary play(ManualRunClock clock, LoadRun run) throws Exception {
+    public static Summary play(ManualRunClock clock, LoadRun run) throws Exception {
         return clock.await(start(clock, run));
     }
 }

@@ -1,5 +1,7 @@
 package dev.pacer.engine;
 
+import dev.pacer.engine.internal.LoadRun;
+import dev.pacer.engine.internal.RunOptions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pacer.engine.LoadRun;
-import dev.pacer.engine.RunOptions;
+import dev.pacer.engine.internal.LoadRun;
+import dev.pacer.engine.internal.RunOptions;
 import dev.pacer.engine.api.OpSpec;
 import dev.pacer.engine.api.Outcome;
 import dev.pacer.engine.api.IntervalReport;

@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pacer.engine.run.ActivityConfig;
-import dev.pacer.engine.LoadRun;
-import dev.pacer.engine.RunOptions;
+import dev.pacer.engine.internal.LoadRun;
+import dev.pacer.engine.internal.RunOptions;
 import dev.pacer.engine.api.OpSpec;
 import dev.pacer.ratelimit.api.RateSpec;
 import dev.pacer.engine.api.ChangeKind;

@@ -5,8 +5,8 @@ import dev.pacer.engine.api.ControlEndpoint;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pacer.engine.LoadRun;
-import dev.pacer.engine.RunOptions;
+import dev.pacer.engine.internal.LoadRun;
+import dev.pacer.engine.internal.RunOptions;
 import dev.pacer.engine.api.StopReason;
 import dev.pacer.engine.api.OpSpec;
 import dev.pacer.engine.run.ActivityConfig;

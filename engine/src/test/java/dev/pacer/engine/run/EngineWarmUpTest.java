@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pacer.engine.LoadRun;
-import dev.pacer.engine.RunOptions;
+import dev.pacer.engine.internal.LoadRun;
+import dev.pacer.engine.internal.RunOptions;
 import dev.pacer.engine.api.AsyncOp;
 import dev.pacer.engine.api.Completion;
 import dev.pacer.engine.api.IntervalStats;

@@ -3,8 +3,8 @@ package dev.pacer.engine.op.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pacer.engine.LoadRun;
-import dev.pacer.engine.RunOptions;
+import dev.pacer.engine.internal.LoadRun;
+import dev.pacer.engine.internal.RunOptions;
 import dev.pacer.engine.api.Metric;
 import dev.pacer.engine.api.Op;
 import dev.pacer.engine.api.OpSpec;

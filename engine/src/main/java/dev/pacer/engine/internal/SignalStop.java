@@ -1,4 +1,4 @@
-package dev.pacer.engine;
+package dev.pacer.engine.internal;
 
 import dev.pacer.engine.api.StopReason;
 import dev.pacer.engine.run.Activity;

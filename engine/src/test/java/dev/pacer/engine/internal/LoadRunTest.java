@@ -1,5 +1,6 @@
-package dev.pacer.engine;
+package dev.pacer.engine.internal;
 
+import dev.pacer.engine.ManualClock;
 import dev.pacer.engine.api.Summary;
 import dev.pacer.engine.run.ActivityConfig;
 
