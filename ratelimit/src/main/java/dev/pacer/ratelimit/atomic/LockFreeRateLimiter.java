@@ -238,7 +238,12 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
 
     @Override
     public long acquire(Grant grant) {
-        return acquireOne(atomic(grant));
+        AtomicGrant g = atomic(grant);
+        try {
+            return acquireOne(g, false);
+        } catch (InterruptedException e) {
+            throw new AssertionError("uninterruptible acquire was interrupted", e);
+        }
     }
 
     @Override
