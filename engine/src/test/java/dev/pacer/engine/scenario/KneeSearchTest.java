@@ -1,5 +1,7 @@
-package dev.pacer.engine;
+package dev.pacer.engine.scenario;
 
+import dev.pacer.engine.ManualClock;
+import dev.pacer.engine.LoadTest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,7 +16,6 @@ import dev.pacer.engine.api.Knee;
 import dev.pacer.engine.api.RunFigures;
 import dev.pacer.engine.api.Scenario;
 import dev.pacer.engine.api.ScenarioException;
-import dev.pacer.engine.scenario.ScenarioParser;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.util.List;

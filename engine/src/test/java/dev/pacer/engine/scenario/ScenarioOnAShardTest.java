@@ -1,12 +1,13 @@
-package dev.pacer.engine;
+package dev.pacer.engine.scenario;
 
+import dev.pacer.engine.ManualClock;
+import dev.pacer.engine.LoadTest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.pacer.engine.api.Change;
 import dev.pacer.engine.api.ChangeKind;
 import dev.pacer.engine.api.Shard;
 import dev.pacer.engine.api.Scenario;
-import dev.pacer.engine.scenario.ScenarioParser;
 import java.util.List;
 import dev.pacer.engine.api.ManualRunClock;
 import org.junit.jupiter.api.Test;
