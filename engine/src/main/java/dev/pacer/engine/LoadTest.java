@@ -87,25 +87,13 @@ public final class LoadTest {
     private LimiterDesign limiter = LimiterDesign.ATOMIC;
     private Shard shard;
     private java.time.Instant startAt;
-    private Duration interval = RunOptions.DEFAULT_INTERVAL;
-    private Duration grace = RunOptions.DEFAULT_GRACE;
-    private Duration engineWarmUp = Duration.ZERO;
-    private Path hlog;
-    private HlogPageRenderer reportPage;
-    private Path summaryJson;
-    private Path csv;
-    private final List<Threshold> thresholds = new ArrayList<>();
-    private double maxErrorRatio = RunOptions.DEFAULT_MAX_ERROR_RATIO;
-    private ControlEndpoint control;
-    private ControlEndpoint metrics;
-    private String controlToken;
-    private InputStream console;
-    private boolean handleSignals;
-    private StatusBlock statusBlock;
+    /**
+     * How the run is reported, judged and controlled (interval, grace, files, gates, endpoints, console, status):
+     * held here only, checked when a start builds the run's options from it with the activity.
+     */
+    private final RunOptions.Builder reporting = RunOptions.builder();
     private PrintStream out = DISCARD;
     private PrintStream err = DISCARD;
-    private boolean progress;
-    private boolean announce;
     private final List<Consumer<IntervalReport>> intervalListeners = new ArrayList<>();
     private final List<Consumer<Change>> changeListeners = new ArrayList<>();
     private final List<Consumer<Summary>> finishListeners = new ArrayList<>();
@@ -277,7 +265,7 @@ public final class LoadTest {
         if (interval == null) {
             throw new SettingException("interval", "null", "must be given (a duration of at least 10ms)");
         }
-        this.interval = interval;
+        reporting.interval(interval);
         return this;
     }
 
@@ -287,7 +275,7 @@ public final class LoadTest {
      * compiled (default: zero, none; the CLI's default is {@link dev.pacer.engine.run.EngineWarmUp#DEFAULT_BOUND}).
      */
     public LoadTest engineWarmUp(Duration bound) {
-        this.engineWarmUp = bound;
+        reporting.engineWarmUp(bound);
         return this;
     }
 
@@ -296,13 +284,13 @@ public final class LoadTest {
         if (grace == null) {
             throw new SettingException("grace", "null", "must be given (a duration, 0 or more)");
         }
-        this.grace = grace;
+        reporting.grace(grace);
         return this;
     }
 
     /** Write the interval histogram log. */
     public LoadTest hlog(Path file) {
-        this.hlog = file;
+        reporting.hlog(file);
         return this;
     }
 
@@ -312,38 +300,37 @@ public final class LoadTest {
      * command that makes it).
      */
     public LoadTest reportPage(HlogPageRenderer renderer) {
-        this.reportPage = renderer;
+        reporting.reportPage(renderer);
         return this;
     }
 
     /** Write the summary as JSON. */
     public LoadTest summaryJson(Path file) {
-        this.summaryJson = file;
+        reporting.summaryJson(file);
         return this;
     }
 
     /** Stream one CSV row per interval (start, end, phase, ops, errors, per metric p50/p90/p99/max). */
     public LoadTest csv(Path file) {
-        this.csv = file;
+        reporting.csv(file);
         return this;
     }
 
     /** A pass/fail gate: {@code response.p99<20ms}, {@code achieved>=0.99*target}, {@code errors<0.1%}. */
     public LoadTest threshold(String gate) {
-        thresholds.add(Threshold.parse(gate));
+        reporting.threshold(Threshold.parse(gate));
         return this;
     }
 
     /** The largest error ratio that passes (default 0.01). */
     public LoadTest maxErrorRatio(double ratio) {
-        this.maxErrorRatio = ratio;
+        reporting.maxErrorRatio(ratio);
         return this;
     }
 
     /** Open the HTTP control endpoint ({@code 7070}, {@code 127.0.0.1:7070}); a token is needed off loopback. */
     public LoadTest control(String endpoint, String token) {
-        this.control = ControlEndpoint.parse(endpoint);
-        this.controlToken = token;
+        reporting.control(ControlEndpoint.parse(endpoint), token);
         return this;
     }
 
@@ -352,31 +339,31 @@ public final class LoadTest {
      * needs a token, the control endpoint's ({@link #control}) or {@link #token}'s.
      */
     public LoadTest metrics(String endpoint) {
-        this.metrics = ControlEndpoint.parse(endpoint, "metrics");
+        reporting.metrics(ControlEndpoint.parse(endpoint, "metrics"));
         return this;
     }
 
     /** The bearer token the control and metrics endpoints require. */
     public LoadTest token(String token) {
-        this.controlToken = token;
+        reporting.token(token);
         return this;
     }
 
     /** Read console commands ({@code rate 8000}, {@code stop}, ...) from {@code in}. */
     public LoadTest console(InputStream in) {
-        this.console = in;
+        reporting.console(in);
         return this;
     }
 
     /** Update {@code block} every interval (a terminal's live view draws it). */
     public LoadTest statusBlock(StatusBlock block) {
-        this.statusBlock = block;
+        reporting.statusBlock(block);
         return this;
     }
 
     /** Stop cleanly on SIGINT/SIGTERM while the test runs (for programs that are the test). */
     public LoadTest handleSignals(boolean handle) {
-        this.handleSignals = handle;
+        reporting.handleSignals(handle);
         return this;
     }
 
@@ -393,13 +380,13 @@ public final class LoadTest {
 
     /** Print a progress line every interval, and every change as it happens (default off). */
     public LoadTest progress(boolean progress) {
-        this.progress = progress;
+        reporting.progress(progress);
         return this;
     }
 
     /** Print what runs before it starts, and where the control endpoint listens (default off). */
     public LoadTest announce(boolean announce) {
-        this.announce = announce;
+        reporting.announce(announce);
         return this;
     }
 
@@ -526,12 +513,7 @@ public final class LoadTest {
         }
         ActivityConfig activity = new ActivityConfig(opSpec, workers, virtualThreads, rate, runs, cycles, maxInFlight,
                 arrivals, seed, shard, startAt, limiter);
-        return RunOptions.builder(activity).interval(interval).grace(grace).hlog(hlog).reportPage(reportPage)
-                .summaryJson(summaryJson).csv(csv)
-                .thresholds(thresholds).maxErrorRatio(maxErrorRatio).token(controlToken).control(control, controlToken)
-                .metrics(metrics).console(console)
-                .scenario(scenario).handleSignals(handleSignals).progress(progress).announce(announce)
-                .statusBlock(statusBlock).clock(clock).engineWarmUp(engineWarmUp).build();
+        return reporting.scenario(scenario).clock(clock).build(activity);
     }
 
     /** A test that is running: change it, watch it, wait for it. Thread-safe. */

@@ -18,8 +18,10 @@ import java.util.Objects;
 
 /**
  * Everything a {@link LoadRun} needs besides the op: what to run, how it is reported and judged, and
- * how it is controlled while it runs. Immutable; made with {@link #builder(ActivityConfig)}, where every
- * setting but the activity has a default.
+ * how it is controlled while it runs. Immutable; made by a {@link Builder}, where every setting but the
+ * activity has a default. {@code LoadTest} keeps its reporting settings in one (the one place they are held) and
+ * builds it with the activity at each start; the builder checks them all when it builds, so the order they were
+ * given in does not matter.
  */
 public final class RunOptions {
 
@@ -53,9 +55,9 @@ public final class RunOptions {
     private final RunClock clock;
     private final Duration engineWarmUp;
 
-    private RunOptions(Builder b) {
+    private RunOptions(Builder b, ActivityConfig activity) {
         this.clock = b.clock;
-        this.activity = b.activity;
+        this.activity = activity;
         this.interval = b.interval;
         this.grace = b.grace;
         this.hlog = b.hlog;
@@ -78,7 +80,12 @@ public final class RunOptions {
 
     /** Options for {@code activity}, every other setting at its default. */
     public static Builder builder(ActivityConfig activity) {
-        return new Builder(activity);
+        return new Builder(Objects.requireNonNull(activity, "activity"));
+    }
+
+    /** Options whose activity is given when they are built ({@link Builder#build(ActivityConfig)}). */
+    public static Builder builder() {
+        return new Builder(null);
     }
 
     /** Options for {@code activity}, every other setting at its default. */
@@ -201,6 +208,7 @@ public final class RunOptions {
     }
 
     public static final class Builder {
+        /** The activity given with {@link #builder(ActivityConfig)}, or null. */
         private final ActivityConfig activity;
         private RunClock clock = RunClock.system();
         private Duration interval = DEFAULT_INTERVAL;
@@ -223,29 +231,17 @@ public final class RunOptions {
         private Duration engineWarmUp = Duration.ZERO;
 
         private Builder(ActivityConfig activity) {
-            this.activity = Objects.requireNonNull(activity, "activity");
+            this.activity = activity;
         }
 
         /** Reporting interval, at least {@link #MIN_INTERVAL}. */
         public Builder interval(Duration interval) {
-            if (interval == null) {
-                throw new SettingException("interval", "null", "must be given (a duration of at least 10ms)");
-            }
-            if (interval.compareTo(MIN_INTERVAL) < 0) {
-                throw new SettingException("interval", Durations.format(interval), "must be at least 10ms");
-            }
             this.interval = interval;
             return this;
         }
 
         /** How long ops in flight at the end may take to finish (0: cancel them at once). */
         public Builder grace(Duration grace) {
-            if (grace == null) {
-                throw new SettingException("grace", "null", "must be given (a duration, 0 or more)");
-            }
-            if (grace.isNegative()) {
-                throw new SettingException("grace", Durations.format(grace), "must not be negative");
-            }
             this.grace = grace;
             return this;
         }
@@ -292,11 +288,13 @@ public final class RunOptions {
             return this;
         }
 
+        /** The gates given so far, in their order. */
+        public List<Threshold> thresholds() {
+            return List.copyOf(thresholds);
+        }
+
         /** The largest error ratio that passes, between 0 and 1. */
         public Builder maxErrorRatio(double ratio) {
-            if (!(ratio >= 0 && ratio <= 1)) {
-                throw new SettingException("max-error-ratio", Double.toString(ratio), "must be between 0 and 1");
-            }
             this.maxErrorRatio = ratio;
             return this;
         }
@@ -306,12 +304,6 @@ public final class RunOptions {
          * this machine needs a token.
          */
         public Builder control(ControlEndpoint endpoint, String token) {
-            if (token != null && token.isBlank()) {
-                throw new SettingException("control-token", "", "must not be blank");
-            }
-            if (endpoint != null && !endpoint.isLoopback() && token == null) {
-                throw new SettingException("control", endpoint.text(), "listens beyond this machine, so it needs ${control-token}");
-            }
             this.control = endpoint;
             this.controlToken = token;
             return this;
@@ -328,9 +320,6 @@ public final class RunOptions {
 
         /** The bearer token the control and metrics endpoints require (null for none). */
         public Builder token(String token) {
-            if (token != null && token.isBlank()) {
-                throw new SettingException("control-token", "", "must not be blank");
-            }
             this.controlToken = token;
             return this;
         }
@@ -361,9 +350,6 @@ public final class RunOptions {
 
         /** Warms the engine for at most {@code bound} before the run's clock starts; zero for no warm-up. */
         public Builder engineWarmUp(Duration bound) {
-            if (bound.isNegative()) {
-                throw new SettingException("engine-warm-up", Durations.format(bound), "must not be negative");
-            }
             this.engineWarmUp = bound;
             return this;
         }
@@ -373,11 +359,51 @@ public final class RunOptions {
             return this;
         }
 
+        /** The options, for the activity given with {@link #builder(ActivityConfig)}. */
         public RunOptions build() {
-            if (metrics != null && !metrics.isLoopback() && controlToken == null) {
-                throw new SettingException("metrics", metrics.text(), "listens beyond this machine, so it needs ${control-token}");
+            if (activity == null) {
+                throw new IllegalStateException("no activity: build(ActivityConfig)");
             }
-            return new RunOptions(this);
+            return build(activity);
+        }
+
+        /**
+         * The options for {@code activity}, every setting checked: a bad one is a {@link SettingException} naming it.
+         * The builder can build again (a test started twice).
+         */
+        public RunOptions build(ActivityConfig activity) {
+            Objects.requireNonNull(activity, "activity");
+            if (interval == null) {
+                throw new SettingException("interval", "null", "must be given (a duration of at least 10ms)");
+            }
+            if (interval.compareTo(MIN_INTERVAL) < 0) {
+                throw new SettingException("interval", Durations.format(interval), "must be at least 10ms");
+            }
+            if (grace == null) {
+                throw new SettingException("grace", "null", "must be given (a duration, 0 or more)");
+            }
+            if (grace.isNegative()) {
+                throw new SettingException("grace", Durations.format(grace), "must not be negative");
+            }
+            if (!(maxErrorRatio >= 0 && maxErrorRatio <= 1)) {
+                throw new SettingException("max-error-ratio", Double.toString(maxErrorRatio), "must be between 0 and 1");
+            }
+            if (controlToken != null && controlToken.isBlank()) {
+                throw new SettingException("control-token", "", "must not be blank");
+            }
+            if (control != null && !control.isLoopback() && controlToken == null) {
+                throw new SettingException("control", control.text(),
+                        "listens beyond this machine, so it needs ${control-token}");
+            }
+            if (engineWarmUp == null || engineWarmUp.isNegative()) {
+                throw new SettingException("engine-warm-up", engineWarmUp == null ? "null" : Durations.format(engineWarmUp),
+                        "must not be negative");
+            }
+            if (metrics != null && !metrics.isLoopback() && controlToken == null) {
+                throw new SettingException("metrics", metrics.text(),
+                        "listens beyond this machine, so it needs ${control-token}");
+            }
+            return new RunOptions(this, activity);
         }
     }
 }
