@@ -36,14 +36,16 @@ public class DesignsBenchmark {
 
     @State(Scope.Benchmark)
     public static class Shared {
-        @Param({"atomic", "tokenpool", "bucket", "warmup:resolution=1ns", "bursty:resolution=1ns", "bandwidths", "leaky", "fixed-window",
+        @Param({"atomic", "tokenpool", "bucket", "warmup:resolution=1ns", "bursty:resolution=1ns", "bandwidths",
+                "leaky", "fixed-window",
                 "sliding-log:window=1ms", "sliding-window"})
         public String design;
         RateLimiter limiter;
 
         @Setup(Level.Trial)
         public void setup() {
-            limiter = RateLimiters.builder(RateSpec.of(AcquireBenchmark.UNLIMITED)).design(LimiterDesign.parse(design)).build();
+            limiter = RateLimiters.builder(RateSpec.of(AcquireBenchmark.UNLIMITED)).design(LimiterDesign.parse(design))
+                    .build();
         }
     }
 

@@ -35,18 +35,22 @@ final class CompareLimitersCommand implements Callable<Integer> {
             description = "The target rate (default: ${DEFAULT-VALUE}).")
     RateSpec rate;
 
-    @Option(names = {"-t", "--threads"}, paramLabel = "N", defaultValue = "8", description = "Worker threads (default: ${DEFAULT-VALUE}).")
+    @Option(names = {"-t", "--threads"}, paramLabel = "N", defaultValue = "8", description = "Worker threads (default: "
+            + "${DEFAULT-VALUE}).")
     int threads;
 
-    @Option(names = {"-d", "--duration"}, paramLabel = "DURATION", defaultValue = "10s", converter = Converters.PositiveDuration.class,
+    @Option(names = {"-d", "--duration"}, paramLabel = "DURATION", defaultValue = "10s",
+            converter = Converters.PositiveDuration.class,
             description = "How long each design runs (default: ${DEFAULT-VALUE}).")
     Duration duration;
 
-    @Option(names = "--stall", paramLabel = "DURATION", defaultValue = "200ms", converter = Converters.NonNegativeDuration.class,
+    @Option(names = "--stall", paramLabel = "DURATION", defaultValue = "200ms",
+            converter = Converters.NonNegativeDuration.class,
             description = "How long each stall of the op lasts; 0 for none (default: ${DEFAULT-VALUE}).")
     Duration stall;
 
-    @Option(names = "--stall-every", paramLabel = "DURATION", defaultValue = "2s", converter = Converters.PositiveDuration.class,
+    @Option(names = "--stall-every", paramLabel = "DURATION", defaultValue = "2s",
+            converter = Converters.PositiveDuration.class,
             description = "How often the op stalls (default: ${DEFAULT-VALUE}).")
     Duration stallEvery;
 
@@ -54,17 +58,20 @@ final class CompareLimitersCommand implements Callable<Integer> {
             description = "A design to compare; repeat for several (default: every design with its default options).")
     List<LimiterDesign> limiters = new ArrayList<>();
 
-    @Option(names = "--dir", paramLabel = "DIR", description = "Where each design's interval log is written (default: a new temporary folder).")
+    @Option(names = "--dir", paramLabel = "DIR", description = "Where each design's interval log is written (default: "
+            + "a new temporary folder).")
     Path dir;
 
-    @Option(names = "--plot", paramLabel = "FILE", description = "Also write a page charting every design's achieved rate (and wait) together.")
+    @Option(names = "--plot", paramLabel = "FILE", description = "Also write a page charting every design's achieved "
+            + "rate (and wait) together.")
     Path plot;
 
     @Override
     public Integer call() throws Exception {
         // every check before the first design runs: a comparison takes designs x duration
         if (rate.strictness() != RateSpec.DEFAULT_STRICTNESS) {
-            throw new IllegalArgumentException("--rate '" + rate + "': give the rate alone; strictness is the atomic limiter's,"
+            throw new IllegalArgumentException("--rate '" + rate + "': give the rate alone; strictness is the atomic "
+                    + "limiter's,"
                     + " and the comparison runs every design at its defaults");
         }
         int maxThreads = LimiterComparison.maxThreads();
@@ -78,10 +85,12 @@ final class CompareLimitersCommand implements Callable<Integer> {
             if (!limiters.isEmpty()) {
                 throw e; // invalid --limiter 'D': at R ops/s: why
             }
-            throw new SettingException("rate", java.math.BigDecimal.valueOf(rate.opsPerSecond()).stripTrailingZeros().toPlainString(),
+            throw new SettingException("rate",
+                    java.math.BigDecimal.valueOf(rate.opsPerSecond()).stripTrailingZeros().toPlainString(),
                     "the default designs include " + e.value() + ", which cannot run " + e.reason());
         }
-        LimiterComparison.Settings settings = new LimiterComparison.Settings(rate.opsPerSecond(), threads, duration, stallEvery,
+        LimiterComparison.Settings settings = new LimiterComparison.Settings(rate.opsPerSecond(), threads, duration,
+                stallEvery,
                 stall, Duration.ofMillis(100), designs);
         Map<String, Path> outputs = new LinkedHashMap<>();
         outputs.put("--plot", plot);
@@ -107,7 +116,8 @@ final class CompareLimitersCommand implements Callable<Integer> {
             for (LimiterComparison.Row r : rows) {
                 reports.add(Report.of(List.of(r.hlog()), null, null));
             }
-            ReportHtml.write(reports, "limiters compared", rows.stream().map(LimiterComparison.Row::design).toList(), plot);
+            ReportHtml.write(reports, "limiters compared", rows.stream().map(LimiterComparison.Row::design).toList(),
+                    plot);
             err.println("compare-limiters: page written to " + plot);
             err.flush();
         }

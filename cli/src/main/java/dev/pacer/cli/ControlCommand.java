@@ -43,22 +43,27 @@ final class ControlCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--to", paramLabel = "[HOST:]PORT", defaultValue = "127.0.0.1:7070",
-            description = {"Where the run listens, written as for 'pacer run --control' (default: ${DEFAULT-VALUE}); several,",
-                    "comma-separated, for the shards of one test: each gets the same (global) value and answers on its own line."})
+            description = {"Where the run listens, written as for 'pacer run --control' (default: ${DEFAULT-VALUE}); "
+                    + "several,",
+                    "comma-separated, for the shards of one test: each gets the same (global) value and answers on its "
+                            + "own line."})
     String to;
 
     @Option(names = "--token", paramLabel = "TOKEN", description = "Bearer token (default: $PACER_CONTROL_TOKEN).")
     String token;
 
-    @Parameters(index = "0", paramLabel = "COMMAND", description = "status | rate | strictness | threads | pause | resume | stop")
+    @Parameters(index = "0", paramLabel = "COMMAND", description = "status | rate | strictness | threads | pause | "
+            + "resume | stop")
     String verb;
 
-    @Parameters(index = "1", arity = "0..1", paramLabel = "VALUE", description = "The new value for rate, strictness, threads.")
+    @Parameters(index = "1", arity = "0..1", paramLabel = "VALUE", description = "The new value for rate, strictness, "
+            + "threads.")
     String value;
 
     @Override
     public Integer call() throws Exception {
-        ControlAction action = ControlAction.of(verb.toLowerCase(java.util.Locale.ROOT), value); // validates locally first
+        // validates locally first
+        ControlAction action = ControlAction.of(verb.toLowerCase(java.util.Locale.ROOT), value);
         List<String> targets = new ArrayList<>();
         for (String t : to.split(",")) {
             if (!t.isBlank()) {
@@ -108,7 +113,8 @@ final class ControlCommand implements Callable<Integer> {
             try {
                 response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
             } catch (ConnectException e) {
-                say(err, "pacer control: cannot reach a run at " + where + " (is 'pacer run --control' running there?)");
+                say(err, "pacer control: cannot reach a run at " + where + " (is 'pacer run --control' running "
+                        + "there?)");
                 return PacerCommand.EXIT_FAILED;
             } catch (IOException e) {
                 say(err, "pacer control: " + where + ": " + PacerCommand.oneLine(String.valueOf(e.getMessage())));

@@ -16,7 +16,8 @@ final class ControlOptions {
     String control;
 
     @Option(names = "--metrics", paramLabel = "[HOST:]PORT",
-            description = {"Serve Prometheus metrics at http://HOST:PORT/metrics: wait/service/response histograms, ops",
+            description = {"Serve Prometheus metrics at http://HOST:PORT/metrics: wait/service/response histograms, "
+                    + "ops",
                     "by outcome, target and achieved rate, threads, in flight, the limiter. Loopback unless HOST",
                     "says otherwise; then it requires the control token too."})
     String metrics;

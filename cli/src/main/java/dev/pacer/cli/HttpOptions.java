@@ -20,16 +20,20 @@ final class HttpOptions {
     @Option(names = "--method", paramLabel = "METHOD", description = "http op: the method (default GET).")
     String method;
 
-    @Option(names = {"-H", "--header"}, paramLabel = "'NAME: VALUE'", description = "http op: a request header, repeatable.")
+    @Option(names = {"-H", "--header"}, paramLabel = "'NAME: VALUE'", description = "http op: a request header, "
+            + "repeatable.")
     List<String> headers = new ArrayList<>();
 
-    @Option(names = "--body", paramLabel = "TEXT|@FILE", description = "http op: the request body, or @file to send a file's bytes.")
+    @Option(names = "--body", paramLabel = "TEXT|@FILE", description = "http op: the request body, or @file to send a "
+            + "file's bytes.")
     String body;
 
-    @Option(names = "--connect-timeout", paramLabel = "DURATION", description = "http op: connect timeout (default 5s).")
+    @Option(names = "--connect-timeout", paramLabel = "DURATION", description = "http op: connect timeout (default "
+            + "5s).")
     String connectTimeout;
 
-    @Option(names = "--request-timeout", paramLabel = "DURATION", description = "http op: request timeout (default 30s).")
+    @Option(names = "--request-timeout", paramLabel = "DURATION", description = "http op: request timeout (default "
+            + "30s).")
     String requestTimeout;
 
     @Option(names = "--expect", paramLabel = "CLASSES",
@@ -44,7 +48,8 @@ final class HttpOptions {
     boolean http2;
 
     @Option(names = {"-c", "--connections"}, paramLabel = "N",
-            description = "http op: connections to the server (HTTP/1.1: default 64, each one request at a time, so also "
+            description = "http op: connections to the server (HTTP/1.1: default 64, each one request at a time, so "
+                    + "also "
                     + "the bound on requests in flight; HTTP/2: default 1, streams multiplexed).")
     String connections;
 
@@ -52,7 +57,8 @@ final class HttpOptions {
             description = "http op, postgres --client vertx: event-loop threads (default: half the cores, 1 to 4).")
     String ioThreads;
 
-    @Option(names = {"-k", "--insecure"}, description = "http op: trust any TLS certificate (self-signed test servers).")
+    @Option(names = {"-k", "--insecure"}, description = "http op: trust any TLS certificate (self-signed test "
+            + "servers).")
     boolean insecure;
 
     /** The options given, keyed as the op reads them. */

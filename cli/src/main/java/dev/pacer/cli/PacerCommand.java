@@ -25,7 +25,8 @@ import picocli.CommandLine.Command;
 @Command(name = "pacer",
         mixinStandardHelpOptions = true,
         versionProvider = PacerCommand.Version.class,
-        description = "Drives a workload from many threads at a target rate and tells you how late every operation started.",
+        description = "Drives a workload from many threads at a target rate and tells you how late every operation "
+                + "started.",
         subcommands = {
                 RunCommand.class,
                 OpsCommand.class,

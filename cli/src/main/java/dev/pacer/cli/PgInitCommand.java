@@ -11,7 +11,8 @@ import picocli.CommandLine.Option;
                 "then pacer run --workload tpcb-like --url ... See docs/postgres.md."})
 final class PgInitCommand implements Callable<Integer> {
 
-    @Option(names = "--url", required = true, paramLabel = "URL", description = "postgresql://user:password@host:port/db")
+    @Option(names = "--url", required = true, paramLabel = "URL",
+            description = "postgresql://user:password@host:port/db")
     String url;
 
     @Option(names = {"-s", "--scale"}, paramLabel = "N", description = "100 000 accounts per unit (default 1).")

@@ -35,7 +35,8 @@ import picocli.CommandLine.Parameters;
                 "  pacer report run.hlog --plot run.html        a self-contained page with the charts",
                 "  pacer report before.hlog --vs after.hlog --plot vs.html   two runs overlaid, with their differences",
                 "  pacer report run.hlog --csv | --json",
-                "  pacer report run.hlog --csv --intervals      a CSV row per interval: ops, errors, p50/p90/p99/max per tag", ""},
+                "  pacer report run.hlog --csv --intervals      a CSV row per interval: ops, errors, p50/p90/p99/max "
+                        + "per tag", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:read whole (and every --threshold passed)",
                 "1:some lines unreadable (named; the rest is reported), a --threshold failed, or the --plot page"
@@ -49,7 +50,8 @@ final class ReportCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "LOG.hlog", description = "One or more interval histogram logs.")
     List<Path> logs = new ArrayList<>();
 
-    @Option(names = "--merge", description = "Merge the logs into one view, aligned by their start times (adds histograms).")
+    @Option(names = "--merge", description = "Merge the logs into one view, aligned by their start times (adds "
+            + "histograms).")
     boolean merge;
 
     @Option(names = "--from", paramLabel = "DURATION", description = "Window start, from the log's start (e.g. 30s).")
@@ -58,17 +60,21 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = "--to", paramLabel = "DURATION", description = "Window end, from the log's start (e.g. 90s).")
     String to;
 
-    @Option(names = "--plot", paramLabel = "FILE.html", description = "Write a self-contained HTML page with the charts.")
+    @Option(names = "--plot", paramLabel = "FILE.html", description = "Write a self-contained HTML page with the "
+            + "charts.")
     Path plot;
 
-    @Option(names = "--vs", paramLabel = "B.hlog", description = "Compare with another run's log: a table of the differences"
+    @Option(names = "--vs", paramLabel = "B.hlog", description = "Compare with another run's log: a table of the "
+            + "differences"
             + " (rate, errors, p50/p99/max per tag); with --plot, both runs overlaid on one page.")
     Path vs;
 
-    @Option(names = "--csv", description = "Print the percentile table as CSV (nanoseconds); with --intervals, a row per interval.")
+    @Option(names = "--csv", description = "Print the percentile table as CSV (nanoseconds); with --intervals, a row "
+            + "per interval.")
     boolean csv;
 
-    @Option(names = "--intervals", description = "List every interval: target, achieved, errors by type, p50/p90/p99/max per tag"
+    @Option(names = "--intervals", description = "List every interval: target, achieved, errors by type, "
+            + "p50/p90/p99/max per tag"
             + " (text, or CSV rows with --csv). Without it, text lists the intervals that had errors.")
     boolean intervals;
 
@@ -86,10 +92,12 @@ final class ReportCommand implements Callable<Integer> {
             throw new IllegalArgumentException("give --csv or --json, not both");
         }
         if (logs.size() > 1 && !merge && (csv || json || plot != null)) {
-            throw new IllegalArgumentException("several logs make one table or page only with --merge (or report them one by one)");
+            throw new IllegalArgumentException("several logs make one table or page only with --merge (or report them "
+                    + "one by one)");
         }
         if (vs != null && (csv || json || intervals)) {
-            throw new IllegalArgumentException("--vs compares in text and on a page (--plot); give --csv, --json or --intervals without it");
+            throw new IllegalArgumentException("--vs compares in text and on a page (--plot); give --csv, --json or "
+                    + "--intervals without it");
         }
         if (vs != null && logs.size() > 1 && !merge) {
             throw new IllegalArgumentException("--vs compares one log (or several with --merge) with " + vs);

@@ -31,7 +31,8 @@ import picocli.CommandLine.Command;
                 "  pacer run --rate 1000 --duration 10s",
                 "  pacer run --rate 5000 --threads 16 --duration 30s --op sleep:2ms",
                 "  pacer run --rate 1M,0.5 --threads 2 --cycles 20M --op noop --hlog run.hlog --summary run.json",
-                "  pacer run --rate 20000 --duration 60s --op http --url http://127.0.0.1:8080/ --virtual --threads 500",
+                "  pacer run --rate 20000 --duration 60s --op http --url http://127.0.0.1:8080/ --virtual --threads "
+                        + "500",
                 "  pacer run scenarios/stepped.yaml",
                 "  pacer run --scenario ramp-to-knee",
                 "",

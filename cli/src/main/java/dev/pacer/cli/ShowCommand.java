@@ -17,7 +17,8 @@ import picocli.CommandLine.Parameters;
 
 /** {@code pacer show}: what a workload's cycles would send, without sending anything. */
 @Command(name = "show", mixinStandardHelpOptions = true,
-        description = "Prints what a workload file's cycles would send (each binding's value and the rendered requests), "
+        description = "Prints what a workload file's cycles would send (each binding's value and the rendered "
+                + "requests), "
                 + "without sending anything.")
 final class ShowCommand implements Callable<Integer> {
 
@@ -31,7 +32,8 @@ final class ShowCommand implements Callable<Integer> {
     Long cycle;
 
     @Option(names = "--shards", paramLabel = "N",
-            description = "The test's shard count, which picks each cycle's op (default 1; a cycle's data never depends on it).")
+            description = "The test's shard count, which picks each cycle's op (default 1; a cycle's data never "
+                    + "depends on it).")
     int shards = 1;
 
     @Option(names = "--var", paramLabel = "NAME=VALUE", description = "Override a var of the file (repeatable).")

@@ -80,12 +80,14 @@ class ArchitectureTest {
      * The engine's layers, top to bottom; packages in one tier are peers. Each may use only the tiers
      * below it: the entry points ({@code LoadTest}, the limiter comparison and the
      * other front doors); the run's wiring ({@code LoadRun} from {@code RunOptions}); what drives or reads a run
-     * from outside (control, metrics export, scenarios); the sinks (progress line, summary text and JSON); the run core (activity, workers, reporter); the log format; the gates' verdict; the
+     * from outside (control, metrics export, scenarios); the sinks (progress line, summary text and JSON); the run core
+     * (activity, workers, reporter); the log format; the gates' verdict; the
      * recorders; the workload op (files, bindings, checks); the ops; the text helpers; and at the bottom the API
      * (the op SPI, results, changes, the run's clock, settings' values and errors).
      */
     static final String[][] ENGINE_TIERS = {
-            {"entry"}, {"internal"}, {"control", "export", "scenario"}, {"sink"}, {"run"}, {"hlog"}, {"gate"}, {"metrics"},
+            {"entry"}, {"internal"}, {"control", "export", "scenario"}, {"sink"}, {"run"}, {"hlog"}, {"gate"},
+                    {"metrics"},
             {"workload"}, {"op"}, {"text"}, {"api"}};
 
     @ArchTest
@@ -95,7 +97,8 @@ class ArchitectureTest {
         Architectures.LayeredArchitecture rule = layeredArchitecture().consideringOnlyDependenciesInLayers();
         for (String[] tier : ENGINE_TIERS) {
             for (String layer : tier) {
-                rule = rule.layer(layer).definedBy(layer.equals("entry") ? "dev.pacer.engine" : "dev.pacer.engine." + layer + "..");
+                rule = rule.layer(layer).definedBy(layer.equals("entry") ? "dev.pacer.engine" : "dev.pacer.engine."
+                        + layer + "..");
             }
         }
         List<String> above = new ArrayList<>();

@@ -12,7 +12,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code pacer compare-limiters}: bad input is one line and exit 2 before any design runs; each run keeps its own log. */
+/**
+ * {@code pacer compare-limiters}: bad input is one line and exit 2 before any design runs; each run keeps its own log.
+ */
 class CompareLimitersCommandTest {
 
     @TempDir
@@ -25,7 +27,8 @@ class CompareLimitersCommandTest {
         String[][] cases = {
                 {"invalid --threads '0': must be between 1 and 4096", "-t", "0"},
                 {"invalid --rate '2000000': the default designs include warmup", "--rate", "2e6"},
-                {"invalid --limiter 'warmup': at 2000000 ops/s: the warmup limiter", "--rate", "2e6", "--limiter", "leaky", "--limiter", "warmup"},
+                {"invalid --limiter 'warmup': at 2000000 ops/s: the warmup limiter", "--rate", "2e6", "--limiter",
+                        "leaky", "--limiter", "warmup"},
                 {"invalid --plot 'nope/page.html': the folder", "--plot", "nope/page.html"},
                 {"invalid --plot '.': is a folder", "--plot", "."},
                 {"invalid --plot '': give a file name", "--plot", ""},
@@ -50,7 +53,8 @@ class CompareLimitersCommandTest {
 
     @Test
     void aBareZeroStallIsNone() throws Exception {
-        PacerProcess.Result r = PacerProcess.run(dir, 60, "compare-limiters", "-d", "200ms", "--stall", "0", "--limiter", "leaky",
+        PacerProcess.Result r = PacerProcess.run(dir, 60, "compare-limiters", "-d", "200ms", "--stall", "0",
+                "--limiter", "leaky",
                 "--dir", "logs");
         assertEquals(0, r.exitCode(), r.stderr());
         assertTrue(r.stdout().contains("the op stalls 0"), r.stdout());
@@ -62,7 +66,8 @@ class CompareLimitersCommandTest {
                 "--limiter", "leaky:queue=0", "--limiter", "leaky:queue=100", "--dir", "logs", "--plot", "page.html");
         assertEquals(0, r.exitCode(), r.stderr());
         assertTrue(Files.readString(dir.resolve("logs/leaky.hlog")).contains("leaky:queue=0"), "the first run's log");
-        assertTrue(Files.readString(dir.resolve("logs/leaky-2.hlog")).contains("leaky:queue=100"), "the second run's log");
+        assertTrue(Files.readString(dir.resolve("logs/leaky-2.hlog")).contains("leaky:queue=100"), "the second run's "
+                + "log");
         assertTrue(r.stdout().contains("leaky:queue=0") && r.stdout().contains("leaky:queue=100"), r.stdout());
         String page = Files.readString(dir.resolve("page.html"));
         assertTrue(page.contains("leaky:queue=0") && page.contains("leaky:queue=100"), "the page labels each run");

@@ -43,7 +43,8 @@ class ControlEndToEndTest {
     }
 
     static JsonNode status(HttpClient client, int port) throws Exception {
-        HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/status")).build(),
+        HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                + "/status")).build(),
                 HttpResponse.BodyHandlers.ofString());
         return JSON.readTree(r.body());
     }
@@ -111,7 +112,8 @@ class ControlEndToEndTest {
             assertEquals(0, up.exitCode(), up.stderr());
             assertTrue(up.stdout().startsWith("ok: rate 5000,0 (http)"), up.stdout());
             awaitElapsed(client, port, 7.4);
-            HttpResponse<String> down = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/rate"))
+            HttpResponse<String> down = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                    + "/rate"))
                     .POST(HttpRequest.BodyPublishers.ofString("500")).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, down.statusCode(), down.body());
         }
@@ -175,7 +177,8 @@ class ControlEndToEndTest {
 
     @Test
     void consoleCommandsOnStdinTakeEffectAndAreAcknowledged() throws Exception {
-        PacerProcess p = PacerProcess.start(dir, "run", "--rate", "1000", "--duration", "60s", "--summary", "console.json");
+        PacerProcess p = PacerProcess.start(dir, "run", "--rate", "1000", "--duration", "60s", "--summary",
+                "console.json");
         OutputStream stdin = p.process.getOutputStream();
         for (String line : new String[] {"rate 2000", "warp 9", "rate -5", "threads 3", "status"}) {
             stdin.write((line + "\n").getBytes(StandardCharsets.UTF_8));
@@ -252,7 +255,8 @@ class ControlEndToEndTest {
         PacerProcess.Result wrong = PacerProcess.run(dir, 30, "control", "--to", to, "--token", "guess", "rate", "300");
         assertEquals(1, wrong.exitCode(), wrong.stderr());
         assertTrue(wrong.stderr().contains("401"), wrong.stderr());
-        PacerProcess.Result bad = PacerProcess.run(dir, 30, "control", "--to", to, "--token", "s3cret", "threads", "100000");
+        PacerProcess.Result bad = PacerProcess.run(dir, 30, "control", "--to", to, "--token", "s3cret", "threads",
+                "100000");
         assertEquals(2, bad.exitCode(), bad.stderr());
         assertTrue(bad.stderr().contains("100000"), bad.stderr());
         PacerProcess.Result stop = PacerProcess.run(dir, 30, "control", "--to", to, "--token", "s3cret", "stop");

@@ -57,12 +57,15 @@ class DeployManifestsTest {
         assertNotNull(flags.get("--start-at"), "shards start together");
         // every argument is one pacer run takes, and the pod with index 2 runs share 2 of N
         List<String> args = c.getArgs().stream().map(a -> a.replace("$(JOB_COMPLETION_INDEX)", "2")).toList();
-        picocli.CommandLine.ParseResult parsed = new picocli.CommandLine(new PacerCommand()).parseArgs(args.toArray(String[]::new));
+        picocli.CommandLine.ParseResult parsed = new picocli.CommandLine(new PacerCommand())
+                .parseArgs(args.toArray(String[]::new));
         RunCommand run = (RunCommand) parsed.subcommand().commandSpec().userObject();
         assertEquals(new dev.pacer.engine.api.Shard(2, job.getSpec().getCompletions()),
-                dev.pacer.engine.api.Shard.parse(run.sharding.shard, "2"), "JOB_COMPLETION_INDEX=2 with --shard /N is share 2");
+                dev.pacer.engine.api.Shard.parse(run.sharding.shard, "2"), "JOB_COMPLETION_INDEX=2 with --shard /N is "
+                        + "share 2");
         assertEquals(java.time.Instant.parse(flags.get("--start-at")).toString(), flags.get("--start-at"));
-        EnvVar index = c.getEnv().stream().filter(e -> e.getName().equals("JOB_COMPLETION_INDEX")).findFirst().orElseThrow();
+        EnvVar index = c.getEnv().stream().filter(e -> e.getName().equals("JOB_COMPLETION_INDEX")).findFirst()
+                .orElseThrow();
         assertEquals("metadata.annotations['batch.kubernetes.io/job-completion-index']",
                 index.getValueFrom().getFieldRef().getFieldPath(), "the index from the downward API");
 
@@ -70,14 +73,16 @@ class DeployManifestsTest {
         List<Integer> servicePorts = service.getSpec().getPorts().stream().map(ServicePort::getPort).toList();
         assertTrue(servicePorts.contains(Integer.parseInt(flags.get("--control").split(":")[1])));
         assertTrue(servicePorts.contains(Integer.parseInt(flags.get("--metrics").split(":")[1])));
-        EnvVar token = c.getEnv().stream().filter(e -> e.getName().equals("PACER_CONTROL_TOKEN")).findFirst().orElseThrow();
+        EnvVar token = c.getEnv().stream().filter(e -> e.getName().equals("PACER_CONTROL_TOKEN")).findFirst()
+                .orElseThrow();
         Secret secret = read("secret.yaml", Secret.class);
         assertEquals(secret.getMetadata().getName(), token.getValueFrom().getSecretKeyRef().getName());
         assertTrue(secret.getStringData().containsKey(token.getValueFrom().getSecretKeyRef().getKey()));
 
         // the logs go to the mounted volume, one per shard, and the volume is the claim
         String mount = c.getVolumeMounts().get(0).getMountPath();
-        assertTrue(flags.get("--hlog").startsWith(mount + "/") && flags.get("--hlog").contains("$(JOB_COMPLETION_INDEX)"),
+        assertTrue(flags.get("--hlog").startsWith(mount + "/")
+                && flags.get("--hlog").contains("$(JOB_COMPLETION_INDEX)"),
                 flags.get("--hlog"));
         PersistentVolumeClaim claim = read("logs-pvc.yaml", PersistentVolumeClaim.class);
         assertEquals(claim.getMetadata().getName(), pod.getVolumes().get(0).getPersistentVolumeClaim().getClaimName());

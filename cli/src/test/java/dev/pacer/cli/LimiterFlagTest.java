@@ -18,19 +18,22 @@ class LimiterFlagTest {
 
     @Test
     void aDesignPacesTheRunAndTheSummarySaysWhich() throws Exception {
-        PacerProcess.Result r = PacerProcess.run(dir, 60, "run", "--rate", "400", "--duration", "2s", "--hlog", "run.hlog",
+        PacerProcess.Result r = PacerProcess.run(dir, 60, "run", "--rate", "400", "--duration", "2s", "--hlog",
+                "run.hlog",
                 "--limiter", "leaky:queue=8", "--summary", "s.json");
         assertEquals(0, r.exitCode(), r.stderr());
         JsonNode s = new ObjectMapper().readTree(dir.resolve("s.json").toFile());
         assertEquals(800, s.path("ops").asLong(), 40, s.toString());
         assertEquals("leaky", s.path("limiter").path("design").asText(), s.toString());
-        assertTrue(Files.readString(dir.resolve("run.hlog")).contains("leaky:queue=8"), "the log's settings name the design");
+        assertTrue(Files.readString(dir.resolve("run.hlog")).contains("leaky:queue=8"), "the log's settings name the "
+                + "design");
     }
 
     @Test
     void aScenarioGivesTheRateADesignPaces() throws Exception {
         Files.writeString(dir.resolve("s.yaml"), "phases:\n  - rate: 200\n    duration: 1s\n");
-        PacerProcess.Result r = PacerProcess.run(dir, 60, "run", "s.yaml", "--limiter", "leaky:queue=4", "--summary", "s.json",
+        PacerProcess.Result r = PacerProcess.run(dir, 60, "run", "s.yaml", "--limiter", "leaky:queue=4", "--summary",
+                "s.json",
                 "--no-console", "-q");
         assertEquals(0, r.exitCode(), r.stderr());
         JsonNode s = new ObjectMapper().readTree(dir.resolve("s.json").toFile());
@@ -60,10 +63,13 @@ class LimiterFlagTest {
                 {"invalid --bytes-rate '10M': needs a rate", "run", "-d", "1s", "--bytes-rate", "10M"},
                 {"invalid --arrivals 'poisson': needs a rate", "run", "-d", "1s", "--arrivals", "poisson"},
                 {"invalid --seed '5': seeds Poisson arrivals", "run", "-d", "1s", "--rate", "10", "--seed", "5"},
-                {"invalid --bytes-rate '1M': and the limiter's own bytes-rate=1k", "run", "--rate", "10", "--bytes-rate", "1M",
+                {"invalid --bytes-rate '1M': and the limiter's own bytes-rate=1k", "run", "--rate", "10",
+                        "--bytes-rate", "1M",
                         "--limiter", "bucket:bytes-rate=1k"},
-                {"invalid --bytes-rate '': expected bytes per second", "run", "--rate", "10", "--bytes-rate=", "--limiter", "bucket"},
-                {"invalid --limiter 'bucket:size=5000000000': at 1 ops/s: the bucket limiter's bucket", "run", "--rate", "1",
+                {"invalid --bytes-rate '': expected bytes per second", "run", "--rate", "10", "--bytes-rate=",
+                        "--limiter", "bucket"},
+                {"invalid --limiter 'bucket:size=5000000000': at 1 ops/s: the bucket limiter's bucket", "run", "--rate",
+                        "1",
                         "-n", "3", "--limiter", "bucket:size=5000000000"},
         };
         for (String[] c : cases) {

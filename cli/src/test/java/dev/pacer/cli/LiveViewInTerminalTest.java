@@ -59,14 +59,16 @@ class LiveViewInTerminalTest {
     /** Starts {@code pacer run ARGS} in a new session {@code width} columns wide. */
     void start(String args, int width) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String command = "cd '" + dir + "' && '" + java + "' -Xmx256m -cp '" + System.getProperty("java.class.path") + "' "
+        String command = "cd '" + dir + "' && '" + java + "' -Xmx256m -cp '" + System.getProperty("java.class.path")
+                + "' "
                 + PacerCommand.class.getName() + " run " + args + "; echo $? > exit.txt; sleep 60";
         assertEquals(0, tmux("new-session", "-d", "-s", session, "-x", Integer.toString(width), "-y", "40", command));
     }
 
     /** The screen, wrapped lines joined (so a line wider than the terminal shows as one long line). */
     String screen() throws Exception {
-        Process p = new ProcessBuilder("tmux", "capture-pane", "-p", "-J", "-t", session).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder("tmux", "capture-pane", "-p", "-J", "-t",
+                session).redirectErrorStream(true).start();
         String text = new String(p.getInputStream().readAllBytes());
         p.waitFor(10, TimeUnit.SECONDS);
         return text;
@@ -198,7 +200,8 @@ class LiveViewInTerminalTest {
             assertFalse(line.startsWith("error") && line.contains("xxxxxxxxxx"), "the paste is not echoed back: "
                     + line.length() + " characters");
         }
-        assertTrue(s.contains("error: a command is one short line (rate 8000, threads 32, help, ...); this one has 10000"
+        assertTrue(s.contains("error: a command is one short line (rate 8000, threads 32, help, ...); this one has "
+                + "10000"
                 + " characters, not run"), s);
         type("stop", true);
         assertEquals(0, awaitExit());

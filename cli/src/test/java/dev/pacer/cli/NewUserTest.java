@@ -65,7 +65,8 @@ class NewUserTest {
         Files.createDirectories(dir.resolve("empty-jvm"));
         for (String jvmDir : List.of(dir.resolve("no-such-dir").toString(), dir.resolve("empty-jvm").toString())) {
             Result r = shell(Map.of("JAVA_HOME", javaHome, "PACER_JVM_DIR", jvmDir, "PATH", "/usr/bin:/bin"),
-                    "set -euo pipefail; . '" + ROOT.resolve("bin/jdk.sh") + "'; pacer_find_jdk; echo \"found $JAVA_HOME\"");
+                    "set -euo pipefail; . '" + ROOT.resolve("bin/jdk.sh") + "'; pacer_find_jdk; echo \"found "
+                            + "$JAVA_HOME\"");
             assertEquals(0, r.exitCode(), jvmDir + ": " + r.stderr());
             assertEquals("found " + javaHome, r.stdout().strip());
         }
@@ -93,7 +94,8 @@ class NewUserTest {
 
     @Test
     void httpFlagsWithoutTheHttpOpAreRefused() {
-        for (String[] flag : new String[][] {{"--url", "http://127.0.0.1:1/"}, {"--method", "POST"}, {"--expect", "2xx"}}) {
+        for (String[] flag : new String[][] {{"--url", "http://127.0.0.1:1/"}, {"--method", "POST"}, {"--expect",
+                "2xx"}}) {
             Result r = pacer("run", "--rate", "10", "--duration", "1s", flag[0], flag[1]);
             assertEquals(2, r.exitCode(), flag[0] + ": " + r.stderr());
             assertOneLineNaming(r, flag[0]);
@@ -156,7 +158,8 @@ class NewUserTest {
         int port = ControlEndToEndTest.freePort();
         Result r = pacer("control", "--to", Integer.toString(port), "status");
         assertEquals(1, r.exitCode(), "not a usage error: nothing listens there; " + r.stderr());
-        assertEquals("pacer control: cannot reach a run at 127.0.0.1:" + port + " (is 'pacer run --control' running there?)",
+        assertEquals("pacer control: cannot reach a run at 127.0.0.1:" + port + " (is 'pacer run --control' running "
+                + "there?)",
                 r.stderr().strip());
     }
 

@@ -34,9 +34,11 @@ class NginxEndToEndTest {
         Path nginx = NginxServer.binary();
         if (nginx == null) {
             if ("1".equals(System.getenv("PACER_REQUIRE_NGINX"))) {
-                throw new AssertionError("nginx is required (PACER_REQUIRE_NGINX=1) but not installed: run .ci/nginx.sh");
+                throw new AssertionError("nginx is required (PACER_REQUIRE_NGINX=1) but not installed: run "
+                        + ".ci/nginx.sh");
             }
-            System.err.println("!!! SKIPPING the nginx end-to-end test: nginx is not installed (apt-get install nginx, or .ci/nginx.sh)");
+            System.err.println("!!! SKIPPING the nginx end-to-end test: nginx is not installed (apt-get install nginx, "
+                    + "or .ci/nginx.sh)");
             Assumptions.abort("nginx is not installed");
         }
         return nginx;
@@ -121,9 +123,11 @@ class NginxEndToEndTest {
             lines.add(new double[] {Double.parseDouble(f[0]), Long.parseLong(f[2].substring(1))});
         }
         List<double[]> measured = lines.stream().filter(l -> l[1] >= warmOps).toList();
-        assertTrue(Math.abs(measured.size() - 50_000) <= 500, "nginx saw " + measured.size() + " requests in the measured phase, 50 000 ±1 % expected");
+        assertTrue(Math.abs(measured.size() - 50_000) <= 500, "nginx saw " + measured.size() + " requests in the "
+                + "measured phase, 50 000 ±1 % expected");
         long p99 = summary.get("response").get("percentiles").get("99").asLong();
-        assertTrue(p99 < 20_000_000L, "response p99 under 20 ms (a loose bound for a loaded machine): " + p99 / 1e6 + " ms");
+        assertTrue(p99 < 20_000_000L, "response p99 under 20 ms (a loose bound for a loaded machine): " + p99 / 1e6
+                + " ms");
 
         // nginx's own timestamps ($msec, when each request was logged), per whole second. The first and the
         // last second of the phase are partial (it starts and ends mid-second): only whole seconds count.
@@ -135,7 +139,8 @@ class NginxEndToEndTest {
         int checked = 0;
         for (Long s : seconds.subList(1, seconds.size() - 1)) {
             int n = perSecond.get(s);
-            assertTrue(Math.abs(n - 5000) <= 250, "second " + (s - seconds.get(0)) + " had " + n + " requests, 5000 ±5 %: " + perSecond);
+            assertTrue(Math.abs(n - 5000) <= 250, "second " + (s - seconds.get(0)) + " had " + n + " requests, 5000 ±5 "
+                    + "%: " + perSecond);
             checked++;
         }
         assertTrue(checked >= 8, "checked " + checked + " whole seconds: " + perSecond);

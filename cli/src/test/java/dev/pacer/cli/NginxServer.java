@@ -88,13 +88,15 @@ final class NginxServer implements AutoCloseable {
                 """.formatted(dir, host, port, listenOptions, serverDirectives, locations, logFormat));
         List<String> command = new ArrayList<>(wrapper);
         command.addAll(List.of(nginx.toString(), "-p", dir.toString(), "-c", dir.resolve("nginx.conf").toString()));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("nginx.out").toFile()).start();
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("nginx.out")
+                .toFile()).start();
         NginxServer server = new NginxServer(p);
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             while (true) {
                 if (!p.isAlive()) {
-                    throw new AssertionError("nginx exited with " + p.exitValue() + ": " + Files.readString(dir.resolve("nginx.out")));
+                    throw new AssertionError("nginx exited with " + p.exitValue() + ": "
+                            + Files.readString(dir.resolve("nginx.out")));
                 }
                 try (Socket s = new Socket(host, port)) {
                     return server;

@@ -32,7 +32,8 @@ class NoOutputOverwritesAnInputTest {
     void aReportsPlotOverTheLogItReadsIsRefused() throws Exception {
         Path log = dir.resolve("run.hlog");
         ReportEndToEndTest.writeLog(log, 2, 100);
-        assertRefusedAndKept(log, "invalid --plot '" + log + "': is a log this report reads, which writing would destroy",
+        assertRefusedAndKept(log, "invalid --plot '" + log + "': is a log this report reads, which writing would "
+                + "destroy",
                 "report", log.toString(), "--plot", log.toString());
         Path other = dir.resolve("other.hlog");
         ReportEndToEndTest.writeLog(other, 2, 50);
@@ -46,7 +47,8 @@ class NoOutputOverwritesAnInputTest {
         Path b = dir.resolve("b.hlog");
         ReportEndToEndTest.writeLog(a, 2, 100);
         ReportEndToEndTest.writeLog(b, 2, 100);
-        assertRefusedAndKept(b, "invalid --plot '" + b + "': is the --vs log", "report", a.toString(), "--vs", b.toString(),
+        assertRefusedAndKept(b, "invalid --plot '" + b + "': is the --vs log", "report", a.toString(), "--vs",
+                b.toString(),
                 "--plot", b.toString());
     }
 
@@ -71,7 +73,8 @@ class NoOutputOverwritesAnInputTest {
                 """);
         assertRefusedAndKept(yaml, "invalid --hlog '" + yaml + "': is the scenario file", "run", yaml.toString(),
                 "--hlog", yaml.toString(), "-q");
-        assertRefusedAndKept(yaml, "invalid --summary '" + dir.resolve("./s.yaml") + "': is the scenario file (" + yaml + ")",
+        assertRefusedAndKept(yaml, "invalid --summary '" + dir.resolve("./s.yaml") + "': is the scenario file (" + yaml
+                + ")",
                 "run", yaml.toString(), "--summary", dir.resolve("./s.yaml").toString(), "-q");
     }
 
@@ -79,6 +82,7 @@ class NoOutputOverwritesAnInputTest {
     void aRunsCsvOverTheFileItsBodyIsReadFromIsRefused() throws Exception {
         Path body = Files.writeString(dir.resolve("b.txt"), "{\"a\":1}");
         assertRefusedAndKept(body, "invalid --csv '" + body + "': is the file --body sends", "run", "--op", "http",
-                "--url", "http://127.0.0.1:1/", "--rate", "10", "--body", "@" + body, "--csv", body.toString(), "--duration", "1s", "-q");
+                "--url", "http://127.0.0.1:1/", "--rate", "10", "--body", "@" + body, "--csv", body.toString(),
+                        "--duration", "1s", "-q");
     }
 }

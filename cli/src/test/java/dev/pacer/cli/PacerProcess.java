@@ -31,16 +31,21 @@ final class PacerProcess {
     }
 
     /** Starts pacer under a wrapper command ({@code ip netns exec NS}) with these JVM options. */
-    static PacerProcess start(Path workDir, List<String> wrapper, List<String> jvmOptions, String... args) throws IOException {
+    static PacerProcess start(Path workDir, List<String> wrapper, List<String> jvmOptions,
+            String... args) throws IOException {
         return start(workDir, java.util.Map.of(), wrapper, jvmOptions, args);
     }
 
-    /** Runs to completion (at most {@code timeoutSeconds}) with these environment variables set (a null value: unset). */
-    static Result run(Path workDir, java.util.Map<String, String> env, long timeoutSeconds, String... args) throws Exception {
+    /**
+     * Runs to completion (at most {@code timeoutSeconds}) with these environment variables set (a null value: unset).
+     */
+    static Result run(Path workDir, java.util.Map<String, String> env, long timeoutSeconds,
+            String... args) throws Exception {
         return start(workDir, env, List.of(), List.of("-Xmx512m"), args).await(timeoutSeconds);
     }
 
-    private static PacerProcess start(Path workDir, java.util.Map<String, String> env, List<String> wrapper, List<String> jvmOptions,
+    private static PacerProcess start(Path workDir, java.util.Map<String, String> env, List<String> wrapper,
+            List<String> jvmOptions,
                                       String... args) throws IOException {
         List<String> command = new ArrayList<>(wrapper);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -73,7 +78,8 @@ final class PacerProcess {
     Result await(long timeoutSeconds) throws Exception {
         if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             process.destroyForcibly();
-            throw new AssertionError("pacer did not finish in " + timeoutSeconds + " s; stderr: " + Files.readString(stderr));
+            throw new AssertionError("pacer did not finish in " + timeoutSeconds + " s; stderr: "
+                    + Files.readString(stderr));
         }
         return new Result(process.exitValue(), Files.readString(stdout, StandardCharsets.UTF_8),
                 Files.readString(stderr, StandardCharsets.UTF_8));

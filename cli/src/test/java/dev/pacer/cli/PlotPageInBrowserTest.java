@@ -56,15 +56,18 @@ class PlotPageInBrowserTest {
         chromium = chromium();
         if (chromium == null) {
             if ("1".equals(System.getenv("PACER_REQUIRE_CHROMIUM"))) {
-                throw new AssertionError("Chromium is required (PACER_REQUIRE_CHROMIUM=1) but not installed: run .ci/chromium.sh");
+                throw new AssertionError("Chromium is required (PACER_REQUIRE_CHROMIUM=1) but not installed: run "
+                        + ".ci/chromium.sh");
             }
-            System.err.println("!!! SKIPPING the browser test of the plot page: Chromium is not installed (.ci/chromium.sh)");
+            System.err.println("!!! SKIPPING the browser test of the plot page: Chromium is not installed "
+                    + "(.ci/chromium.sh)");
             Assumptions.abort("chromium is not installed");
         }
     }
 
     Process browser(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+        List<String> command = new ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox",
+                "--disable-gpu",
                 "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--hide-scrollbars", "--user-data-dir=" + dir.resolve("profile")));
         command.addAll(List.of(args));
@@ -117,7 +120,8 @@ class PlotPageInBrowserTest {
         assertTrue(colored > 2_000, "colored chart lines were painted: " + colored + " samples");
         String to = System.getProperty("pacer.screenshots");
         if (to != null && !to.isBlank()) {
-            Path target = Path.of(to).isAbsolute() ? Path.of(to) : Path.of(System.getProperty("maven.multiModuleProjectDirectory", "..")).resolve(to);
+            Path target = Path.of(to).isAbsolute() ? Path.of(to)
+                    : Path.of(System.getProperty("maven.multiModuleProjectDirectory", "..")).resolve(to);
             Files.createDirectories(target);
             Files.copy(png, target.resolve(name), StandardCopyOption.REPLACE_EXISTING);
         }
@@ -136,36 +140,46 @@ class PlotPageInBrowserTest {
         assertEquals(0, run.exitCode(), run.stderr());
         Path page = dir.resolve("good.html");
         String source = Files.readString(page);
-        assertFalse(source.contains("<link") || source.contains("src=\""), "nothing loaded from elsewhere: it opens offline");
+        assertFalse(source.contains("<link") || source.contains("src=\""), "nothing loaded from elsewhere: it opens "
+                + "offline");
         Matcher urls = Pattern.compile("https?://[^\"'\\s]*").matcher(source);
         while (urls.find()) {
             assertEquals("http://www.w3.org/2000/svg", urls.group(), "the only URL is the SVG namespace");
         }
         assertTrue(source.contains("<title>pacer report: good.hlog</title>"), "named after the log");
         assertTrue(source.contains("<dt>op</dt><dd>sleep:1ms</dd>") && source.contains("<dt>threads</dt><dd>4</dd>")
-                && source.contains("<dt>target rate</dt><dd>300 ops/s") && source.contains("<dt>strictness</dt><dd>0 (average"),
+                && source.contains("<dt>target rate</dt><dd>300 ops/s") && source.contains("<dt>strictness</dt><dd>0 "
+                        + "(average"),
                 "the page states op, target, threads and strictness");
 
         String dom = dom(page);
         Map<String, Map<String, String>> charts = charts(dom);
-        assertEquals(List.of("chart-rate", "chart-errors", "chart-time-wait", "chart-time-service", "chart-time-response",
-                "chart-spectrum-wait", "chart-spectrum-service", "chart-spectrum-response"), List.copyOf(charts.keySet()));
+        assertEquals(List.of("chart-rate", "chart-errors", "chart-time-wait", "chart-time-service",
+                "chart-time-response",
+                "chart-spectrum-wait", "chart-spectrum-service", "chart-spectrum-response"),
+                        List.copyOf(charts.keySet()));
         charts.forEach((id, a) -> {
-            assertTrue(Integer.parseInt(a.get("data-drawn")) >= (id.contains("spectrum") ? 10 : 4), id + " drew its data: " + a);
-            assertTrue(a.get("data-hover").matches(".*: [0-9.]+ ?(µs|ms|s|ops/s|errors/s).*"), id + " hovering shows a value: " + a);
+            assertTrue(Integer.parseInt(a.get("data-drawn")) >= (id.contains("spectrum") ? 10 : 4), id + " drew its "
+                    + "data: " + a);
+            assertTrue(a.get("data-hover").matches(".*: [0-9.]+ ?(µs|ms|s|ops/s|errors/s).*"), id + " hovering shows a "
+                    + "value: " + a);
         });
-        assertTrue(dom.matches("(?s).*<path class=\"series target\" d=\"M[^\"]*L[^\"]*\".*"), "the target line is drawn");
-        assertTrue(charts.get("chart-rate").get("data-hover").contains("target: "), charts.get("chart-rate").toString());
+        assertTrue(dom.matches("(?s).*<path class=\"series target\" d=\"M[^\"]*L[^\"]*\".*"), "the target line is "
+                + "drawn");
+        assertTrue(charts.get("chart-rate").get("data-hover").contains("target: "),
+                charts.get("chart-rate").toString());
         assertEquals(0.0, Double.parseDouble(charts.get("chart-errors").get("data-ymax")), "no errors in this run");
         assertTrue(dom.contains("class=\"band\""), "the warm-up is shaded");
 
         Matcher plotTop = Pattern.compile("<rect class=\"plot\" x=\"[0-9.]+\" y=\"([0-9.]+)\"").matcher(dom);
         assertTrue(plotTop.find());
         double top = Double.parseDouble(plotTop.group(1));
-        Matcher labels = Pattern.compile("<text class=\"markerLabel\" x=\"[0-9.]+\" y=\"([0-9.]+)\">([^<]*)<").matcher(dom);
+        Matcher labels = Pattern.compile("<text class=\"markerLabel\" x=\"[0-9.]+\" "
+                + "y=\"([0-9.]+)\">([^<]*)<").matcher(dom);
         List<String> seen = new ArrayList<>();
         while (labels.find()) {
-            assertTrue(Double.parseDouble(labels.group(1)) < top, "a marker's label sits above the plot, not on the data: " + labels.group());
+            assertTrue(Double.parseDouble(labels.group(1)) < top, "a marker's label sits above the plot, not on the "
+                    + "data: " + labels.group());
             seen.add(labels.group(2));
         }
         assertTrue(seen.stream().anyMatch(l -> l.contains("phase up")), "the phase change is marked: " + seen);
@@ -200,7 +214,8 @@ class PlotPageInBrowserTest {
         Map<String, Map<String, String>> charts = charts(dom(page));
         assertEquals(List.of("chart-rate", "chart-errors", "chart-time-wait", "chart-time-service",
                 "chart-time-response", "chart-op-rate", "chart-op-response", "chart-spectrum-wait",
-                "chart-spectrum-service", "chart-spectrum-response"), List.copyOf(charts.keySet()), "two per-op charts, none per op's tag");
+                "chart-spectrum-service", "chart-spectrum-response"), List.copyOf(charts.keySet()), "two per-op "
+                        + "charts, none per op's tag");
         Map<String, String> rate = charts.get("chart-op-rate");
         assertTrue(Integer.parseInt(rate.get("data-drawn")) >= 4, rate.toString());
         assertTrue(Double.parseDouble(rate.get("data-ymax")) >= 140, "browse at about 150 ops/s: " + rate);
@@ -221,7 +236,8 @@ class PlotPageInBrowserTest {
         server.start();
         try {
             PacerProcess.Result run = PacerProcess.run(dir, 60, "run", "--op", "http", "--url",
-                    "http://127.0.0.1:" + server.getAddress().getPort() + "/", "--expect", "2xx", "--rate", "200", "--duration", "3s",
+                    "http://127.0.0.1:" + server.getAddress().getPort() + "/", "--expect", "2xx", "--rate", "200",
+                            "--duration", "3s",
                     "--plot", "failing.html", "-q");
             assertEquals(1, run.exitCode(), "every request failed: " + run.stderr());
         } finally {
@@ -229,7 +245,8 @@ class PlotPageInBrowserTest {
         }
         Path page = dir.resolve("failing.html");
         String source = Files.readString(page);
-        assertTrue(source.matches("(?s).*<title>pacer report: pacer run \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC</title>.*"),
+        assertTrue(source.matches("(?s).*<title>pacer report: pacer run \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d "
+                + "UTC</title>.*"),
                 "no --hlog: named after the run, not its temp file");
         assertTrue(source.contains("<dt>errors</dt><dd>600 (100.00 %): unexpected-5xx 600</dd>"), "the errors by type");
 

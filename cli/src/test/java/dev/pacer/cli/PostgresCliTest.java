@@ -27,7 +27,8 @@ class PostgresCliTest {
         PacerProcess.Result r = PacerProcess.run(dir, 60, args);
         assertEquals(2, r.exitCode(), r.stdout() + r.stderr());
         String err = r.stderr().strip();
-        assertTrue(err.startsWith("pacer: ") && err.contains(expected) && !err.contains("\n") && !err.contains("Exception"),
+        assertTrue(err.startsWith("pacer: ") && err.contains(expected) && !err.contains("\n")
+                && !err.contains("Exception"),
                 err);
     }
 

@@ -28,8 +28,10 @@ class ReportEndToEndTest {
 
     @Test
     void aRunsSummaryAndTheReportOfItsLogAgreeOnCountsAndPercentiles() throws Exception {
-        PacerProcess.Result run = PacerProcess.run(dir, 60, "run", "--rate", "2000", "--threads", "2", "--duration", "3s",
-                "--op", "sleep:uniform(100us,2ms)", "--hlog", "rt.hlog", "--summary", "rt.json", "--plot", "rt.html", "-q");
+        PacerProcess.Result run = PacerProcess.run(dir, 60, "run", "--rate", "2000", "--threads", "2", "--duration",
+                "3s",
+                "--op", "sleep:uniform(100us,2ms)", "--hlog", "rt.hlog", "--summary", "rt.json", "--plot", "rt.html",
+                        "-q");
         assertEquals(0, run.exitCode(), run.stderr());
         PacerProcess.Result report = PacerProcess.run(dir, 30, "report", "rt.hlog", "--json");
         assertEquals(0, report.exitCode(), report.stderr());
@@ -41,10 +43,12 @@ class ReportEndToEndTest {
             JsonNode b = fromLog.get(tag);
             assertEquals(a.get("count"), b.get("count"), tag);
             assertEquals(a.get("max"), b.get("max"), tag);
-            assertEquals(a.get("percentiles"), b.get("percentiles"), tag + ": the same values, so the same percentiles");
+            assertEquals(a.get("percentiles"), b.get("percentiles"), tag + ": the same values, so the same "
+                    + "percentiles");
         }
         String page = Files.readString(dir.resolve("rt.html"));
-        assertTrue(page.contains("id=\"pacer-data\"") && page.contains("rt.hlog"), "pacer run --plot wrote the report's page");
+        assertTrue(page.contains("id=\"pacer-data\"") && page.contains("rt.hlog"), "pacer run --plot wrote the "
+                + "report's page");
 
         PacerProcess.Result text = PacerProcess.run(dir, 30, "report", "rt.hlog", "--from", "1s", "--to", "2s");
         assertEquals(0, text.exitCode(), text.stderr());
@@ -58,7 +62,8 @@ class ReportEndToEndTest {
 
     @Test
     void aCorruptLogNamesFileAndLineAndReportsTheRestWithExitOne() throws Exception {
-        assertEquals(0, PacerProcess.run(dir, 60, "run", "--rate", "500", "--duration", "3s", "--hlog", "c.hlog", "-q").exitCode());
+        assertEquals(0, PacerProcess.run(dir, 60, "run", "--rate", "500", "--duration", "3s", "--hlog", "c.hlog",
+                "-q").exitCode());
         List<String> lines = new ArrayList<>(Files.readAllLines(dir.resolve("c.hlog")));
         int bad = lines.size() - 4; // an interval line near the end
         lines.set(bad, lines.get(bad).replace("HIST", "JUNK"));
@@ -101,7 +106,8 @@ class ReportEndToEndTest {
     @Test
     void anHourLongLogIsReportedAndPlottedInABoundedHeap() throws Exception {
         writeLog(dir.resolve("hour.hlog"), 3600, 1000); // the built-in soak's length at 1 000 ops/s
-        PacerProcess.Result r = PacerProcess.start(dir, List.of("-Xmx256m"), "report", "hour.hlog", "--plot", "hour.html")
+        PacerProcess.Result r = PacerProcess.start(dir, List.of("-Xmx256m"), "report", "hour.hlog", "--plot",
+                "hour.html")
                 .await(120);
         assertEquals(0, r.exitCode(), r.stderr());
         assertFalse(r.stderr().contains("Error") || r.stderr().contains("Exception"), r.stderr());
@@ -121,7 +127,8 @@ class ReportEndToEndTest {
         PacerProcess.Result r = PacerProcess.start(dir, List.of("-Xmx256m"), "report", "crafted.hlog").await(60);
         assertEquals(1, r.exitCode(), r.stderr());
         assertFalse(r.stderr().contains("Error") || r.stderr().contains("Exception"), r.stderr());
-        assertTrue(r.stderr().contains("crafted.hlog:5: unreadable interval histogram (declares a range of"), r.stderr());
+        assertTrue(r.stderr().contains("crafted.hlog:5: unreadable interval histogram (declares a range of"),
+                r.stderr());
         assertTrue(r.stdout().contains("response"), "the readable intervals are reported: " + r.stdout());
     }
 

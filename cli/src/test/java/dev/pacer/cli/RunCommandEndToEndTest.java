@@ -57,7 +57,8 @@ class RunCommandEndToEndTest {
         assertEquals(0, r.exitCode(), r.stderr());
         JsonNode s = JSON.readTree(dir.resolve("co.json").toFile());
         long ms = 1_000_000;
-        assertTrue(s.get("wait").get("max").asLong() >= 180 * ms, "the op after the stall waited ~200 ms: " + s.get("wait"));
+        assertTrue(s.get("wait").get("max").asLong() >= 180 * ms, "the op after the stall waited ~200 ms: "
+                + s.get("wait"));
         assertTrue(s.get("response").get("percentiles").get("99").asLong() >= 100 * ms,
                 "the ~200 ops scheduled during the stall carry it into response p99: " + s.get("response"));
         assertTrue(s.get("service").get("percentiles").get("99").asLong() < 20 * ms,
@@ -71,7 +72,8 @@ class RunCommandEndToEndTest {
                 "--hlog", "int.hlog", "--summary", "int.json", "-q");
         Path hlog = dir.resolve("int.hlog");
         long deadline = System.nanoTime() + 30_000_000_000L;
-        while (System.nanoTime() < deadline && (!Files.exists(hlog) || hlogCounts(hlog).getOrDefault("response", 0L) < 1000)) {
+        while (System.nanoTime() < deadline && (!Files.exists(hlog) || hlogCounts(hlog).getOrDefault("response",
+                0L) < 1000)) {
             Thread.sleep(100);
         }
         p.signal("INT");
@@ -89,17 +91,21 @@ class RunCommandEndToEndTest {
 
     @Test
     void aSigtermWhileWaitingForStartAtEndsTheWaitAndTheRun() throws Exception {
-        java.time.Instant at = java.time.Instant.now().plus(java.time.Duration.ofHours(1)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
-        PacerProcess p = PacerProcess.start(dir, "run", "--rate", "100", "--duration", "10s", "--start-at", at.toString(),
+        java.time.Instant at = java.time.Instant.now().plus(java.time.Duration.ofHours(1))
+                .truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        PacerProcess p = PacerProcess.start(dir, "run", "--rate", "100", "--duration", "10s", "--start-at",
+                at.toString(),
                 "--summary", "wait.json", "--no-console");
         long deadline = System.nanoTime() + 30_000_000_000L;
-        while (System.nanoTime() < deadline && !(Files.readString(p.stdout) + Files.readString(p.stderr)).contains("starting at")) {
+        while (System.nanoTime() < deadline && !(Files.readString(p.stdout)
+                + Files.readString(p.stderr)).contains("starting at")) {
             Thread.sleep(100); // until it says it waits
         }
         long signalled = System.nanoTime();
         p.signal("TERM");
         PacerProcess.Result r = p.await(20);
-        assertTrue(System.nanoTime() - signalled < 10_000_000_000L, "the wait ended with the signal, not an hour later");
+        assertTrue(System.nanoTime() - signalled < 10_000_000_000L, "the wait ended with the signal, not an hour "
+                + "later");
         assertEquals(143, r.exitCode(), "128 + SIGTERM; stderr: " + r.stderr());
         JsonNode s = JSON.readTree(dir.resolve("wait.json").toFile());
         assertEquals("SIGTERM", s.get("stoppedBy").asText());
@@ -112,7 +118,8 @@ class RunCommandEndToEndTest {
             "+1000000000-01-01T00:00:00Z|days ahead; a test starts within a day",
             "0001-01-01T00:00:00Z|days ago: the test's 1.00s had ended before this process started"})
     void aStartInstantFarOffIsRefusedWithOneLine(String at, String says) throws Exception {
-        PacerProcess.Result r = PacerProcess.run(dir, 30, "run", "--rate", "100", "--duration", "1s", "--start-at", at, "-q");
+        PacerProcess.Result r = PacerProcess.run(dir, 30, "run", "--rate", "100", "--duration", "1s", "--start-at", at,
+                "-q");
         assertEquals(2, r.exitCode(), r.stderr());
         assertTrue(r.stderr().startsWith("pacer: invalid --start-at '" + at + "': "), r.stderr());
         assertTrue(r.stderr().contains(says), r.stderr());
@@ -122,10 +129,12 @@ class RunCommandEndToEndTest {
     @Test
     void aLogThatCannotBeWrittenStopsTheRunWithOneLineAndExitOne() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(Path.of("/dev/full")), "needs /dev/full (Linux)");
-        PacerProcess.Result r = PacerProcess.run(dir, 60, "run", "--rate", "100", "--duration", "30s", "--hlog", "/dev/full",
+        PacerProcess.Result r = PacerProcess.run(dir, 60, "run", "--rate", "100", "--duration", "30s", "--hlog",
+                "/dev/full",
                 "--summary", "full.json", "-q");
         assertEquals(1, r.exitCode(), r.stderr());
-        assertTrue(r.stderr().contains("pacer: cannot write /dev/full: No space left on device; stopping the run"), r.stderr());
+        assertTrue(r.stderr().contains("pacer: cannot write /dev/full: No space left on device; stopping the run"),
+                r.stderr());
         assertFalse(r.stderr().contains("Exception"), "no stack trace: " + r.stderr());
         JsonNode s = JSON.readTree(dir.resolve("full.json").toFile());
         assertEquals("error", s.get("stopReason").asText());
@@ -173,16 +182,19 @@ class RunCommandEndToEndTest {
         assertEquals(130, r.exitCode(), r.stderr());
         assertTrue(took < 15, "not the 60 s grace: " + took);
         JsonNode s = JSON.readTree(dir.resolve("twice.json").toFile());
-        assertEquals(1, s.get("outcomes").get("cancelled").asLong(), "what was in flight, cancelled; the summary is written");
+        assertEquals(1, s.get("outcomes").get("cancelled").asLong(), "what was in flight, cancelled; the summary is "
+                + "written");
     }
 
     @Test
     void sigintMidRunStillWritesThePlotAndLeavesNoTempLog() throws Exception {
         Path tmp = Files.createDirectories(dir.resolve("tmp")); // where the run's temporary .hlog goes
-        PacerProcess p = PacerProcess.start(dir, List.of("-Xmx512m", "-Djava.io.tmpdir=" + tmp), "run", "--rate", "1000",
+        PacerProcess p = PacerProcess.start(dir, List.of("-Xmx512m", "-Djava.io.tmpdir=" + tmp), "run", "--rate",
+                "1000",
                 "--duration", "60s", "--interval", "200ms", "--plot", "sig.html", "-q");
         long deadline = System.nanoTime() + 30_000_000_000L;
-        while (System.nanoTime() < deadline && tempLogs(tmp).stream().mapToLong(RunCommandEndToEndTest::responses).sum() < 1000) {
+        while (System.nanoTime() < deadline
+                && tempLogs(tmp).stream().mapToLong(RunCommandEndToEndTest::responses).sum() < 1000) {
             Thread.sleep(100);
         }
         assertEquals(1, tempLogs(tmp).size(), "--plot without --hlog logs to a temporary file while it runs");
@@ -190,7 +202,8 @@ class RunCommandEndToEndTest {
         PacerProcess.Result r = p.await(30);
         assertEquals(130, r.exitCode(), "128 + SIGINT; stderr: " + r.stderr());
         String page = Files.readString(dir.resolve("sig.html"));
-        assertTrue(page.contains("id=\"pacer-data\"") && page.contains("</html>"), "the whole page was written before the JVM exited");
+        assertTrue(page.contains("id=\"pacer-data\"") && page.contains("</html>"), "the whole page was written before "
+                + "the JVM exited");
         assertEquals(List.of(), tempLogs(tmp), "and the temporary log was removed");
     }
 
@@ -245,7 +258,8 @@ class RunCommandEndToEndTest {
         assertEquals(0, completion.exitCode());
         assertTrue(completion.stdout().contains("complete -F"), "a bash completion script");
         PacerProcess.Result ops = PacerProcess.run(dir, 30, "ops");
-        assertTrue(ops.stdout().contains("stall") && ops.stdout().contains("sleep"), "SPI ops are listed: " + ops.stdout());
+        assertTrue(ops.stdout().contains("stall") && ops.stdout().contains("sleep"), "SPI ops are listed: "
+                + ops.stdout());
     }
 
     @Test
@@ -264,7 +278,8 @@ class RunCommandEndToEndTest {
 
     @Test
     void aFailedThresholdMakesTheExitCodeOne() throws Exception {
-        PacerProcess.Result r = PacerProcess.run(dir, 60, "run", "--rate", "500", "--duration", "1s", "--op", "sleep:5ms",
+        PacerProcess.Result r = PacerProcess.run(dir, 60, "run", "--rate", "500", "--duration", "1s", "--op",
+                "sleep:5ms",
                 "--threads", "4", "--threshold", "service.p50<1ms", "--threshold", "achieved>=0.9*target",
                 "--summary", "gate.json", "-q");
         assertEquals(1, r.exitCode(), r.stdout() + r.stderr());

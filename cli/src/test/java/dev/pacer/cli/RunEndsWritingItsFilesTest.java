@@ -32,7 +32,8 @@ class RunEndsWritingItsFilesTest {
     @Test
     void aRunWhoseOpHeldEveryDescriptorStillWritesItsSummaryAndPlot() throws Exception {
         PacerProcess.Result r = PacerProcess.start(dir, limited("-n 256"), List.of("-Xmx256m"), "run",
-                "--op", "descriptor-hog", "--rate", "200", "--duration", "1s", "--hlog", "h.hlog", "--summary", "s.json",
+                "--op", "descriptor-hog", "--rate", "200", "--duration", "1s", "--hlog", "h.hlog", "--summary",
+                        "s.json",
                 "--plot", "p.html", "-q").await(60);
         assertEquals(0, r.exitCode(), r.stderr());
         JsonNode s = ControlEndToEndTest.JSON.readTree(dir.resolve("s.json").toFile());
@@ -47,7 +48,8 @@ class RunEndsWritingItsFilesTest {
         Path hlog = dir.resolve("hup.hlog");
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (System.nanoTime() < deadline
-                && (!Files.exists(hlog) || RunCommandEndToEndTest.hlogCounts(hlog).getOrDefault("response", 0L) < 1000)) {
+                && (!Files.exists(hlog) || RunCommandEndToEndTest.hlogCounts(hlog).getOrDefault("response",
+                        0L) < 1000)) {
             Thread.sleep(100);
         }
         p.signal("HUP");
@@ -57,7 +59,8 @@ class RunEndsWritingItsFilesTest {
         assertEquals("signal", s.get("stopReason").asText());
         assertEquals("SIGHUP", s.get("stoppedBy").asText());
         long ops = s.get("ops").asLong();
-        assertEquals(ops, RunCommandEndToEndTest.hlogCounts(hlog).get("response"), "the last interval made it into the log");
+        assertEquals(ops, RunCommandEndToEndTest.hlogCounts(hlog).get("response"), "the last interval made it into the "
+                + "log");
         assertTrue(r.stdout().contains("stopped by SIGHUP"), r.stdout());
     }
 

@@ -70,7 +70,8 @@ class ScenarioEndToEndTest {
             if (e <= 8.01) {
                 double lineMean = 1000 + 500 * (s + e) / 2; // the line's mean over [s, e]
                 assertTrue(Math.abs(i.rate() - lineMean) <= 0.03 * lineMean,
-                        String.format("ramp %.2f-%.2fs: %.1f ops/s, the line's mean is %.1f", s, e, i.rate(), lineMean));
+                        String.format("ramp %.2f-%.2fs: %.1f ops/s, the line's mean is %.1f", s, e, i.rate(),
+                                lineMean));
                 ramp++;
             } else {
                 int step = (int) Math.floor((s - 8.0 + 0.01) / 3.0);
@@ -110,7 +111,8 @@ class ScenarioEndToEndTest {
         JsonNode warm = s.get("phases").get(0);
         assertTrue(warm.get("warmup").asBoolean());
         assertTrue(warm.get("ops").asLong() > 1500, warm.toString());
-        assertEquals(s.get("phases").get(1).get("ops").asLong(), s.get("ops").asLong(), "totals are the measured phase only");
+        assertEquals(s.get("phases").get(1).get("ops").asLong(), s.get("ops").asLong(), "totals are the measured phase "
+                + "only");
         // The reporter cuts the interval at a phase boundary a little after it (0.1-90 ms seen early in a run,
         // while its code is still cold), so the phase's length and count vary by that much; its rate does not.
         assertEquals(500, s.get("achievedRate").asDouble(), 25, s.toString());

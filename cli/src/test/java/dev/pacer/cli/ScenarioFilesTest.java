@@ -15,7 +15,8 @@ class ScenarioFilesTest {
 
     @Test
     void aBadOpInTheFileIsReportedAtItsLineNotAgainstTheFlag() throws Exception {
-        Path yaml = Files.writeString(dir.resolve("op.yaml"), "name: op\nop: sleep:-1ms\nphases:\n  - {duration: 1s, rate: 10}\n");
+        Path yaml = Files.writeString(dir.resolve("op.yaml"), "name: op\nop: sleep:-1ms\nphases:\n  - {duration: 1s, "
+                + "rate: 10}\n");
         NewUserTest.Result r = NewUserTest.pacer("run", yaml.toString());
         assertEquals(2, r.exitCode(), r.stderr());
         NewUserTest.assertOneLineNaming(r, yaml + ":2: invalid op 'sleep:-1ms'");
@@ -23,7 +24,8 @@ class ScenarioFilesTest {
 
     @Test
     void httpSettingsInAFileWithAnotherOpAreReportedAtTheirLine() throws Exception {
-        Path yaml = Files.writeString(dir.resolve("url.yaml"), "op: noop\nurl: http://127.0.0.1:1/\nphases:\n  - {duration: 1s, rate: 10}\n");
+        Path yaml = Files.writeString(dir.resolve("url.yaml"), "op: noop\nurl: http://127.0.0.1:1/\nphases:\n  - "
+                + "{duration: 1s, rate: 10}\n");
         NewUserTest.Result r = NewUserTest.pacer("run", yaml.toString());
         assertEquals(2, r.exitCode(), r.stderr());
         NewUserTest.assertOneLineNaming(r, yaml + ":2: invalid url");

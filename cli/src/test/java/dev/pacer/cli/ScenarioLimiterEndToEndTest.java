@@ -37,7 +37,8 @@ class ScenarioLimiterEndToEndTest {
                     duration: 1s
                     rate: 100000000
                 """);
-        oneLine(PacerProcess.run(dir, 30, "run", "b.yaml"), "pacer: b.yaml:8: phase 'b' at 100000000 ops/s: the sliding-log limiter");
+        oneLine(PacerProcess.run(dir, 30, "run", "b.yaml"), "pacer: b.yaml:8: phase 'b' at 100000000 ops/s: the "
+                + "sliding-log limiter");
     }
 
     @Test

@@ -30,7 +30,8 @@ class ShardEndToEndTest {
     @Test
     void aBadIndexFromTheIndexedJobIsOneLineNamingTheVariableAndItsValue() throws Exception {
         String[][] cases = { // JOB_COMPLETION_INDEX, --shard, what the line says
-                {"x", "/4", "invalid JOB_COMPLETION_INDEX 'x': expected a whole number from 0 to 3 (this shard's index, for --shard /4)"},
+                {"x", "/4", "invalid JOB_COMPLETION_INDEX 'x': expected a whole number from 0 to 3 (this shard's "
+                        + "index, for --shard /4)"},
                 {"2.0", "/4", "invalid JOB_COMPLETION_INDEX '2.0': expected a whole number from 0 to 3"},
                 {"-1", "/4", "invalid JOB_COMPLETION_INDEX '-1': expected a whole number from 0 to 3"},
                 {"5", "/4", "invalid JOB_COMPLETION_INDEX '5': expected a whole number from 0 to 3"},
@@ -41,7 +42,8 @@ class ShardEndToEndTest {
         for (String[] c : cases) {
             java.util.Map<String, String> env = new java.util.HashMap<>();
             env.put("JOB_COMPLETION_INDEX", c[0]);
-            PacerProcess.Result r = PacerProcess.run(dir, env, 30, "run", "--rate", "100", "-n", "3", "--shard", c[1], "-q");
+            PacerProcess.Result r = PacerProcess.run(dir, env, 30, "run", "--rate", "100", "-n", "3", "--shard", c[1],
+                    "-q");
             assertEquals(2, r.exitCode(), c[0] + " " + c[1] + ": " + r.stderr());
             RunLimitsTest.assertOneLineNaming(r, c[2]);
         }
@@ -64,7 +66,8 @@ class ShardEndToEndTest {
         }
         // five seconds into the test, the whole test goes from 8 000 to 16 000 ops/s
         Thread.sleep(Math.max(0, Duration.between(Instant.now(), startAt.plusSeconds(5)).toMillis()));
-        PacerProcess.Result control = PacerProcess.run(dir, 30, "control", "--to", String.join(",", targets), "rate", "16000");
+        PacerProcess.Result control = PacerProcess.run(dir, 30, "control", "--to", String.join(",", targets), "rate",
+                "16000");
         assertEquals(0, control.exitCode(), control.stderr());
         assertEquals(n, control.stdout().lines().filter(l -> l.contains(": ok: ")).count(),
                 "one answer per shard, each naming its target: " + control.stdout());
@@ -90,7 +93,8 @@ class ShardEndToEndTest {
         }
         // 8 000 ops/s until the change, 16 000 after it, 10 s in all (the control's own JVM takes a second or two)
         double expected = 8_000 * changedAt + 16_000 * (10 - changedAt);
-        assertEquals(expected, ops, expected * 0.01, "the shards' ops add up to one test's (change at " + changedAt + " s)");
+        assertEquals(expected, ops, expected * 0.01, "the shards' ops add up to one test's (change at " + changedAt
+                + " s)");
 
         JsonNode all = report(logs, null, null);
         assertEquals(ops, all.get("ops").asLong(), "the merged view counts every shard's ops exactly once");
@@ -99,7 +103,8 @@ class ShardEndToEndTest {
         String beforeTo = String.format(java.util.Locale.ROOT, "%.1fs", Math.min(4.5, changedAt - 0.5));
         double before = report(logs, "2s", beforeTo)
                 .get("rate").asDouble();
-        double after = report(logs, String.format(java.util.Locale.ROOT, "%.1fs", changedAt + 1), "9.5s").get("rate").asDouble();
+        double after = report(logs, String.format(java.util.Locale.ROOT, "%.1fs", changedAt + 1),
+                "9.5s").get("rate").asDouble();
         assertEquals(8_000, before, 8_000 * 0.03, "merged rate before the change");
         assertEquals(16_000, after, 16_000 * 0.03, "merged rate after it");
 
@@ -126,7 +131,8 @@ class ShardEndToEndTest {
             logs.add("refused-" + i + ".hlog");
             shards.add(PacerProcess.start(dir, "run", "--op", "http", "--url", "http://127.0.0.1:" + refused + "/",
                     "--rate", "300", "--shard", i + "/" + n, "--start-at", startAt.toString(), "--duration", "4s",
-                    "--max-error-ratio", "1", "--hlog", logs.get(i), "--summary", "refused-" + i + ".json", "-q", "--no-console"));
+                    "--max-error-ratio", "1", "--hlog", logs.get(i), "--summary", "refused-" + i + ".json", "-q",
+                            "--no-console"));
         }
         long errors = 0;
         for (int i = 0; i < n; i++) {
@@ -138,14 +144,16 @@ class ShardEndToEndTest {
         }
         assertTrue(errors > 0, "requests were refused: " + errors);
         JsonNode all = report(logs, null, null);
-        assertEquals(errors, all.get("errors").get("total").asLong(), "every shard's errors, equal notes or not: " + all.get("errors"));
+        assertEquals(errors, all.get("errors").get("total").asLong(), "every shard's errors, equal notes or not: "
+                + all.get("errors"));
         List<String> judge = new ArrayList<>(List.of("report"));
         judge.addAll(logs);
         judge.addAll(List.of("--merge", "--threshold", "errors<50%", "--threshold", "target>=297", "--threshold",
                 "target<=303"));
         PacerProcess.Result gate = PacerProcess.run(dir, 60, judge.toArray(String[]::new));
         assertEquals(1, gate.exitCode(), gate.stdout() + gate.stderr());
-        assertTrue(gate.stdout().contains("FAIL  errors<50%  (actual 100.0000%)"), "judged on every error: " + gate.stdout());
+        assertTrue(gate.stdout().contains("FAIL  errors<50%  (actual 100.0000%)"), "judged on every error: "
+                + gate.stdout());
         assertTrue(gate.stdout().contains("PASS  target>=297") && gate.stdout().contains("PASS  target<=303"),
                 "the test's target, the three shares added: " + gate.stdout());
     }

@@ -57,7 +57,8 @@ class ShardsAsHostsTest {
         boolean ip = Files.isExecutable(Path.of("/usr/sbin/ip")) || Files.isExecutable(Path.of("/sbin/ip"))
                 || Files.isExecutable(Path.of("/usr/bin/ip"));
         if (nginx == null || !root || !ip) {
-            String why = (nginx == null ? "nginx is not installed; " : "") + (root ? "" : "not root; ") + (ip ? "" : "no ip command");
+            String why = (nginx == null ? "nginx is not installed; " : "") + (root ? "" : "not root; ") + (ip ? ""
+                    : "no ip command");
             if ("1".equals(System.getenv("PACER_REQUIRE_NETNS"))) {
                 throw new AssertionError("network namespaces are required (PACER_REQUIRE_NETNS=1): " + why);
             }
@@ -73,9 +74,12 @@ class ShardsAsHostsTest {
         List<String> logs = new ArrayList<>();
         for (int i = 0; i < SHARDS; i++) {
             logs.add("shard-" + i + ".hlog");
-            shards.add(PacerProcess.start(dir, List.of("ip", "netns", "exec", ns(i)), List.of("-Xmx512m"), "run", "--op", "http",
-                    "--url", "http://" + addr(server) + ":8080/{cycle}", "--rate", Integer.toString(RATE), "--duration", "10s",
-                    "--shard", i + "/" + SHARDS, "--start-at", startAt.toString(), "--threads", "4", "--hlog", logs.get(i),
+            shards.add(PacerProcess.start(dir, List.of("ip", "netns", "exec", ns(i)), List.of("-Xmx512m"), "run",
+                    "--op", "http",
+                    "--url", "http://" + addr(server) + ":8080/{cycle}", "--rate", Integer.toString(RATE), "--duration",
+                            "10s",
+                    "--shard", i + "/" + SHARDS, "--start-at", startAt.toString(), "--threads", "4", "--hlog",
+                            logs.get(i),
                     "--summary", "shard-" + i + ".json", "-q", "--no-console"));
         }
         long ops = 0;
@@ -94,7 +98,8 @@ class ShardsAsHostsTest {
         for (String line : Files.readAllLines(dir.resolve("access.log"))) {
             String[] f = line.split(" ");
             measured.add(new double[] {Double.parseDouble(f[0]), Long.parseLong(f[2].substring(1))});
-            assertTrue(cycles.add(Long.parseLong(f[2].substring(1))), "each global cycle is sent by one shard only: " + line);
+            assertTrue(cycles.add(Long.parseLong(f[2].substring(1))), "each global cycle is sent by one shard only: "
+                    + line);
         }
         assertEquals(ops, measured.size(), "the shards' counts add up to nginx's");
         assertEquals(10 * RATE, measured.size(), 10 * RATE * 0.01, "nginx saw the test's 10 s at 8 000 req/s, ±1 %");
@@ -105,14 +110,16 @@ class ShardsAsHostsTest {
         List<Long> seconds = List.copyOf(perSecond.keySet());
         int checked = 0;
         for (Long s : seconds.subList(1, seconds.size() - 1)) {
-            assertEquals(RATE, perSecond.get(s), RATE * 0.05, "whole second " + (s - seconds.get(0)) + " in nginx's log: " + perSecond);
+            assertEquals(RATE, perSecond.get(s), RATE * 0.05, "whole second " + (s - seconds.get(0)) + " in nginx's "
+                    + "log: " + perSecond);
             checked++;
         }
         assertTrue(checked >= 8, "checked " + checked + " whole seconds: " + perSecond);
         List<Integer> whole = seconds.subList(1, seconds.size() - 1).stream().map(perSecond::get).toList();
         System.out.printf("shards as hosts: nginx saw %d requests in the test's 10 s (%+.2f %%), whole seconds %d-%d%n",
                 measured.size(), (measured.size() - 10.0 * RATE) / (10.0 * RATE) * 100,
-                whole.stream().mapToInt(Integer::intValue).min().orElse(0), whole.stream().mapToInt(Integer::intValue).max().orElse(0));
+                whole.stream().mapToInt(Integer::intValue).min().orElse(0),
+                        whole.stream().mapToInt(Integer::intValue).max().orElse(0));
 
         // the shards' logs merged: every whole 1 s interval at the global rate, ±3 %
         List<String> args = new ArrayList<>(List.of("report"));

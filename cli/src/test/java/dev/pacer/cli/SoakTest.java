@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * threads, by hand): here 50 k ops/s from 8 threads with {@code --hlog}, what two shared cores carry
  * beside the JVM's own threads (64 workers at 200 k/s took 35 s of system time in 31 s here, and
  * intervals were cut seconds late). Every 5 s window of the log runs at the target within ±1 %, and the heap in
- * use after each collection ({@code -Xlog:gc}, a 128 MB heap so that they come often; 64 workers' recorders hold about 60 MB) does not grow from
+ * use after each collection ({@code -Xlog:gc}, a 128 MB heap so that they come often; 64 workers' recorders hold about
+ * 60 MB) does not grow from
  * seconds 5-12 to the end. (The long soak reads {@code jcmd GC.heap_info} after {@code GC.run}; here a
  * jcmd JVM starting on two cores that 64 workers keep busy took over 15 s.)
  */
@@ -39,14 +40,16 @@ class SoakTest {
     @Test
     void thirtySecondsAt50kOpsFrom8ThreadsHoldTheRateAFlatHeapAndExactAccounting() throws Exception {
         PacerProcess p = PacerProcess.start(dir, List.of("-Xmx128m", "-Xlog:gc:file=gc.log"), "run", "--rate", "50k",
-                "--threads", "8", "--duration", "30s", "--hlog", "soak.hlog", "--summary", "soak.json", "-q", "--no-console");
+                "--threads", "8", "--duration", "30s", "--hlog", "soak.hlog", "--summary", "soak.json", "-q",
+                        "--no-console");
         Path hlog = dir.resolve("soak.hlog");
         PacerProcess.Result r = p.await(60);
         assertEquals(0, r.exitCode(), r.stderr());
         TreeMap<Double, Long> afterGc = heapAfterGc(Files.readAllLines(dir.resolve("gc.log")));
         List<Long> early = List.copyOf(afterGc.subMap(5.0, 12.0).values());
         List<Long> late = List.copyOf(afterGc.tailMap(22.0).values());
-        assertTrue(early.isEmpty() || late.isEmpty() || median(late) - median(early) <= HEAP_GROWTH_BYTES, String.format(
+        assertTrue(early.isEmpty() || late.isEmpty() || median(late) - median(early) <= HEAP_GROWTH_BYTES,
+                String.format(
                 "the heap after GC grows: median %d KB in seconds 5-12, %d KB from second 22 (%s)",
                 median(early) >> 10, median(late) >> 10, afterGc));
 
@@ -86,7 +89,8 @@ class SoakTest {
         long accounted = limiter.get("permitsGranted").asLong() * slice + limiter.get("idleNanos").asLong()
                 + limiter.get("reservedNanos").asLong();
         long allocated = limiter.get("allocatedNanos").asLong();
-        assertTrue(Math.abs(allocated - accounted) <= 3, "allocated " + allocated + " ns = granted × slice + idle + reserved = "
+        assertTrue(Math.abs(allocated - accounted) <= 3, "allocated " + allocated + " ns = granted × slice + idle + "
+                + "reserved = "
                 + accounted + " ns (each figure rounded down to a nanosecond): " + limiter);
     }
 

@@ -31,11 +31,14 @@ class UsageMessagesTest {
         Files.createDirectory(dir.resolve("folder"));
         String folder = "@" + dir.resolve("folder");
         refused("pacer: invalid --body '" + folder + "': " + dir.resolve("folder") + " is a folder; give a file",
-                "run", "--op", "http", "--url", "http://127.0.0.1:1/", "--rate", "10", "--duration", "1s", "--body", folder);
-        refused("pacer: invalid --body '@': give a file after the @", "run", "--op", "http", "--url", "http://127.0.0.1:1/",
+                "run", "--op", "http", "--url", "http://127.0.0.1:1/", "--rate", "10", "--duration", "1s", "--body",
+                        folder);
+        refused("pacer: invalid --body '@': give a file after the @", "run", "--op", "http", "--url",
+                "http://127.0.0.1:1/",
                 "--rate", "10", "--duration", "1s", "--body", "@");
         String missing = "@" + dir.resolve("missing.json");
-        refused("pacer: invalid --body '" + missing + "': no file " + dir.resolve("missing.json"), "run", "--op", "http",
+        refused("pacer: invalid --body '" + missing + "': no file " + dir.resolve("missing.json"), "run", "--op",
+                "http",
                 "--url", "http://127.0.0.1:1/", "--rate", "10", "--duration", "1s", "--body", missing);
     }
 
@@ -58,7 +61,8 @@ class UsageMessagesTest {
 
     @Test
     void aSearchHoldShorterThanWhatItJudgesIsRefused() {
-        refused("pacer: invalid --hold '1ns': a probe is judged on the reporting intervals after its first fifth: give at"
+        refused("pacer: invalid --hold '1ns': a probe is judged on the reporting intervals after its first fifth: give "
+                + "at"
                 + " least 1.25 x --interval (1.25s)", "run", "--search", "response.p99<20ms", "--hold", "1ns", "-q");
         refused("pacer: invalid --interval '20.0s': is too long for a search's probes of 10s (--hold)",
                 "run", "--search", "response.p99<20ms", "--interval", "20s", "-q");

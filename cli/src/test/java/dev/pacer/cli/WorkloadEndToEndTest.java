@@ -35,7 +35,8 @@ class WorkloadEndToEndTest {
               qty:  uniform(1, 5)
               ref:  uuid()
             ops:
-              browse: {weight: 70, request: "GET /items/{item}?user={user}", check: {status: 200, json: {/id: "{item}"}}}
+              browse: {weight: 70, request: "GET /items/{item}?user={user}", check: {status: 200, json: {/id: \
+            "{item}"}}}
               add-to-cart:
                 weight: 25
                 request: POST /users/{user}/cart
@@ -44,14 +45,16 @@ class WorkloadEndToEndTest {
               checkout:
                 weight: 5
                 steps:
-                  - {request: "POST /users/{user}/orders", json: {ref: "{ref}"}, check: {status: 201}, save: {order: json(/orderId)}}
+                  - {request: "POST /users/{user}/orders", json: {ref: "{ref}"}, check: {status: 201}, save: {order: \
+            json(/orderId)}}
                   - {request: "POST /orders/{order}/pay", check: {status: 200, body: paid}}
             """;
 
     static final String LOCATIONS = """
             location ~ ^/items/([0-9]+)$ { default_type application/json; return 200 '{"id": $1, "name": "item $1"}'; }
                     location ~ ^/users/([0-9]+)/cart$ { return 201 'added'; }
-                    location ~ ^/users/([0-9]+)/orders$ { default_type application/json; return 201 '{"orderId": "o-$1"}'; }
+                    location ~ ^/users/([0-9]+)/orders$ { default_type application/json; return 201 '{"orderId": \
+            "o-$1"}'; }
                     location ~ ^/orders/o-([0-9]+)/pay$ { return 200 'paid'; }
                     location / { return 404; }
             """;
@@ -64,7 +67,8 @@ class WorkloadEndToEndTest {
         Path nginx = NginxServer.binary();
         if (nginx == null) {
             if ("1".equals(System.getenv("PACER_REQUIRE_NGINX"))) {
-                throw new AssertionError("nginx is required (PACER_REQUIRE_NGINX=1) but not installed: run .ci/nginx.sh");
+                throw new AssertionError("nginx is required (PACER_REQUIRE_NGINX=1) but not installed: run "
+                        + ".ci/nginx.sh");
             }
             System.err.println("!!! SKIPPING the workload nginx test: nginx is not installed (.ci/nginx.sh)");
             Assumptions.abort("nginx is not installed");
@@ -86,7 +90,8 @@ class WorkloadEndToEndTest {
         assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
         JsonNode summary = new ObjectMapper().readTree(dir.resolve("shop.json").toFile());
         assertEquals(20_000, summary.get("ops").asLong());
-        assertEquals(20_000, summary.get("outcomes").get("ok").asLong(), "every check passed: " + summary.get("outcomes"));
+        assertEquals(20_000, summary.get("outcomes").get("ok").asLong(), "every check passed: "
+                + summary.get("outcomes"));
         assertTrue(r.stdout().lines().anyMatch(l -> l.matches("  browse +14000 +0 .*")), r.stdout());
         assertTrue(r.stdout().lines().anyMatch(l -> l.matches("  checkout +1000 +0 .*")), r.stdout());
         JsonNode perOp = summary.get("perOp");
@@ -117,7 +122,8 @@ class WorkloadEndToEndTest {
     @Test
     void fourShardProcessesTogetherSendTheMixExactlyAsOneProcessDoes() throws Exception {
         Path nginx = NginxServer.binary();
-        Assumptions.assumeTrue(nginx != null || "1".equals(System.getenv("PACER_REQUIRE_NGINX")), "nginx is not installed");
+        Assumptions.assumeTrue(nginx != null || "1".equals(System.getenv("PACER_REQUIRE_NGINX")), "nginx is not "
+                + "installed");
         List<String> one = requests(nginx, dir.resolve("one"), List.of(List.of()));
         List<List<String>> shards = new java.util.ArrayList<>();
         for (int i = 0; i < 4; i++) {
@@ -127,7 +133,8 @@ class WorkloadEndToEndTest {
         assertEquals(2_100, one.size(), "2 000 cycles, the 100 checkouts two requests each");
         // the op of a cycle depends on the shard count (each shard's mix is exact in its own windows), its data
         // never does: the requests by op are the same counts, exactly
-        Map<String, Long> kinds = Map.of("GET /items/N", 1_400L, "POST /users/N/cart", 500L, "POST /users/N/orders", 100L,
+        Map<String, Long> kinds = Map.of("GET /items/N", 1_400L, "POST /users/N/cart", 500L, "POST /users/N/orders",
+                100L,
                 "POST /orders/o-N/pay", 100L);
         assertEquals(kinds, byKind(one));
         assertEquals(kinds, byKind(four), "four processes, each exact in its own windows of 20 cycles");
@@ -147,13 +154,16 @@ class WorkloadEndToEndTest {
             port = s.getLocalPort();
         }
         // the orders' ids come from the user, so a pay step's path is a function of its cycle too
-        Files.writeString(dir.resolve("shop.yaml"), SHOP.formatted(port).replace("check: {status: [200, 201], body: added}",
+        Files.writeString(dir.resolve("shop.yaml"), SHOP.formatted(port).replace("check: {status: [200, 201], body: "
+                + "added}",
                 "check: {status: 201}"));
-        NginxServer server = NginxServer.startWithLocations(nginx, dir, List.of(), "127.0.0.1", port, LOCATIONS, "'$request_method $uri'");
+        NginxServer server = NginxServer.startWithLocations(nginx, dir, List.of(), "127.0.0.1", port, LOCATIONS,
+                "'$request_method $uri'");
         try {
             List<PacerProcess> running = new java.util.ArrayList<>();
             for (List<String> extra : processes) {
-                List<String> args = new java.util.ArrayList<>(List.of("run", "shop.yaml", "--rate", "1k", "--cycles", "2000",
+                List<String> args = new java.util.ArrayList<>(List.of("run", "shop.yaml", "--rate", "1k", "--cycles",
+                        "2000",
                         "-q"));
                 args.addAll(extra);
                 running.add(PacerProcess.start(dir, args.toArray(String[]::new)));
@@ -177,7 +187,8 @@ class WorkloadEndToEndTest {
         assertEquals(0, r.exitCode(), r.stderr());
         assertEquals(14, r.stdout().lines().filter(l -> l.matches("cycle \\d+: browse")).count(), r.stdout());
         assertTrue(r.stdout().contains("cycle 8: checkout"), r.stdout());
-        assertTrue(r.stdout().lines().anyMatch(l -> l.matches("  \\| GET /items/\\d+\\?user=\\d+ HTTP/1.1")), r.stdout());
+        assertTrue(r.stdout().lines().anyMatch(l -> l.matches("  \\| GET /items/\\d+\\?user=\\d+ HTTP/1.1")),
+                r.stdout());
         PacerProcess.Result one = PacerProcess.run(dir, 60, "show", "shop.yaml", "--cycle", "8");
         assertTrue(one.stdout().contains("cycle 8: checkout") && !one.stdout().contains("cycle 7"), one.stdout());
         String eighth = r.stdout().substring(r.stdout().indexOf("cycle 8:"), r.stdout().indexOf("cycle 9:")).strip();
@@ -186,7 +197,8 @@ class WorkloadEndToEndTest {
 
     @Test
     void aBrokenWorkloadIsOneLineAndExitTwo() throws Exception {
-        Files.writeString(dir.resolve("bad.yaml"), SHOP.formatted(9).replace("zipf(${items}, 1.1)", "zipf(${items}, 0)"));
+        Files.writeString(dir.resolve("bad.yaml"), SHOP.formatted(9).replace("zipf(${items}, 1.1)", "zipf(${items}, "
+                + "0)"));
         PacerProcess.Result r = PacerProcess.run(dir, 60, "run", "bad.yaml", "--rate", "10", "--cycles", "1");
         assertEquals(2, r.exitCode(), r.stdout() + r.stderr());
         assertEquals(List.of("pacer: bad.yaml:6: binding 'item': zipf(n, s) needs an exponent s > 0, got 0"),

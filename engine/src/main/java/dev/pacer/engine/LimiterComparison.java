@@ -165,13 +165,17 @@ public final class LimiterComparison {
         b.append(String.format(Locale.ROOT, "%-" + w + "s %9s %11s %9s %8s %9s %9s %9s %9s%n", "limiter", "achieved",
                 "peak/10ms", "forfeited", "refused", "wait p50", "p99", "p99.9", "max"));
         for (Row r : rows) {
-            b.append(String.format(Locale.ROOT, "%-" + w + "s %9.1f %11d %9d %8d %9s %9s %9s %9s%n", r.design(), r.achieved(),
+            b.append(String.format(Locale.ROOT, "%-" + w + "s %9.1f %11d %9d %8d %9s %9s %9s %9s%n", r.design(),
+                    r.achieved(),
                     r.burstPeak(), r.forfeited(), r.refusals(), ms(r.waits().at("50")), ms(r.waits().at("99")),
                     ms(r.waits().at("99.9")), ms(r.waits().max())));
         }
-        b.append(String.format(Locale.ROOT, "%nachieved: ops/s over the run; peak/10ms: most ops started in any %d ms (the target"
-                + " spaces %.1f); forfeited: ops the target asked for that never ran; refused: requests the design turned"
-                + " away and were asked again.%n", BURST_WINDOW_NANOS / 1_000_000, s.rate() * BURST_WINDOW_NANOS / 1e9));
+        b.append(String.format(Locale.ROOT, "%nachieved: ops/s over the run; peak/10ms: most ops started in any %d ms "
+                + "(the target"
+                + " spaces %.1f); forfeited: ops the target asked for that never ran; refused: requests the design "
+                        + "turned"
+                + " away and were asked again.%n", BURST_WINDOW_NANOS / 1_000_000,
+                        s.rate() * BURST_WINDOW_NANOS / 1e9));
         return b.toString();
     }
 

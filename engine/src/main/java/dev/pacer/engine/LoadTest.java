@@ -183,7 +183,8 @@ public final class LoadTest {
      * file))}; a bad file is refused with one {@code file:line:} line when the test starts.
      */
     public LoadTest workload(Path file) {
-        return op(OpSpec.parse((dev.pacer.engine.workload.SqlWorkloadParser.isSql(file) ? "postgres:" : "workload:") + file));
+        return op(OpSpec.parse((dev.pacer.engine.workload.SqlWorkloadParser.isSql(file) ? "postgres:" : "workload:")
+                + file));
     }
 
     /**

@@ -48,7 +48,8 @@ public class InputPropertiesTest {
 
     /** Text made of a grammar's pieces, or anything printable on one line. */
     static Arbitrary<String> textOf(String... pieces) {
-        Arbitrary<String> grammar = Arbitraries.of(pieces).list().ofMinSize(1).ofMaxSize(6).map(l -> String.join("", l));
+        Arbitrary<String> grammar = Arbitraries.of(pieces).list().ofMinSize(1).ofMaxSize(6).map(l -> String.join("",
+                l));
         Arbitrary<String> any = Arbitraries.strings().all().ofMaxLength(24)
                 .filter(s -> s.chars().noneMatch(c -> c == '\n' || c == '\r' || Character.isISOControl(c)));
         return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(4, grammar), net.jqwik.api.Tuple.of(1, any));
@@ -138,7 +139,8 @@ public class InputPropertiesTest {
                 value.list().ofSize(4)).as((keys, values) -> {
                     StringBuilder b = new StringBuilder("  - ");
                     for (int i = 0; i < keys.size(); i++) {
-                        b.append(i == 0 ? "" : "    ").append(keys.get(i)).append(": ").append(values.get(i)).append('\n');
+                        b.append(i == 0 ? "" : "   "
+                                + " ").append(keys.get(i)).append(": ").append(values.get(i)).append('\n');
                     }
                     return b.toString();
                 });

@@ -26,7 +26,8 @@ class LimiterDesignsRunTest {
      * of a second so that what is measured is the rate they refill at (a full second's bucket would add a
      * third to a 3 s run, which is the design working, not the rate).
      */
-    static final Map<String, String> SMALL_BURST = Map.of("tokenpool", "tokenpool:pool=10ms", "bucket", "bucket:size=20",
+    static final Map<String, String> SMALL_BURST = Map.of("tokenpool", "tokenpool:pool=10ms", "bucket",
+            "bucket:size=20",
             "bandwidths", "bandwidths:capacity=20");
 
     static Stream<String> designs() {
@@ -63,7 +64,8 @@ class LimiterDesignsRunTest {
         running.stop();
         LoadTest.Result r = running.await();
         boolean dropsEntries = design.startsWith("sliding-log");
-        assertEquals(dropsEntries ? "a lower limit keeps only the newest start times it holds" : "", lower.note(), design);
+        assertEquals(dropsEntries ? "a lower limit keeps only the newest start times it holds" : "", lower.note(),
+                design);
         assertEquals("", raise.note(), design + ": a raise resets nothing");
         assertEquals(List.of("1,0", "1000,0"), r.summary().changes().stream().filter(c -> c.kind() == ChangeKind.RATE)
                 .map(Change::value).toList());
@@ -72,7 +74,8 @@ class LimiterDesignsRunTest {
 
     @Test
     void aLiveChangeToARateAWindowCannotHoldSaysSo() throws Exception {
-        LoadTest.Running running = PoissonRunTest.quiet(LoadTest.rate("100").limiter(LimiterDesign.parse("fixed-window"))
+        LoadTest.Running running = PoissonRunTest.quiet(LoadTest.rate("100")
+                .limiter(LimiterDesign.parse("fixed-window"))
                 .op("noop").duration(Duration.ofSeconds(30))).start();
         Change change = running.rate("0.5");
         running.stop();

@@ -32,14 +32,16 @@ class LoadTestTest {
         assertEquals(1_000, r.summary().ops());
         assertEquals(1_000, r.histogram(Metric.RESPONSE).getTotalCount());
         assertTrue(r.histogram(Metric.SERVICE).getValueAtPercentile(50) >= 100_000, "the op's 100 us are in it");
-        assertEquals(1_000, intervals.stream().mapToLong(i -> i.stats().ops()).sum(), "the intervals add up to the total");
+        assertEquals(1_000, intervals.stream().mapToLong(i -> i.stats().ops()).sum(), "the intervals add up to the "
+                + "total");
         assertEquals(2, r.summary().thresholds().size());
     }
 
     @Test
     void theCsvHasARowPerIntervalThatAddsUpToTheSummary(@TempDir Path dir) throws Exception {
         Path csv = dir.resolve("run.csv");
-        LoadTest.Result r = LoadTest.rate(5000).op(cycle -> null).cycles(2_000).interval(Duration.ofMillis(100)).csv(csv).run();
+        LoadTest.Result r = LoadTest.rate(5000).op(cycle -> null).cycles(2_000).interval(Duration.ofMillis(100))
+                .csv(csv).run();
         List<String> lines = Files.readAllLines(csv);
         assertEquals(IntervalCsv.header(), lines.get(0));
         int columns = lines.get(0).split(",", -1).length;
@@ -51,7 +53,8 @@ class LoadTestTest {
         }
         assertEquals(r.summary().ops(), ops, "the rows add up to the summary");
         assertTrue(lines.size() >= 4, "a row per 100 ms interval: " + lines.size());
-        assertEquals("1.000,2.000,\"warm, then hot\",5,0,,,,,,,,,,,,", IntervalCsv.row(1, 2, "warm, then hot", 5, 0, m -> null));
+        assertEquals("1.000,2.000,\"warm, then hot\",5,0,,,,,,,,,,,,", IntervalCsv.row(1, 2, "warm, then hot", 5, 0,
+                m -> null));
     }
 
     @Test

@@ -38,7 +38,8 @@ class RunEndTest {
     final ManualRunClock clock = new ManualRunClock();
 
     LoadRun run(ActivityConfig config, Op op, Duration grace) {
-        return new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(200)).grace(grace).clock(clock).build(),
+        return new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(200)).grace(grace).clock(clock)
+                .build(),
                 op,
                 new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream()));
     }

@@ -47,7 +47,8 @@ class PacedHttpTest {
     /** Your op: one call to the service; a 5xx is an error outcome, any exception is one too. */
     Outcome call(String path) throws Exception {
         URI uri = URI.create("http://127.0.0.1:" + service.getAddress().getPort() + path);
-        int status = client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        int status = client.send(HttpRequest.newBuilder(uri).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode();
         return status >= 500 ? Outcome.of("5xx", true) : Outcome.OK;
     }
 

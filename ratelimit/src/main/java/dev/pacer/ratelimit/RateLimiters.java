@@ -122,7 +122,8 @@ public final class RateLimiters {
             Sleeper s = sleeper != null ? sleeper : ParkingSleeper.calibrated();
             if (!design.isAtomic()) {
                 if (arrivals != Arrivals.UNIFORM) {
-                    throw new IllegalArgumentException(arrivals + " arrivals need the atomic limiter, not " + design.name());
+                    throw new IllegalArgumentException(arrivals + " arrivals need the atomic limiter, not "
+                            + design.name());
                 }
                 return design.build(spec, clock, s, origin);
             }

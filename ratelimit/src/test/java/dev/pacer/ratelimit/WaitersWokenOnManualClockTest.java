@@ -204,7 +204,8 @@ class WaitersWokenOnManualClockTest extends DesignOnManualClock {
         });
         assertEquals(scheduled.size(), Set.copyOf(scheduled).size(), "no scheduled time granted twice: " + scheduled);
         long afterSecondRise = scheduled.stream().filter(t -> t >= T0 + 960 * MS && t < T0 + 1460 * MS).count();
-        assertTrue(afterSecondRise >= 495 && afterSecondRise <= 505, afterSecondRise + " grants in the 500 ms at 1000/s");
+        assertTrue(afterSecondRise >= 495 && afterSecondRise <= 505, afterSecondRise + " grants in the 500 ms at "
+                + "1000/s");
     }
 
     /**

@@ -47,7 +47,8 @@ public final class ReportCsv {
         types.forEach(t -> b.append(",errors:").append(csv(t)));
         for (String tag : tags) {
             String t = tag.isEmpty() ? "untagged" : tag;
-            b.append(',').append(t).append("_p50,").append(t).append("_p90,").append(t).append("_p99,").append(t).append("_max");
+            b.append(',').append(t).append("_p50,").append(t).append("_p90,").append(t).append("_p99,").append(t)
+                    .append("_max");
         }
         b.append('\n');
         for (Report.Point p : r.points()) {
@@ -62,7 +63,8 @@ public final class ReportCsv {
                 if (f == null) {
                     b.append(",,,,");
                 } else {
-                    b.append(',').append(f.p50()).append(',').append(f.p90()).append(',').append(f.p99()).append(',').append(f.max());
+                    b.append(',').append(f.p50()).append(',').append(f.p90()).append(',').append(f.p99()).append(',')
+                            .append(f.max());
                 }
             }
             b.append('\n');

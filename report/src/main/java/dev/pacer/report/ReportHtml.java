@@ -42,7 +42,8 @@ import org.HdrHistogram.HistogramIterationValue;
 public final class ReportHtml {
 
     private static final String SCRIPT = resource("page.js");
-    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss "
+            + "'UTC'").withZone(ZoneOffset.UTC);
 
     private ReportHtml() {
     }
@@ -93,12 +94,15 @@ public final class ReportHtml {
      */
     public static String render(List<Report> reports, String title, List<String> labels) {
         if (reports.isEmpty() || reports.size() > MAX_OVERLAID || (labels != null && labels.size() != reports.size())) {
-            throw new IllegalArgumentException("a page overlays 1 to " + MAX_OVERLAID + " reports, one label each if labelled");
+            throw new IllegalArgumentException("a page overlays 1 to " + MAX_OVERLAID + " reports, one label each if "
+                    + "labelled");
         }
-        String name = title != null ? title : reports.stream().map(ReportHtml::name).collect(Collectors.joining(" vs "));
+        String name = title != null ? title : reports.stream().map(ReportHtml::name).collect(Collectors.joining(" "
+                + "vs "));
         StringBuilder b = new StringBuilder(128 * 1024);
         b.append("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
-                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>pacer report: ")
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>pacer "
+                        + "report: ")
                 .append(esc(name)).append("</title>\n<style>\n").append(CSS).append("</style></head>\n<body>\n");
         b.append("<h1>pacer report: ").append(esc(name)).append("</h1>\n");
         boolean many = reports.size() > 2; // many runs: the overlaid charts first, each run's table after them
@@ -108,16 +112,20 @@ public final class ReportHtml {
         if (reports.size() == 2) {
             differences(b, reports.get(0), reports.get(1));
         }
-        b.append("<p class=\"hint\">Hover a chart for its values; drag across a time chart to zoom (all time charts follow),"
+        b.append("<p class=\"hint\">Hover a chart for its values; drag across a time chart to zoom (all time charts "
+                + "follow),"
                 + " double-click to zoom out. <button id=\"resetZoom\" disabled>reset zoom</button></p>\n");
-        b.append("<noscript><p class=\"warning\">The charts are drawn by the page's own script: allow JavaScript to see them."
+        b.append("<noscript><p class=\"warning\">The charts are drawn by the page's own script: allow JavaScript to "
+                + "see them."
                 + "</p></noscript>\n<div id=\"charts\"></div>\n");
         if (many) {
             runs(b, reports, labels);
         }
-        b.append("<p class=\"meta\">Made by pacer from HdrHistogram interval logs; percentiles are of all values recorded"
+        b.append("<p class=\"meta\">Made by pacer from HdrHistogram interval logs; percentiles are of all values "
+                + "recorded"
                 + " in the window (histograms are added, never averaged).</p>\n");
-        b.append("<script type=\"application/json\" id=\"pacer-data\">").append(data(reports, labels)).append("</script>\n");
+        b.append("<script type=\"application/json\" id=\"pacer-data\">").append(data(reports,
+                labels)).append("</script>\n");
         b.append("<script>\n").append(SCRIPT).append("</script>\n</body></html>\n");
         return b.toString();
     }
@@ -127,7 +135,8 @@ public final class ReportHtml {
         for (int i = 0; i < reports.size(); i++) {
             Report r = reports.get(i);
             if (reports.size() > 1) {
-                b.append("<h2>").append(esc(labels != null ? labels.get(i) : String.valueOf((char) ('A' + i)))).append(": ")
+                b.append("<h2>").append(esc(labels != null ? labels.get(i) : String.valueOf((char) ('A'
+                        + i)))).append(": ")
                         .append(esc(name(r))).append("</h2>\n");
             }
             about(b, r);
@@ -151,17 +160,21 @@ public final class ReportHtml {
         if (!ReportText.atomicLimiter(s)) {
             item(b, "limiter", s.get("limiter"));
         } else if (s.containsKey("strictness")) {
-            item(b, "strictness", ReportText.plain(s.get("strictness")) + (s.containsKey("limiter") ? " (" + s.get("limiter") + ")" : ""));
+            item(b, "strictness", ReportText.plain(s.get("strictness")) + (s.containsKey("limiter") ? " ("
+                    + s.get("limiter") + ")" : ""));
         }
-        item(b, "threads", s.getOrDefault("threads", "(not recorded)") + ("true".equals(s.get("virtualThreads")) ? " virtual" : ""));
+        item(b, "threads", s.getOrDefault("threads", "(not recorded)") + ("true".equals(s.get("virtualThreads")) ? " "
+                + "virtual" : ""));
         item(b, "duration", String.format(Locale.ROOT, "%.2f s measured", r.durationSeconds())
                 + (s.containsKey("duration") ? " (asked: " + s.get("duration") + ")" : "")
                 + (r.points().stream().anyMatch(Report.Point::warmup) ? ", warm-up not counted" : ""));
         item(b, "started", WHEN.format(Instant.ofEpochMilli((long) (r.startSec() * 1000))));
         item(b, "ops", String.format(Locale.ROOT, "%d at %.1f ops/s", r.ops(), r.rate()));
         item(b, "errors", !r.noted() ? "(not recorded in this log)" : r.errorCount() == 0 ? "none"
-                : r.errorCount() + String.format(Locale.ROOT, " (%.2f %%): ", 100.0 * r.errorCount() / Math.max(1, r.ops()))
-                + r.errors().entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")));
+                : r.errorCount() + String.format(Locale.ROOT, " (%.2f %%): ", 100.0 * r.errorCount() / Math.max(1,
+                        r.ops()))
+                + r.errors().entrySet().stream().map(e -> e.getKey() + " "
+                        + e.getValue()).collect(Collectors.joining(", ")));
         if (!r.markers().isEmpty()) {
             item(b, "changes", r.markers().size() + " (marked on the time charts)");
         }
@@ -214,11 +227,13 @@ public final class ReportHtml {
 
     /** A against B: rate, ops, errors, and p50, p99 and max per tag, with B's change from A. */
     private static void differences(StringBuilder b, Report a, Report bb) {
-        b.append("<h2>Differences (B against A)</h2>\n<table class=\"diff\"><tr><th></th><th>A</th><th>B</th><th>B - A</th><th>change</th></tr>\n");
+        b.append("<h2>Differences (B against A)</h2>\n<table class=\"diff\"><tr><th></th><th>A</th><th>B</th><th>B - "
+                + "A</th><th>change</th></tr>\n");
         diffRow(b, "rate (ops/s)", a.rate(), bb.rate(), false);
         diffRow(b, "ops", a.ops(), bb.ops(), false);
         diffRow(b, "errors", a.errorCount(), bb.errorCount(), false);
-        diffRow(b, "error ratio (%)", 100.0 * a.errorCount() / Math.max(1, a.ops()), 100.0 * bb.errorCount() / Math.max(1, bb.ops()), false);
+        diffRow(b, "error ratio (%)", 100.0 * a.errorCount() / Math.max(1, a.ops()),
+                100.0 * bb.errorCount() / Math.max(1, bb.ops()), false);
         Set<String> tags = new LinkedHashSet<>(a.summaries().keySet());
         tags.retainAll(bb.summaries().keySet());
         for (String tag : tags) {
@@ -234,13 +249,16 @@ public final class ReportHtml {
     private static void diffRow(StringBuilder b, String what, double a, double bb, boolean nanos) {
         String change = a == 0 ? (bb == 0 ? "=" : "new") : String.format(Locale.ROOT, "%+.1f %%", 100 * (bb - a) / a);
         String cls = a == bb ? "" : nanos ? (bb > a ? "worse" : "better") : "";
-        b.append("<tr><td>").append(esc(what)).append("</td><td>").append(value(a, nanos)).append("</td><td>").append(value(bb, nanos))
-                .append("</td><td>").append(nanos ? (bb >= a ? "+" : "-") + Durations.format(Math.abs(bb - a)) : String.format(Locale.ROOT, "%+.1f", bb - a))
+        b.append("<tr><td>").append(esc(what)).append("</td><td>").append(value(a,
+                nanos)).append("</td><td>").append(value(bb, nanos))
+                .append("</td><td>").append(nanos ? (bb >= a ? "+" : "-") + Durations.format(Math.abs(bb - a))
+                        : String.format(Locale.ROOT, "%+.1f", bb - a))
                 .append("</td><td class=\"").append(cls).append("\">").append(change).append("</td></tr>\n");
     }
 
     private static String value(double v, boolean nanos) {
-        return nanos ? Durations.format(v) : v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.2f", v);
+        return nanos ? Durations.format(v) : v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT,
+                "%.2f", v);
     }
 
     /** The charts' data: per report its points, spectrum per tag, markers, errors. */
@@ -249,7 +267,8 @@ public final class ReportHtml {
     }
 
     static String data(List<Report> reports, List<String> labels) {
-        long maxCount = reports.stream().flatMap(r -> r.totals().values().stream()).mapToLong(Histogram::getTotalCount).max().orElse(1);
+        long maxCount = reports.stream().flatMap(r -> r.totals().values().stream()).mapToLong(Histogram::getTotalCount)
+                .max().orElse(1);
         int nines = (int) Math.max(2, Math.min(6, Math.ceil(Math.log10(Math.max(10, maxCount)))));
         ObjectNode root = Json.MAPPER.createObjectNode();
         root.put("nines", nines);
@@ -269,7 +288,8 @@ public final class ReportHtml {
             r.errorTypes().forEach(types::add);
             ArrayNode points = run.putArray("points");
             for (Report.Point p : r.points()) {
-                ObjectNode n = points.addObject().put("s", round(p.start())).put("e", round(p.end())).put("n", p.count(r.opsTag()));
+                ObjectNode n = points.addObject().put("s", round(p.start())).put("e", round(p.end())).put("n",
+                        p.count(r.opsTag()));
                 if (!Double.isNaN(p.target())) {
                     n.put("t", p.target());
                 }
@@ -313,7 +333,8 @@ public final class ReportHtml {
         }
         try {
             // inside <script>: no '</' may end it early, and U+2028/9 are no line ends in JSON but are in old JS
-            return Json.MAPPER.writeValueAsString(root).replace("</", "<\\/").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029");
+            return Json.MAPPER.writeValueAsString(root).replace("</", "<\\/").replace("\u2028",
+                    "\\u2028").replace("\u2029", "\\u2029");
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
@@ -367,7 +388,8 @@ public final class ReportHtml {
     }
 
     private static final String CSS = """
-            body { font: 14px/1.4 -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif; margin: 20px auto; padding: 0 16px;
+            body { font: 14px/1.4 -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif; margin: 20px auto; padding: \
+            0 16px;
                    color: #222; max-width: 1400px; }
             h1 { font-size: 20px; margin-bottom: 6px; } h2 { font-size: 16px; margin: 26px 0 6px; }
             .meta, .hint { color: #555; } .warning { color: #b00; }
@@ -386,10 +408,13 @@ public final class ReportHtml {
             svg .series { fill: none; stroke-width: 1.6; stroke-linejoin: round; }
             svg .target { stroke-width: 1.8; }
             svg .marker { stroke: #e08a00; stroke-dasharray: 4 3; } svg .markerTick { stroke: #e8b060; }
-            svg .markerLabel { font-size: 10.5px; fill: #a05a00; } svg .bandLabel { font-size: 10.5px; fill: #8a6d00; font-style: italic; }
+            svg .markerLabel { font-size: 10.5px; fill: #a05a00; } svg .bandLabel { font-size: 10.5px; fill: #8a6d00; \
+            font-style: italic; }
             svg .cut { fill: #999; } svg .cross { stroke: #888; } svg .selection { fill: rgba(31, 119, 180, 0.15); }
             svg .overlay { cursor: crosshair; }
-            .tip { position: absolute; display: none; pointer-events: none; white-space: pre; font-size: 12px; background: rgba(255,255,255,0.95);
-                   border: 1px solid #bbb; border-radius: 3px; padding: 4px 6px; box-shadow: 0 1px 3px rgba(0,0,0,0.15); }
+            .tip { position: absolute; display: none; pointer-events: none; white-space: pre; font-size: 12px; \
+            background: rgba(255,255,255,0.95);
+                   border: 1px solid #bbb; border-radius: 3px; padding: 4px 6px; box-shadow: 0 1px 3px \
+            rgba(0,0,0,0.15); }
             """;
 }

@@ -79,7 +79,8 @@ public final class ReportJson {
             }
         }
         ArrayNode changes = root.putArray("changes");
-        r.markers().forEach(m -> changes.addObject().put("at", m.atSec()).put("change", m.label()).put("source", m.source()));
+        r.markers().forEach(m -> changes.addObject().put("at", m.atSec()).put("change", m.label()).put("source",
+                m.source()));
         ArrayNode warnings = root.putArray("warnings");
         r.warnings().forEach(warnings::add);
         try {

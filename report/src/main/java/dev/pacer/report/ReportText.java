@@ -37,14 +37,16 @@ public final class ReportText {
         if (!settings.isEmpty()) {
             b.append("  run        ").append(settings).append(nl);
         }
-        b.append(String.format(Locale.ROOT, "  ops        %-9d rate %.1f ops/s over %.2fs%s%n", r.ops(), r.rate(), r.durationSeconds(),
+        b.append(String.format(Locale.ROOT, "  ops        %-9d rate %.1f ops/s over %.2fs%s%n", r.ops(), r.rate(),
+                r.durationSeconds(),
                 r.points().stream().anyMatch(Report.Point::warmup) ? " (warm-up not counted)" : ""));
         if (r.noted()) {
             b.append("  errors     ").append(r.errorCount()).append(errorTypes(r.errors())).append(nl);
         }
         if (!r.markers().isEmpty()) {
             b.append("  changes    ").append(r.markers().size()).append(" (")
-                    .append(r.markers().stream().limit(3).map(m -> String.format(Locale.ROOT, "%s at %.1fs", m.label(), m.atSec()))
+                    .append(r.markers().stream().limit(3).map(m -> String.format(Locale.ROOT, "%s at %.1fs", m.label(),
+                            m.atSec()))
                             .collect(Collectors.joining(", ")))
                     .append(r.markers().size() > 3 ? ", ..." : "").append(')').append(nl);
         }
@@ -55,20 +57,24 @@ public final class ReportText {
             OpTable.append(b, r.perOp().stream().map(op -> new OpTable.Row(op.op(), op.ops(), op.errors(),
                     op.latencies().get(Metric.WAIT), op.latencies().get(Metric.RESPONSE))).toList(), "  ");
         }
-        List<Report.Point> listed = intervals ? r.points() : r.points().stream().filter(p -> p.errorCount() > 0).toList();
+        List<Report.Point> listed = intervals ? r.points()
+                : r.points().stream().filter(p -> p.errorCount() > 0).toList();
         if (!listed.isEmpty()) {
             b.append(nl).append(intervals ? "  intervals" : "  intervals with errors").append(nl);
-            b.append(String.format(Locale.ROOT, "  %8s %8s  %-12s %10s %10s %8s %9s  %s%n", "start", "end", "phase", "target/s",
+            b.append(String.format(Locale.ROOT, "  %8s %8s  %-12s %10s %10s %8s %9s  %s%n", "start", "end", "phase",
+                    "target/s",
                     "ops/s", "errors", "resp p99", "by type"));
             int shown = 0;
             for (Report.Point p : listed) {
                 if (!intervals && shown == ERROR_LINES) {
-                    b.append("  ... ").append(listed.size() - shown).append(" more (--intervals lists every interval)").append(nl);
+                    b.append("  ... ").append(listed.size() - shown).append(" more (--intervals lists every "
+                            + "interval)").append(nl);
                     break;
                 }
                 shown++;
                 Report.TagFigures resp = p.byTag().get(r.opsTag());
-                b.append(String.format(Locale.ROOT, "  %7.2fs %7.2fs  %-12s %10s %10.1f %8d %9s  %s%n", p.start(), p.end(),
+                b.append(String.format(Locale.ROOT, "  %7.2fs %7.2fs  %-12s %10s %10.1f %8d %9s  %s%n", p.start(),
+                        p.end(),
                         label(p), Double.isNaN(p.target()) ? "-" : String.format(Locale.ROOT, "%.1f", p.target()),
                         p.seconds() > 0 ? p.count(r.opsTag()) / p.seconds() : 0, p.errorCount(),
                         resp == null ? "-" : Durations.format((double) resp.p99()), errorTypes(p.errors()).strip()));
@@ -80,9 +86,11 @@ public final class ReportText {
     /** B against A: rate, ops, errors, and p50, p99 and max per tag both have. */
     public static String differences(Report a, Report b) {
         StringBuilder t = new StringBuilder(1024);
-        t.append("pacer report: B ").append(ReportHtml.name(b)).append(" against A ").append(ReportHtml.name(a)).append(System.lineSeparator());
+        t.append("pacer report: B ").append(ReportHtml.name(b)).append(" against "
+                + "A ").append(ReportHtml.name(a)).append(System.lineSeparator());
         t.append(String.format(Locale.ROOT, "  %-16s %12s %12s %10s%n", "", "A", "B", "change"));
-        row(t, "rate (ops/s)", String.format(Locale.ROOT, "%.1f", a.rate()), String.format(Locale.ROOT, "%.1f", b.rate()), a.rate(), b.rate());
+        row(t, "rate (ops/s)", String.format(Locale.ROOT, "%.1f", a.rate()), String.format(Locale.ROOT, "%.1f",
+                b.rate()), a.rate(), b.rate());
         row(t, "ops", Long.toString(a.ops()), Long.toString(b.ops()), a.ops(), b.ops());
         row(t, "errors", Long.toString(a.errorCount()), Long.toString(b.errorCount()), a.errorCount(), b.errorCount());
         for (String tag : a.summaries().keySet()) {
@@ -91,15 +99,19 @@ public final class ReportText {
                 continue;
             }
             var la = a.summaries().get(tag);
-            row(t, tag + " p50", Durations.format((double) la.at("50")), Durations.format((double) lb.at("50")), la.at("50"), lb.at("50"));
-            row(t, tag + " p99", Durations.format((double) la.at("99")), Durations.format((double) lb.at("99")), la.at("99"), lb.at("99"));
-            row(t, tag + " max", Durations.format((double) la.max()), Durations.format((double) lb.max()), la.max(), lb.max());
+            row(t, tag + " p50", Durations.format((double) la.at("50")), Durations.format((double) lb.at("50")),
+                    la.at("50"), lb.at("50"));
+            row(t, tag + " p99", Durations.format((double) la.at("99")), Durations.format((double) lb.at("99")),
+                    la.at("99"), lb.at("99"));
+            row(t, tag + " max", Durations.format((double) la.max()), Durations.format((double) lb.max()), la.max(),
+                    lb.max());
         }
         return t.toString();
     }
 
     private static void row(StringBuilder t, String what, String a, String b, double va, double vb) {
-        String change = va == 0 ? (vb == 0 ? "=" : "new") : String.format(Locale.ROOT, "%+.1f %%", 100 * (vb - va) / va);
+        String change = va == 0 ? (vb == 0 ? "=" : "new") : String.format(Locale.ROOT, "%+.1f %%",
+                100 * (vb - va) / va);
         t.append(String.format(Locale.ROOT, "  %-16s %12s %12s %10s%n", what, a, b, change));
     }
 

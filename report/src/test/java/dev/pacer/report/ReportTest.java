@@ -109,7 +109,8 @@ class ReportTest {
                     "count at " + v.getValueIteratedTo());
         }
         for (double q : new double[] {50, 90, 99, 99.9, 100}) {
-            assertEquals(all.getValueAtPercentile(q), got.getValueAtPercentile(q), "p" + q + " is that of all values, not an average");
+            assertEquals(all.getValueAtPercentile(q), got.getValueAtPercentile(q), "p" + q + " is that of all values, "
+                    + "not an average");
         }
         assertEquals(0.0, merged.from(), 1e-9, "time zero is the earlier log's start");
         assertEquals(3.0, merged.to(), 1e-9);
@@ -145,13 +146,15 @@ class ReportTest {
     @Test
     void aPageOverlaysManyLabelledRunsChartsFirst() throws IOException {
         long[][] v = {range(1, 101), range(1, 101)};
-        List<Report> runs = List.of(Report.of(List.of(log("x.hlog", 1_700_000_000.0, new String[] {"response"}, v)), null, null),
+        List<Report> runs = List.of(Report.of(List.of(log("x.hlog", 1_700_000_000.0, new String[] {"response"}, v)),
+                null, null),
                 Report.of(List.of(log("y.hlog", 1_700_000_100.0, new String[] {"response"}, v)), null, null),
                 Report.of(List.of(log("z.hlog", 1_700_000_200.0, new String[] {"response"}, v)), null, null));
         String page = ReportHtml.render(runs, "limiters compared", List.of("atomic", "leaky", "bucket:size=5"));
         for (String label : List.of("atomic", "leaky", "bucket:size=5")) {
             assertTrue(page.contains("\"label\":\"" + label + "\""), "the data names the run " + label);
-            assertTrue(page.indexOf("<h2>" + label + ": ") > page.indexOf("<div id=\"charts\">"), "its table comes after the charts");
+            assertTrue(page.indexOf("<h2>" + label + ": ") > page.indexOf("<div id=\"charts\">"), "its table comes "
+                    + "after the charts");
         }
         assertThrows(IllegalArgumentException.class, () -> ReportHtml.render(runs, "x", List.of("one label")));
         assertThrows(IllegalArgumentException.class, () -> ReportHtml.render(runs, null), "without labels, one or two");
@@ -193,8 +196,10 @@ class ReportTest {
                 w.outputIntervalHistogram(h);
             }
         }
-        assertEquals(200, Report.of(List.of(file), 1.0, 2.0).ops(), "1.000 to 2.004 is the interval asked for as 1 s to 2 s");
-        assertEquals(300, Report.of(List.of(file), 2.0, 3.0).ops(), "and 2.004 to 3.000 the one asked for as 2 s to 3 s");
+        assertEquals(200, Report.of(List.of(file), 1.0, 2.0).ops(), "1.000 to 2.004 is the interval asked for as 1 s "
+                + "to 2 s");
+        assertEquals(300, Report.of(List.of(file), 2.0, 3.0).ops(), "and 2.004 to 3.000 the one asked for as 2 s to 3 "
+                + "s");
         assertEquals(500, Report.of(List.of(file), 1.0, 3.0).ops());
         assertThrows(IllegalArgumentException.class, () -> Report.of(List.of(file), 1.5, 2.5),
                 "half of an interval is not in the window");
@@ -219,7 +224,8 @@ class ReportTest {
         HlogFile read = HlogReader.read(file);
         assertEquals(2, read.intervals(), "the two whole intervals");
         assertEquals(2, read.warnings().size(), read.warnings().toString());
-        assertTrue(read.warnings().get(0).startsWith(file + ":" + (corrupt + 1) + ": unreadable interval"), read.warnings().get(0));
+        assertTrue(read.warnings().get(0).startsWith(file + ":" + (corrupt + 1) + ": unreadable interval"),
+                read.warnings().get(0));
         assertTrue(read.warnings().get(1).startsWith(file + ":" + lines.size() + ": "), read.warnings().get(1));
         assertEquals(98, Report.of(List.of(file), null, null).ops());
     }
@@ -229,7 +235,8 @@ class ReportTest {
         Path missing = dir.resolve("missing.hlog");
         assertEquals("cannot read '" + missing + "': no such file",
                 assertThrows(IllegalArgumentException.class, () -> HlogReader.read(missing)).getMessage());
-        Path junk = Files.writeString(dir.resolve("junk.hlog"), "#[StartTime: 1700000000.000 (seconds since epoch)]\nnot,a,log\n");
+        Path junk = Files.writeString(dir.resolve("junk.hlog"), "#[StartTime: 1700000000.000 (seconds since "
+                + "epoch)]\nnot,a,log\n");
         String message = assertThrows(IllegalArgumentException.class, () -> HlogReader.read(junk)).getMessage();
         assertTrue(message.startsWith("'" + junk + "' has no readable interval histogram: " + junk + ":2: "), message);
     }
@@ -241,22 +248,27 @@ class ReportTest {
 
     @Test
     void intervalNotesAreReadBackAndHdrHistogramsOwnReaderReadsPastThem() throws IOException {
-        Path file = log("n.hlog", 1_700_000_000.0, new String[] {"wait", "response"}, new long[][] {range(1, 10), range(1, 20)},
-                note(0, 9, 9, Map.of(), "warm", true), note(1, Double.NaN, 19, Map.of("unexpected-5xx", 4L, "timeout", 1L), null, false));
+        Path file = log("n.hlog", 1_700_000_000.0, new String[] {"wait", "response"}, new long[][] {range(1, 10),
+                range(1, 20)},
+                note(0, 9, 9, Map.of(), "warm", true), note(1, Double.NaN, 19, Map.of("unexpected-5xx", 4L, "timeout",
+                        1L), null, false));
         assertTrue(Files.readString(file).contains("#[pacer interval] {\"start\":1.0,\"end\":2.0,\"ops\":19,"
-                + "\"errors\":{\"timeout\":1,\"unexpected-5xx\":4},\"warmup\":false,\"drain\":false}"), Files.readString(file));
+                + "\"errors\":{\"timeout\":1,\"unexpected-5xx\":4},\"warmup\":false,\"drain\":false}"),
+                        Files.readString(file));
 
         HistogramLogReader hdr = new HistogramLogReader(file.toFile());
         List<String> read = new ArrayList<>();
         for (EncodableHistogram h; (h = hdr.nextIntervalHistogram()) != null; ) {
             read.add(h.getTag() + ":" + ((Histogram) h).getTotalCount());
         }
-        assertEquals(List.of("wait:9", "response:9", "wait:19", "response:19"), read, "HdrHistogram reads every interval past the notes");
+        assertEquals(List.of("wait:9", "response:9", "wait:19", "response:19"), read, "HdrHistogram reads every "
+                + "interval past the notes");
 
         HlogFile log = HlogReader.read(file);
         assertEquals(List.of(), log.warnings());
         assertEquals(List.of(new IntervalNote(0, 1, 9, 9, Map.of(), "warm", true, false),
-                new IntervalNote(1, 2, Double.NaN, 19, Map.of("unexpected-5xx", 4L, "timeout", 1L), null, false, false)), log.notes());
+                new IntervalNote(1, 2, Double.NaN, 19, Map.of("unexpected-5xx", 4L, "timeout", 1L), null, false,
+                        false)), log.notes());
         assertEquals(5, log.notes().get(1).errorCount());
     }
 
@@ -280,12 +292,14 @@ class ReportTest {
         assertTrue(text.contains("errors     30 (unexpected-5xx 30)"), text);
         assertTrue(text.contains("(warm-up not counted)"), text);
         assertTrue(text.contains("intervals with errors"), text);
-        assertTrue(text.matches("(?s).*0\\.00s +1\\.00s +warm \\(warm-up\\) +100\\.0 +100\\.0 +7 .*\\(timeout 7\\).*"), text);
+        assertTrue(text.matches("(?s).*0\\.00s +1\\.00s +warm \\(warm-up\\) +100\\.0 +100\\.0 +7 .*\\(timeout 7\\).*"),
+                text);
         assertTrue(text.matches("(?s).*2\\.00s +3\\.00s +steady +300\\.0 +300\\.0 +30 .*"), text);
 
         List<String> csv = ReportCsv.intervals(r).lines().toList();
         assertEquals("start,end,phase,warmup,drain,target,ops,rate,errors,errors:timeout,errors:unexpected-5xx,"
-                + "wait_p50,wait_p90,wait_p99,wait_max,response_p50,response_p90,response_p99,response_max", csv.get(0));
+                + "wait_p50,wait_p90,wait_p99,wait_max,response_p50,response_p90,response_p99,response_max",
+                        csv.get(0));
         assertEquals(4, csv.size(), "a row per interval");
         assertTrue(csv.get(3).startsWith("2.000,3.000,steady,false,false,300.0,300,300.0,30,0,30,"), csv.get(3));
         long p50 = r.points().get(2).byTag().get("wait").p50();
@@ -304,14 +318,16 @@ class ReportTest {
         HlogFile log = HlogReader.read(file);
         assertEquals(2, log.intervals());
         assertEquals(2, log.warnings().size(), log.warnings().toString());
-        assertTrue(log.warnings().get(0).contains("unreadable pacer comment (an interval without 'start', 'end' and 'ops')"),
+        assertTrue(log.warnings().get(0).contains("unreadable pacer comment (an interval without 'start', 'end' and "
+                + "'ops')"),
                 log.warnings().get(0));
         assertTrue(log.warnings().get(1).contains("broken JSON after '#[pacer interval]'"), log.warnings().get(1));
     }
 
     @Test
     void pacerChangeCommentsBecomeMarkersAtTheirTimes() throws IOException {
-        Path file = log("m.hlog", 1_700_000_000.0, new String[] {"response"}, new long[][] {range(1, 10), range(1, 10), range(1, 10)},
+        Path file = log("m.hlog", 1_700_000_000.0, new String[] {"response"}, new long[][] {range(1, 10), range(1, 10),
+                range(1, 10)},
                 change(1.25, ChangeKind.RATE, "8000,0", "console"), change(2.0, ChangeKind.PHASE, "ramp", "scenario"));
         Report r = Report.of(List.of(file), null, null);
         assertEquals(List.of(new Marker(1.25, ChangeKind.RATE, "8000,0", "console"),
@@ -331,9 +347,11 @@ class ReportTest {
             assertEquals("http://www.w3.org/2000/svg", urls.group(), "the only URL is the SVG namespace");
         }
         assertTrue(html.contains("<title>pacer report: p.hlog</title>"));
-        assertTrue(html.contains("<script type=\"application/json\" id=\"pacer-data\">{\"nines\":4,"), "the data inline");
+        assertTrue(html.contains("<script type=\"application/json\" id=\"pacer-data\">{\"nines\":4,"), "the data "
+                + "inline");
         assertTrue(html.contains("function Chart("), "the script inline");
-        assertTrue(html.contains("{\"at\":1.5,\"label\":\"rate 2000,0; phase up\"}"), "changes close together share a marker");
+        assertTrue(html.contains("{\"at\":1.5,\"label\":\"rate 2000,0; phase up\"}"), "changes close together share a "
+                + "marker");
         assertTrue(html.contains("\"tags\":[\"wait\",\"service\",\"response\"]"), html);
         String hostile = ReportHtml.render(List.of(Report.of(List.of(file), null, null)), "</script><b>");
         assertTrue(hostile.contains("<title>pacer report: &lt;/script&gt;&lt;b&gt;</title>"), "the title is escaped");
@@ -341,9 +359,11 @@ class ReportTest {
 
     @Test
     void twoRunsCompareInTextAndOnOnePage() throws IOException {
-        Path a = log("a.hlog", 1_700_000_000.0, new String[] {"response"}, new long[][] {range(1_000, 2_000), range(1_000, 2_000)},
+        Path a = log("a.hlog", 1_700_000_000.0, new String[] {"response"}, new long[][] {range(1_000, 2_000),
+                range(1_000, 2_000)},
                 note(0, 1000, 1000, Map.of(), null, false), note(1, 1000, 1000, Map.of(), null, false));
-        Path b = log("b.hlog", 1_700_000_100.0, new String[] {"response"}, new long[][] {range(2_000, 2_500), range(2_000, 2_500)},
+        Path b = log("b.hlog", 1_700_000_100.0, new String[] {"response"}, new long[][] {range(2_000, 2_500),
+                range(2_000, 2_500)},
                 note(0, 1000, 500, Map.of("timeout", 5L), null, false), note(1, 1000, 500, Map.of(), null, false));
         Report ra = Report.of(List.of(a), null, null);
         Report rb = Report.of(List.of(b), null, null);
@@ -375,7 +395,8 @@ class ReportTest {
                 h.setEndTimeStamp(startMs + b[1]);
                 h.setTag("response");
                 w.outputIntervalHistogram(h);
-                w.outputComment(HlogComments.interval(new IntervalNote(b[0] / 1e3, b[1] / 1e3, 8000, 1, Map.of(), "p", false, false)));
+                w.outputComment(HlogComments.interval(new IntervalNote(b[0] / 1e3, b[1] / 1e3, 8000, 1, Map.of(), "p",
+                        false, false)));
             }
         }
         Report r = Report.of(List.of(file), null, null);
@@ -396,7 +417,8 @@ class ReportTest {
      * {@code ops} response values and a note with {@code target} and {@code ops} errors of type {@code refused}
      * (every op failed, as against a refused port).
      */
-    Path refusedShard(String name, double startSec, long intervalMs, int intervals, int ops, double target) throws IOException {
+    Path refusedShard(String name, double startSec, long intervalMs, int intervals, int ops,
+            double target) throws IOException {
         Path file = dir.resolve(name);
         try (PrintStream out = new PrintStream(file.toFile())) {
             HistogramLogWriter w = new HistogramLogWriter(out);

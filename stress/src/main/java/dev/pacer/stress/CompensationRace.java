@@ -18,7 +18,8 @@ import org.openjdk.jcstress.infra.results.JJ_Result;
 @JCStressTest
 @Description("compensating CAS racing getAndAdd: four slices accounted; forfeits land or are skipped")
 @Outcome(id = "4000000, 1", expect = Expect.ACCEPTABLE, desc = "half the gap (or more, in several halvings) forfeited")
-@Outcome(id = "4000000, 0", expect = Expect.ACCEPTABLE_INTERESTING, desc = "every forfeit lost its CAS to a grant; left to the next reader")
+@Outcome(id = "4000000, 0", expect = Expect.ACCEPTABLE_INTERESTING, desc = "every forfeit lost its CAS to a grant; "
+        + "left to the next reader")
 @Outcome(expect = Expect.FORBIDDEN, desc = "forfeited time handed to a grant, or time lost")
 @State
 public class CompensationRace extends SyntheticLimiterState {

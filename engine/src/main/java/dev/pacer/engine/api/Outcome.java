@@ -68,7 +68,9 @@ public final class Outcome {
         return o;
     }
 
-    /** The error outcome for a throwable: its class's simple name. Cached per class; allocates nothing after the first. */
+    /**
+     * The error outcome for a throwable: its class's simple name. Cached per class; allocates nothing after the first.
+     */
     public static Outcome forThrowable(Throwable t) {
         return FOR_THROWABLE.get(t.getClass());
     }

@@ -174,7 +174,8 @@ public final class StatusBlock {
             return name + " -";
         }
         return name + " p50 " + Durations.format((double) h.getValueAtPercentile(50)) + " p99 "
-                + Durations.format((double) h.getValueAtPercentile(99)) + " max " + Durations.format((double) h.getMaxValue());
+                + Durations.format((double) h.getValueAtPercentile(99)) + " max "
+                        + Durations.format((double) h.getMaxValue());
     }
 
     private static long p(Histogram h, double percentile) {

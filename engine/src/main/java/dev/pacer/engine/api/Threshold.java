@@ -26,7 +26,8 @@ import java.util.regex.Pattern;
  */
 public final class Threshold {
 
-    private static final Pattern GATE = Pattern.compile("\\s*([a-zA-Z]+(?:\\.[a-zA-Z0-9.]+)?)\\s*(<=|>=|<|>)\\s*(\\S.*?)\\s*");
+    private static final Pattern GATE =
+            Pattern.compile("\\s*([a-zA-Z]+(?:\\.[a-zA-Z0-9.]+)?)\\s*(<=|>=|<|>)\\s*(\\S.*?)\\s*");
     private static final Pattern TIMES_TARGET = Pattern.compile("(\\S+?)\\s*\\*\\s*target");
 
     private enum Kind { LATENCY, ACHIEVED, TARGET, OPS, ERRORS, ERROR_PERCENT }
@@ -39,7 +40,8 @@ public final class Threshold {
     private final double value;
     private final boolean timesTarget;
 
-    private Threshold(String text, Kind kind, Metric metric, String stat, String op, double value, boolean timesTarget) {
+    private Threshold(String text, Kind kind, Metric metric, String stat, String op, double value,
+            boolean timesTarget) {
         this.text = text;
         this.kind = kind;
         this.metric = metric;
@@ -59,7 +61,8 @@ public final class Threshold {
     public static Threshold parse(String text) {
         Matcher m = GATE.matcher(text == null ? "" : text);
         if (!m.matches()) {
-            throw bad(text, "expected SUBJECT OP VALUE, e.g. 'response.p99<20ms', 'achieved>=0.99*target' or 'errors<0.1%'");
+            throw bad(text, "expected SUBJECT OP VALUE, e.g. 'response.p99<20ms', 'achieved>=0.99*target' or "
+                    + "'errors<0.1%'");
         }
         String subject = m.group(1).toLowerCase(Locale.ROOT);
         String op = m.group(2);
@@ -75,14 +78,16 @@ public final class Threshold {
             Metric metric = Metric.ofTag(subject.substring(0, dot));
             String stat = stat(subject.substring(dot + 1));
             if (metric == null || stat == null) {
-                throw bad(text, "unknown subject '" + subject + "' (wait|service|response).(p50|p75|p90|p99|p99.9|p99.99|max|mean|min)");
+                throw bad(text, "unknown subject '" + subject + "' "
+                        + "(wait|service|response).(p50|p75|p90|p99|p99.9|p99.99|max|mean|min)");
             }
             Duration latency;
             try {
                 latency = DurationText.parse(rhs);
             } catch (IllegalArgumentException e) {
                 String why = e.getMessage();
-                throw bad(text, "'" + rhs + "' " + (why.equals(DurationText.TOO_LONG) ? why : "is not a latency: " + why));
+                throw bad(text, "'" + rhs + "' " + (why.equals(DurationText.TOO_LONG) ? why : "is not a latency: "
+                        + why));
             }
             if (latency.isNegative()) {
                 throw bad(text, "'" + rhs + "' must not be negative");

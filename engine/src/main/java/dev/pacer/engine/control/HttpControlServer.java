@@ -129,7 +129,8 @@ public final class HttpControlServer implements AutoCloseable {
             throw new SettingException("control-token", "", "must not be blank");
         }
         if (!endpoint.isLoopback() && token == null) {
-            throw new SettingException("control", endpoint.text(), "listens beyond this machine, so it needs ${control-token}");
+            throw new SettingException("control", endpoint.text(), "listens beyond this machine, so it needs "
+                    + "${control-token}");
         }
         HttpServer server;
         try {
@@ -224,7 +225,8 @@ public final class HttpControlServer implements AutoCloseable {
             return;
         }
         if (!verb.matches("rate|strictness|threads|pause|resume|stop")) {
-            send(ex, 404, error("unknown path '" + path + "': GET /status, POST /rate /strictness /threads /pause /resume /stop"));
+            send(ex, 404, error("unknown path '" + path + "': GET /status, POST /rate /strictness /threads /pause "
+                    + "/resume /stop"));
             return;
         }
         if (!method.equals("POST")) {

@@ -31,7 +31,8 @@ public final class RunStatus implements Consumer<IntervalReport> {
     /**
      * The status as JSON: {@code targetRate}, {@code strictness}, {@code achievedRate} (last interval),
      * {@code overallRate}, {@code threads}, {@code retiringThreads} (lowered away, finishing the op whose
-     * slot they hold), {@code inFlight} (asynchronous ops), {@code paused}, {@code running}, {@code ops}, {@code errors},
+     * slot they hold), {@code inFlight} (asynchronous ops), {@code paused}, {@code running}, {@code ops}, {@code
+     * errors},
      * {@code elapsedSeconds}, {@code phase}, and {@code interval} with the last interval's {@code ops},
      * {@code rate} and {@code wait}/{@code response} p50, p99 and max in nanoseconds.
      */

@@ -45,7 +45,8 @@ public final class MetricsEndpoint implements AutoCloseable {
         PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(metrics);
         // scrapes are rare and small; virtual threads keep a slow client from holding up another
-        ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("pacer-metrics").factory());
+        ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("pacer-metrics")
+                .factory());
         HTTPServer.Builder b = HTTPServer.builder().inetAddress(address.getAddress()).port(address.getPort())
                 .registry(registry).executorService(executor);
         if (token != null) {

@@ -87,17 +87,20 @@ public final class PrometheusMetrics implements MultiCollector, Consumer<Interva
         }
         RateSpec target = activity.rate();
         if (target != null) {
-            all.metricSnapshot(gauge("pacer_target_rate", "Target rate in force, ops per second", target.opsPerSecond()));
+            all.metricSnapshot(gauge("pacer_target_rate", "Target rate in force, ops per second",
+                    target.opsPerSecond()));
         }
         all.metricSnapshot(gauge("pacer_achieved_rate", "Ops per second in the last interval", achievedRate));
         all.metricSnapshot(gauge("pacer_threads", "Worker threads (the setting)", activity.threads()));
-        all.metricSnapshot(gauge("pacer_in_flight", "Asynchronous ops started and not yet completed", activity.inFlight()));
+        all.metricSnapshot(gauge("pacer_in_flight", "Asynchronous ops started and not yet completed",
+                activity.inFlight()));
         LimiterSnapshot limiter = activity.limiterSnapshot();
         if (limiter != null) {
             all.metricSnapshot(counter("pacer_limiter_allocated_seconds", "How far the schedule pointer has advanced",
                     limiter.allocatedNanos() / 1e9));
             all.metricSnapshot(counter("pacer_limiter_idle_seconds",
-                    "Schedule given away: forfeited by strictness, pauses and rate changes", limiter.idleNanos() / 1e9));
+                    "Schedule given away: forfeited by strictness, pauses and rate changes",
+                            limiter.idleNanos() / 1e9));
             all.metricSnapshot(gauge("pacer_limiter_lag_seconds",
                     "Clock minus schedule pointer: positive when the schedule is behind", limiter.lagNanos() / 1e9));
         }

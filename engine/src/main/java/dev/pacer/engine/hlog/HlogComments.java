@@ -16,7 +16,8 @@ import java.util.Map;
  * <pre>
  * #[pacer run] {"op":"sleep:1ms","threads":4,"virtualThreads":false,"rate":"2000,0","duration":"10.0s"}
  * #[pacer change] {"at":12.345,"kind":"rate","value":"8000,0","source":"console"}
- * #[pacer interval] {"start":12.0,"end":13.0,"target":2000.0,"ops":1998,"errors":{"unexpected-5xx":3},"phase":"up","warmup":false,"drain":false}
+ * #[pacer interval] {"start":12.0,"end":13.0,"target":2000.0,"ops":1998,"errors":{"unexpected-5xx":3},
+ *                    "phase":"up","warmup":false,"drain":false}          (one line in the log)
  * #[pacer interval] {"start":0.0,...,"ops":4,"perOp":{"a":{"ops":3,"errors":{}},"b":{"ops":1,"errors":{}}},...}
  * </pre>
  * {@code at}, {@code start} and {@code end} are seconds since the log's start time; an interval line

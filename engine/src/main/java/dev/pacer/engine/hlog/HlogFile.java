@@ -17,6 +17,7 @@ import java.util.Map;
  *                  written before pacer wrote them, or by other tools
  * @param warnings  {@code file:line: problem} for each line that could not be read
  */
-public record HlogFile(Path path, double startSec, Map<String, String> settings, long intervals, List<Marker> markers, List<IntervalNote> notes,
+public record HlogFile(Path path, double startSec, Map<String, String> settings, long intervals, List<Marker> markers,
+        List<IntervalNote> notes,
                        List<String> warnings) {
 }

@@ -137,7 +137,8 @@ public final class HlogReader {
     private static TaggedInterval readInterval(CharSequence header, String line) {
         checkRange(line.substring(line.lastIndexOf(',') + 1));
         String text = header + line + "\n";
-        HistogramLogReader reader = new HistogramLogReader(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)));
+        HistogramLogReader reader =
+                new HistogramLogReader(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)));
         EncodableHistogram h = reader.nextIntervalHistogram();
         if (h == null) {
             throw new IllegalStateException("not an interval line");

@@ -166,7 +166,8 @@ public final class LoadRun {
         running = true;
         LiveFeed feed = options.control() == null ? null : new LiveFeed();
         try (SignalStop signals = options.handleSignals() ? new SignalStop(activity) : null;
-             HlogWriter hlog = options.hlog() == null ? null : new HlogWriter(options.hlog(), StartLines.settings(options.activity()), this::outputFailed);
+             HlogWriter hlog = options.hlog() == null ? null : new HlogWriter(options.hlog(),
+                     StartLines.settings(options.activity()), this::outputFailed);
              IntervalCsv csv = options.csv() == null ? null : new IntervalCsv(options.csv(), this::outputFailed);
              HttpControlServer server = options.control() == null ? null
                      : HttpControlServer.start(options.control(), options.controlToken(), controller, feed);
@@ -189,7 +190,8 @@ public final class LoadRun {
                 reporter.addListener(progress::interval);
             }
             if (options.scenario() != null) {
-                scenarioRunner = new ScenarioRunner(options.scenario(), activity, reporter, why -> failed(why, "scenario"));
+                scenarioRunner = new ScenarioRunner(options.scenario(), activity, reporter, why -> failed(why,
+                        "scenario"));
                 scenarioRunner.start();
             }
             if (server != null) {
@@ -365,7 +367,8 @@ public final class LoadRun {
         double cpu = ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
                 && os.getProcessCpuLoad() >= 0 ? os.getProcessCpuLoad() * cores : Double.NaN;
         return new StatusBlock.Facts(c.op().toString(), activity.threads(), activity.inFlight(),
-                activity.inFlightCapacity(), activity.rate(), activity.isPaused(), c.duration(), c.cycles(), cpu, cores);
+                activity.inFlightCapacity(), activity.rate(), activity.isPaused(), c.duration(), c.cycles(), cpu,
+                        cores);
     }
 
     /** A file the run writes failed: say so once, stop the run, and fail its summary. */
@@ -373,7 +376,9 @@ public final class LoadRun {
         failed(why, "output");
     }
 
-    /** Something the run needs failed ({@code source}: output, scenario): say so once, stop the run, fail its summary. */
+    /**
+     * Something the run needs failed ({@code source}: output, scenario): say so once, stop the run, fail its summary.
+     */
     private void failed(String why, String source) {
         if (outputFailure == null) {
             outputFailure = why;

@@ -386,7 +386,8 @@ public final class RunOptions {
                 throw new SettingException("grace", Durations.format(grace), "must not be negative");
             }
             if (!(maxErrorRatio >= 0 && maxErrorRatio <= 1)) {
-                throw new SettingException("max-error-ratio", Double.toString(maxErrorRatio), "must be between 0 and 1");
+                throw new SettingException("max-error-ratio", Double.toString(maxErrorRatio), "must be between 0 and "
+                        + "1");
             }
             if (controlToken != null && controlToken.isBlank()) {
                 throw new SettingException("control-token", "", "must not be blank");
@@ -396,7 +397,8 @@ public final class RunOptions {
                         "listens beyond this machine, so it needs ${control-token}");
             }
             if (engineWarmUp == null || engineWarmUp.isNegative()) {
-                throw new SettingException("engine-warm-up", engineWarmUp == null ? "null" : Durations.format(engineWarmUp),
+                throw new SettingException("engine-warm-up", engineWarmUp == null ? "null"
+                        : Durations.format(engineWarmUp),
                         "must not be negative");
             }
             if (metrics != null && !metrics.isLoopback() && controlToken == null) {

@@ -29,7 +29,8 @@ final class SignalStop implements AutoCloseable {
         for (String name : SIGNALS) {
             sun.misc.Signal signal = new sun.misc.Signal(name);
             try {
-                previous.add(sun.misc.Signal.handle(signal, s -> activity.stop(StopReason.SIGNAL, "SIG" + s.getName())));
+                previous.add(sun.misc.Signal.handle(signal, s -> activity.stop(StopReason.SIGNAL, "SIG"
+                        + s.getName())));
                 signals.add(signal);
             } catch (IllegalArgumentException e) {
                 // the JVM keeps this signal for itself: its default handling applies

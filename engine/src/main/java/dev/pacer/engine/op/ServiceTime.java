@@ -33,7 +33,8 @@ public abstract sealed class ServiceTime {
     public static ServiceTime parse(String text, String op) {
         String t = text.trim();
         if (t.isEmpty()) {
-            throw new SettingException("op", op, "needs a duration, e.g. " + op + ":2ms, " + op + ":uniform(1ms,5ms) or "
+            throw new SettingException("op", op, "needs a duration, e.g. " + op + ":2ms, " + op + ":uniform(1ms,5ms) "
+                    + "or "
                     + op + ":exp(2ms)");
         }
         Matcher m = CALL.matcher(t);
@@ -44,7 +45,8 @@ public abstract sealed class ServiceTime {
         return switch (m.group(1)) {
             case "uniform" -> {
                 if (args.length != 2) {
-                    throw new SettingException("op", op + ":" + t, "uniform takes two durations, e.g. uniform(1ms,5ms)");
+                    throw new SettingException("op", op + ":" + t, "uniform takes two durations, e.g. "
+                            + "uniform(1ms,5ms)");
                 }
                 long lo = duration(op, t, args[0]);
                 long hi = duration(op, t, args[1]);

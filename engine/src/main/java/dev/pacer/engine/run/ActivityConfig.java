@@ -46,10 +46,12 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
         Objects.requireNonNull(arrivals, "arrivals");
         Objects.requireNonNull(limiter, "limiter");
         if (!limiter.isAtomic() && arrivals != Arrivals.UNIFORM) {
-            throw new SettingException("arrivals", arrivals.toString(), "needs the atomic limiter, not " + limiter.name());
+            throw new SettingException("arrivals", arrivals.toString(), "needs the atomic limiter, not "
+                    + limiter.name());
         }
         if (!limiter.isAtomic() && rate != null && rate.strictness() != RateSpec.DEFAULT_STRICTNESS) {
-            throw new SettingException("strictness", RateSpec.of(1).withStrictness(rate.strictness()).toString().replaceFirst("^[^,]*,", ""),
+            throw new SettingException("strictness",
+                    RateSpec.of(1).withStrictness(rate.strictness()).toString().replaceFirst("^[^,]*,", ""),
                     "applies to the atomic limiter only; the " + limiter.name() + " limiter has none");
         }
         if (rate != null) {
@@ -78,7 +80,9 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
         return share(shard, global);
     }
 
-    /** The rate a process runs of a test's {@code global} rate: all of it ({@code shard} null), or the shard's share. */
+    /**
+     * The rate a process runs of a test's {@code global} rate: all of it ({@code shard} null), or the shard's share.
+     */
     public static RateSpec share(Shard shard, RateSpec global) {
         return shard == null ? global : global.withRate(shard.share(global.opsPerSecond()));
     }
@@ -97,7 +101,8 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
             design.check(rate);
         } catch (IllegalArgumentException e) {
             throw new SettingException("limiter", design.toString(), "at "
-                    + java.math.BigDecimal.valueOf(rate.opsPerSecond()).stripTrailingZeros().toPlainString() + " ops/s: " + e.getMessage());
+                    + java.math.BigDecimal.valueOf(rate.opsPerSecond()).stripTrailingZeros().toPlainString() + " "
+                            + "ops/s: " + e.getMessage());
         }
     }
 
@@ -131,14 +136,17 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
     }
 
     /** An activity with the op's own in-flight bound. */
-    public ActivityConfig(OpSpec op, int threads, boolean virtualThreads, RateSpec rate, Duration duration, long cycles) {
-        this(op, threads, virtualThreads, rate, duration, cycles, 0, Arrivals.UNIFORM, null, null, null, LimiterDesign.ATOMIC);
+    public ActivityConfig(OpSpec op, int threads, boolean virtualThreads, RateSpec rate, Duration duration,
+            long cycles) {
+        this(op, threads, virtualThreads, rate, duration, cycles, 0, Arrivals.UNIFORM, null, null, null,
+                LimiterDesign.ATOMIC);
     }
 
     /** An activity with uniform arrivals. */
     public ActivityConfig(OpSpec op, int threads, boolean virtualThreads, RateSpec rate, Duration duration, long cycles,
                           int maxInFlight) {
-        this(op, threads, virtualThreads, rate, duration, cycles, maxInFlight, Arrivals.UNIFORM, null, null, null, LimiterDesign.ATOMIC);
+        this(op, threads, virtualThreads, rate, duration, cycles, maxInFlight, Arrivals.UNIFORM, null, null, null,
+                LimiterDesign.ATOMIC);
     }
 
     public static int maxThreads(boolean virtualThreads) {

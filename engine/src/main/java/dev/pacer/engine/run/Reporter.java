@@ -144,7 +144,8 @@ public final class Reporter {
     }
 
     private CompletableFuture<Void> announce(String name, boolean warmup, String source, boolean atOnce, long atNanos) {
-        PendingPhase p = new PendingPhase(new PhaseTotals(name, warmup, new RunTotals()), name + (warmup ? " (warm-up)" : ""),
+        PendingPhase p = new PendingPhase(new PhaseTotals(name, warmup, new RunTotals()), name + (warmup ? " (warm-up)"
+                : ""),
                 source, atOnce, atNanos, new CompletableFuture<>());
         pending.set(p);
         if (thread != null) {
@@ -291,7 +292,9 @@ public final class Reporter {
         }
     }
 
-    /** Begins the pending phase if it is due at the cut {@code cutNanos}: marks it there and counts from there under it. */
+    /**
+     * Begins the pending phase if it is due at the cut {@code cutNanos}: marks it there and counts from there under it.
+     */
     private void takePendingPhase(long cutNanos) {
         PendingPhase p = pending.get();
         if (p != null && p.due(cutNanos) && pending.compareAndSet(p, null)) {

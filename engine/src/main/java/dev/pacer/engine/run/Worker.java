@@ -137,7 +137,8 @@ final class Worker implements Runnable {
                 return -1;
             }
             RateLimiter limiter = control.limiter;
-            long cycle = activity.cycles.next(batch, limiter == null || limiter.spec().opsPerSecond() > 100_000 ? 64 : 1);
+            long cycle = activity.cycles.next(batch, limiter == null || limiter.spec().opsPerSecond() > 100_000 ? 64
+                    : 1);
             if (cycle < 0) {
                 return -1;
             }

@@ -29,8 +29,10 @@ import org.HdrHistogram.Histogram;
  * bracket is within {@code precision}. A probe holds when every gate of the SLO does and the rate was
  * sustained: ops completed in the judged window at least (1 − max(1 %, precision / 2)) × the rate, less three
  * standard deviations of the count when arrivals are Poisson (see {@link #sustainedFloor}). Then the bracket is
- * probed again one precision step outside each end: if a rate a step below the knee now breaks, or a step above the lowest that broke now holds, the
- * system's capacity moved and the result is {@code unstable}, not a number. A probe whose errors or wait explode (half its ops errors,
+ * probed again one precision step outside each end: if a rate a step below the knee now breaks, or a step above the
+ * lowest that broke now holds, the
+ * system's capacity moved and the result is {@code unstable}, not a number. A probe whose errors or wait explode (half
+ * its ops errors,
  * or a wait longer than the hold) ends at once and counts as broken; after a broken probe the load
  * pauses while the system drains (see {@link #cooldown}). Probes are strict (strictness 1) unless the
  * phase or scenario sets a strictness, so no probe inherits another's backlog.
@@ -213,15 +215,18 @@ final class KneeSearch {
         } else {
             double floor = sustainedFloor(rate, f.durationSeconds(), plan.precision(), activity.config().arrivals());
             passed = f.achievedRate() >= floor;
-            why.append(String.format(Locale.ROOT, "achieved %.1f/s", f.achievedRate())).append(passed ? " ok" : " BROKEN");
+            why.append(String.format(Locale.ROOT, "achieved %.1f/s", f.achievedRate())).append(passed ? " ok" : " "
+                    + "BROKEN");
             for (Threshold gate : plan.gates()) {
                 ThresholdResult t = gate.evaluate(f);
                 passed &= t.passed();
-                why.append(", ").append(t.expression()).append(": ").append(t.actual()).append(t.passed() ? " ok" : " BROKEN");
+                why.append(", ").append(t.expression()).append(": ").append(t.actual()).append(t.passed() ? " ok" : " "
+                        + "BROKEN");
             }
         }
         double startSec = (start - activity.startNanos()) / 1e9;
-        Knee.Probe p = new Knee.Probe(rate, startSec, f.durationSeconds(), passed, why.toString(), f, windowStart, windowEnd);
+        Knee.Probe p = new Knee.Probe(rate, startSec, f.durationSeconds(), passed, why.toString(), f, windowStart,
+                windowEnd);
         probes.add(p);
         activity.markProbe(rateText(rate) + (passed ? " held" : " broke") + ": " + why, source);
         if (!passed) {

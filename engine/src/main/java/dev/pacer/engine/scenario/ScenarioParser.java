@@ -74,9 +74,11 @@ public final class ScenarioParser {
     static final Map<String, String> OP_OPTION_KEYS = Map.of(
             "url", "url", "method", "method", "headers", "header", "body", "body", "expect", "expect",
             "connect-timeout", "connect-timeout", "request-timeout", "request-timeout", "http-version", "http-version");
-    private static final Set<String> TOP_KEYS = Set.of("name", "description", "op", "threads", "strictness", "arrivals", "limiter",
+    private static final Set<String> TOP_KEYS = Set.of("name", "description", "op", "threads", "strictness", "arrivals",
+            "limiter",
             "phases", "workload");
-    private static final Set<String> PHASE_KEYS = Set.of("name", "duration", "rate", "steps", "search", "strictness", "threads",
+    private static final Set<String> PHASE_KEYS = Set.of("name", "duration", "rate", "steps", "search", "strictness",
+            "threads",
             "warmup");
 
     /** The largest scenario file: a scenario is a few lines of phases. */
@@ -151,11 +153,13 @@ public final class ScenarioParser {
         }
         Map<String, NodeTuple> top = mapping(root, "a scenario", keys(TOP_KEYS, OP_OPTION_KEYS.keySet()));
         String name = top.containsKey("name") ? oneLine(top.get("name").getValueNode(), "name") : defaultName();
-        String description = top.containsKey("description") ? oneLine(top.get("description").getValueNode(), "description") : "";
+        String description = top.containsKey("description") ? oneLine(top.get("description").getValueNode(),
+                "description") : "";
         String op = top.containsKey("op") ? oneLine(top.get("op").getValueNode(), "op") : null;
         if (top.containsKey("workload")) { // a workload file, relative to this one: the op every phase runs
             if (op != null) {
-                throw new ScenarioException(source, line(top.get("workload").getKeyNode()), "give 'op' or 'workload', not both");
+                throw new ScenarioException(source, line(top.get("workload").getKeyNode()), "give 'op' or 'workload', "
+                        + "not both");
             }
             Path dir = Path.of(source).toAbsolutePath().getParent();
             String file = oneLine(top.get("workload").getValueNode(), "workload");
@@ -178,7 +182,8 @@ public final class ScenarioParser {
             Node ln = top.get("limiter").getValueNode();
             String design = scalar(ln, "limiter");
             if (design.isEmpty() || ln.getTag() == Tag.NULL) {
-                throw new ScenarioException(source, line(ln), "'limiter' is empty: name a design, e.g. leaky, or leave the key out for atomic");
+                throw new ScenarioException(source, line(ln), "'limiter' is empty: name a design, e.g. leaky, or leave "
+                        + "the key out for atomic");
             }
             try {
                 limiter = LimiterDesign.parse(design);
@@ -214,7 +219,8 @@ public final class ScenarioParser {
             }
             Phase phase = phase(p, phases.size() + 1);
             if (!names.add(phase.name())) {
-                throw new ScenarioException(source, phase.line(), "a phase named '" + phase.name() + "' is already defined");
+                throw new ScenarioException(source, phase.line(), "a phase named '" + phase.name() + "' is already "
+                        + "defined");
             }
             if (!phases.isEmpty() && phases.get(phases.size() - 1).rate() instanceof RatePlan.Search) {
                 throw new ScenarioException(source, phase.line(),
@@ -227,15 +233,18 @@ public final class ScenarioParser {
             }
             phases.add(phase);
         }
-        return new Scenario(name, description, source, op, opOptions, threads, strictness, phases, lines, arrivals, limiter);
+        return new Scenario(name, description, source, op, opOptions, threads, strictness, phases, lines, arrivals,
+                limiter);
     }
 
     private Phase phase(Node node, int index) {
         Map<String, NodeTuple> m = mapping(node, "a phase", PHASE_KEYS);
         String name = m.containsKey("name") ? oneLine(m.get("name").getValueNode(), "name") : "phase-" + index;
-        int plans = (m.containsKey("rate") ? 1 : 0) + (m.containsKey("steps") ? 1 : 0) + (m.containsKey("search") ? 1 : 0);
+        int plans = (m.containsKey("rate") ? 1 : 0) + (m.containsKey("steps") ? 1 : 0) + (m.containsKey("search") ? 1
+                : 0);
         if (plans != 1) {
-            throw new ScenarioException(source, line(node), "phase '" + name + "' needs exactly one of 'rate', 'steps' or 'search'");
+            throw new ScenarioException(source, line(node), "phase '" + name + "' needs exactly one of 'rate', 'steps' "
+                    + "or 'search'");
         }
         Duration duration = m.containsKey("duration") ? duration(m.get("duration").getValueNode()) : null;
         RatePlan plan;
@@ -268,10 +277,12 @@ public final class ScenarioParser {
             Map<String, NodeTuple> m = mapping(node, "a ramp", Set.of("from", "to"));
             for (String k : List.of("from", "to")) {
                 if (!m.containsKey(k)) {
-                    throw new ScenarioException(source, line(node), "a ramp needs '" + k + "': rate: {from: 1000, to: 5000}");
+                    throw new ScenarioException(source, line(node), "a ramp needs '" + k + "': rate: {from: 1000, to: "
+                            + "5000}");
                 }
             }
-            return new RatePlan.Ramp(plainRate(m.get("from").getValueNode()), plainRate(m.get("to").getValueNode()), duration);
+            return new RatePlan.Ramp(plainRate(m.get("from").getValueNode()), plainRate(m.get("to").getValueNode()),
+                    duration);
         }
         String text = scalar(node, "rate");
         try {
@@ -325,7 +336,8 @@ public final class ScenarioParser {
     private double plainRate(Node node) {
         String text = scalar(node, "rate");
         if (text.contains(",")) {
-            throw new ScenarioException(source, line(node), "'" + text + "': here a rate takes no strictness; set 'strictness' on the phase");
+            throw new ScenarioException(source, line(node), "'" + text + "': here a rate takes no strictness; set "
+                    + "'strictness' on the phase");
         }
         try {
             return RateSpec.parse(text).opsPerSecond();
@@ -371,7 +383,8 @@ public final class ScenarioParser {
         return switch (text) {
             case "true" -> true;
             case "false" -> false;
-            default -> throw new ScenarioException(source, line(node), "invalid " + what + " '" + text + "': expected true or false");
+            default -> throw new ScenarioException(source, line(node), "invalid " + what + " '" + text + "': expected "
+                    + "true or false");
         };
     }
 

@@ -27,7 +27,8 @@ import java.util.function.Consumer;
  * and the reporter, told of the boundary a phase ahead, cuts the interval there and marks the phase;
  * during a ramp it retunes the limiter every {@link #RETUNE} to the line's value at the middle of the
  * next slice of time, so each interval's rate follows the line; on a staircase it changes the rate at
- * each step. The limiter is only reconfigured, never reset, so the schedule, counts and histograms continue. The run itself ends when
+ * each step. The limiter is only reconfigured, never reset, so the schedule, counts and histograms continue. The run
+ * itself ends when
  * the last phase does: its duration is the scenario's ({@link #runDuration}).
  */
 public final class ScenarioRunner {
@@ -112,7 +113,8 @@ public final class ScenarioRunner {
                     return;
                 }
                 // the new rate first, at the boundary: the system under test sees the schedule change on
-                // time; the reporter cuts there by itself (announced below) and counts what was asked in it (TargetLedger)
+                // time; the reporter cuts there by itself (announced below) and counts what was asked in it
+                // (TargetLedger)
                 applyPhaseStart(activity, p, i == 0);
                 reporter.awaitCut(cut); // before announcing the next: one phase is pending at a time
                 long end = phaseStart + p.duration().toNanos();
@@ -136,7 +138,8 @@ public final class ScenarioRunner {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             Phase p = current;
-            failure.accept("scenario " + scenario.name() + (p == null ? "" : ", phase " + p.name()) + ": " + e.getMessage());
+            failure.accept("scenario " + scenario.name() + (p == null ? "" : ", phase " + p.name()) + ": "
+                    + e.getMessage());
         }
     }
 
@@ -166,7 +169,8 @@ public final class ScenarioRunner {
             };
             for (double rate : ends) {
                 RateSpec spec = spec(s, p, rate);
-                String at = "phase '" + p.name() + "' at " + java.math.BigDecimal.valueOf(rate).stripTrailingZeros().toPlainString()
+                String at = "phase '" + p.name() + "' at "
+                        + java.math.BigDecimal.valueOf(rate).stripTrailingZeros().toPlainString()
                         + " ops/s: ";
                 if (!design.isAtomic() && spec.strictness() != RateSpec.DEFAULT_STRICTNESS) {
                     throw new ScenarioException(s.source(), p.line(), at + "its strictness is "
@@ -241,7 +245,8 @@ public final class ScenarioRunner {
     /** One line about the scenario for the start of a run that lasts {@code runs} (null: the whole scenario). */
     public static String describe(Scenario s, Duration runs) {
         int n = s.phases().size();
-        return "scenario " + s.name() + ": " + n + (n == 1 ? " phase, " : " phases, ") + Durations.format(s.totalDuration())
+        return "scenario " + s.name() + ": " + n + (n == 1 ? " phase, " : " phases, ")
+                + Durations.format(s.totalDuration())
                 + (runs == null || runs.compareTo(s.totalDuration()) >= 0 ? "" : ", cut to " + Durations.format(runs));
     }
 }

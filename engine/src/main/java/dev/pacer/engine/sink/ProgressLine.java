@@ -28,7 +28,8 @@ public final class ProgressLine {
     public static final int MAX_WIDTH = 120;
 
     /** Printed once before the first line. */
-    public static final String LEGEND = "pacer: each line is an interval: ops, rate of target, wait and response p50/p99/max, errors";
+    public static final String LEGEND = "pacer: each line is an interval: ops, rate of target, wait and response "
+            + "p50/p99/max, errors";
 
     private ProgressLine() {
     }

@@ -25,7 +25,8 @@ public final class StartLines {
         StringBuilder b = new StringBuilder("pacer: ").append(a.op()).append(", ").append(a.threads())
                 .append(a.virtualThreads() ? " virtual" : "").append(a.threads() == 1 ? " thread" : " threads");
         if (a.rate() != null && !a.limiter().isAtomic()) {
-            b.append(", rate ").append(java.math.BigDecimal.valueOf(a.rate().opsPerSecond()).stripTrailingZeros().toPlainString())
+            b.append(", rate ").append(java.math.BigDecimal.valueOf(a.rate().opsPerSecond()).stripTrailingZeros()
+                    .toPlainString())
                     .append(", limiter ").append(a.limiter());
         } else if (a.rate() != null) {
             b.append(", rate ").append(a.rate()).append(", park threshold ")
@@ -35,7 +36,8 @@ public final class StartLines {
         }
         if (a.shard() != null) {
             b.append(", shard ").append(a.shard()).append(a.rate() == null ? ""
-                    : String.format(java.util.Locale.ROOT, " (%.6g/s of it)", a.shard().share(a.rate().opsPerSecond())));
+                    : String.format(java.util.Locale.ROOT, " (%.6g/s of it)",
+                            a.shard().share(a.rate().opsPerSecond())));
         }
         if (a.startAt() != null) {
             b.append(", starting at ").append(a.startAt());

@@ -48,7 +48,8 @@ public final class SummaryJson {
         }
         ArrayNode changes = root.putArray("changes");
         for (Change c : s.changes()) {
-            changes.addObject().put("elapsedSeconds", c.elapsedSec()).put("kind", c.kind().label()).put("value", c.value())
+            changes.addObject().put("elapsedSeconds", c.elapsedSec()).put("kind", c.kind().label()).put("value",
+                    c.value())
                     .put("source", c.source());
         }
         if (!s.perOp().isEmpty()) {
@@ -74,13 +75,15 @@ public final class SummaryJson {
             ArrayNode probes = knee.putArray("probes");
             for (Knee.Probe p : k.probes()) {
                 putFigures(probes.addObject().put("rate", p.rate()).put("startSeconds", p.startSec())
-                        .put("judgedSeconds", p.judgedSec()).put("passed", p.passed()).put("why", p.why()), p.figures());
+                        .put("judgedSeconds", p.judgedSec()).put("passed", p.passed()).put("why", p.why()),
+                                p.figures());
             }
         }
         if (s.limiter() != null) {
             LimiterSnapshot l = s.limiter();
             // at the run's end: allocated = granted schedule + idle + reserved (see LimiterSnapshot)
-            root.putObject("limiter").put("design", l.design()).put("rate", l.spec().opsPerSecond()).put("strictness", l.spec().strictness())
+            root.putObject("limiter").put("design", l.design()).put("rate", l.spec().opsPerSecond()).put("strictness",
+                    l.spec().strictness())
                     .put("allocatedNanos", l.allocatedNanos()).put("idleNanos", l.idleNanos())
                     .put("reservedNanos", l.reservedNanos()).put("permitsGranted", l.permitsGranted())
                     .put("totalWaitNanos", l.totalWaitNanos()).put("lagNanos", l.lagNanos())

@@ -45,14 +45,16 @@ public final class SummaryText {
             b.append(String.format(", target %s (%.2f %%), strictness %s", oneDecimal(s.targetRate()),
                     100 * s.achievedRate() / s.targetRate(), trimNumber(s.strictness())));
         } else if (s.limiter() != null) {
-            b.append(", target ").append(oneDecimal(s.limiter().spec().opsPerSecond())).append(" (stopped before it started)");
+            b.append(", target ").append(oneDecimal(s.limiter().spec().opsPerSecond())).append(" (stopped before it "
+                    + "started)");
         } else {
             b.append(", unpaced");
         }
         b.append(System.lineSeparator());
         b.append(String.format("  errors     %d (%.3f %%)%s%n", s.errors(), 100 * s.errorRatio(),
                 s.errors() == 0 ? "" : "  " + join(s.errorsByType())));
-        b.append("  outcomes   ").append(s.outcomes().isEmpty() ? "-" : join(s.outcomes())).append(System.lineSeparator());
+        b.append("  outcomes   ").append(s.outcomes().isEmpty() ? "-"
+                : join(s.outcomes())).append(System.lineSeparator());
         b.append(System.lineSeparator());
         appendTable(b, s.latencies(), "  ");
         appendOps(b, s);
@@ -71,9 +73,11 @@ public final class SummaryText {
             Knee k = s.knee();
             b.append(System.lineSeparator()).append("  knee       ").append(switch (k.status()) {
                 case "found" -> String.format("%s ops/s meets %s", oneDecimal(k.rate()), k.slo());
-                case "at-bound" -> String.format("%s ops/s, the highest rate searched, still meets %s", oneDecimal(k.rate()), k.slo());
+                case "at-bound" -> String.format("%s ops/s, the highest rate searched, still meets %s",
+                        oneDecimal(k.rate()), k.slo());
                 case "none" -> "none: the lowest rate searched already breaks " + k.slo();
-                case "unstable" -> "unstable: a rate's verdict changed when probed again (the capacity moved); no one number";
+                case "unstable" -> "unstable: a rate's verdict changed when probed again (the capacity moved); no one "
+                        + "number";
                 default -> "unfinished: the run ended before the search did";
             }).append(System.lineSeparator());
             for (Knee.Probe p : k.probes()) {
@@ -92,7 +96,8 @@ public final class SummaryText {
         if (!s.thresholds().isEmpty()) {
             b.append(System.lineSeparator()).append("  thresholds").append(System.lineSeparator());
             for (ThresholdResult t : s.thresholds()) {
-                b.append(String.format("    %s  %s  (actual %s)%n", t.passed() ? "PASS" : "FAIL", t.expression(), t.actual()));
+                b.append(String.format("    %s  %s  (actual %s)%n", t.passed() ? "PASS" : "FAIL", t.expression(),
+                        t.actual()));
             }
         }
         if (!s.passed()) {

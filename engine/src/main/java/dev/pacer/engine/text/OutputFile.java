@@ -75,7 +75,8 @@ public final class OutputFile implements AutoCloseable {
         if (out.checkError()) {
             failed = true;
             IOException e = failures.first;
-            onFailure.accept("cannot write " + file + ": " + (e == null || e.getMessage() == null ? "write failed" : e.getMessage()));
+            onFailure.accept("cannot write " + file + ": " + (e == null || e.getMessage() == null ? "write failed"
+                    : e.getMessage()));
             return false;
         }
         return true;

@@ -195,7 +195,8 @@ final class BindingParser {
                 if (c.name.equals("gaussian") && !(p >= 2 && Double.isFinite(p))) {
                     throw new IllegalArgumentException("gaussian(lo, hi, p) needs p ≥ 2 (as pgbench), got " + a.get(2));
                 }
-                yield c.name.equals("exponential") ? new Fns.Exponential(salt, lo, hi, p) : new Fns.Gaussian(salt, lo, hi, p);
+                yield c.name.equals("exponential") ? new Fns.Exponential(salt, lo, hi, p) : new Fns.Gaussian(salt, lo,
+                        hi, p);
             }
             case "permute" -> {
                 arity(c, 1, 1);
@@ -271,14 +272,16 @@ final class BindingParser {
                     arity(c, 0, 1);
                     LongFn input = a.isEmpty() ? in : new Fns.Mod(in, whole(c, a.get(0)));
                     if (input.hi - input.lo < 0 || input.hi - input.lo >= 1L << 62) {
-                        throw new IllegalArgumentException("permute needs a range of at most 2^62 values; its input spans ["
+                        throw new IllegalArgumentException("permute needs a range of at most 2^62 values; its input "
+                                + "spans ["
                                 + input.lo + ", " + input.hi + "]: give permute(n)");
                     }
                     yield new Fns.Permute(input, salt);
                 }
             };
         } catch (ArithmeticException e) {
-            throw new IllegalArgumentException(c.name + "(" + String.join(", ", a) + ") overflows over its input's range ["
+            throw new IllegalArgumentException(c.name + "(" + String.join(", ", a) + ") overflows over its input's "
+                    + "range ["
                     + in.lo + ", " + in.hi + "]");
         }
     }
@@ -326,7 +329,8 @@ final class BindingParser {
             try {
                 pick = CsvTable.Pick.valueOf(c.args.get(2).toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("csv: pick '" + c.args.get(2) + "' is not one of hash, seq, shuffle, once");
+                throw new IllegalArgumentException("csv: pick '" + c.args.get(2) + "' is not one of hash, seq, "
+                        + "shuffle, once");
             }
         }
         return new CsvTable.Column(salt, table, column, pick);
@@ -357,7 +361,8 @@ final class BindingParser {
 
     private static void order(Call c, long lo, long hi) {
         if (lo > hi) {
-            throw new IllegalArgumentException(c.name + " needs its lower bound ≤ its upper one, got " + lo + " > " + hi);
+            throw new IllegalArgumentException(c.name + " needs its lower bound ≤ its upper one, got " + lo + " > "
+                    + hi);
         }
     }
 
@@ -408,7 +413,8 @@ final class BindingParser {
         try {
             return Durations.parse(text, "step").toMillis();
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(c.name + ": step '" + text + "' is neither milliseconds nor a duration such as 1s");
+            throw new IllegalArgumentException(c.name + ": step '" + text + "' is neither milliseconds nor a duration "
+                    + "such as 1s");
         }
     }
 }

@@ -113,7 +113,8 @@ final class Fns {
 
         /** expm1(x) / x, continuous at 0. */
         private static double helper2(double x) {
-            return StrictMath.abs(x) > 1e-8 ? StrictMath.expm1(x) / x : 1 + x * 0.5 * (1 + x * (1.0 / 3) * (1 + 0.25 * x));
+            return StrictMath.abs(x) > 1e-8 ? StrictMath.expm1(x) / x : 1 + x * 0.5 * (1 + x * (1.0 / 3) * (1
+                    + 0.25 * x));
         }
     }
 
@@ -369,7 +370,8 @@ final class Fns {
     /** {@code alnum(min, max)}: a length uniform in [min, max], each character uniform over [0-9A-Za-z]. */
     static final class Alnum extends Fn {
         private static final byte[] ALPHABET =
-                "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                        .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         private final int min;
         private final int max;
 

@@ -39,14 +39,16 @@ public final class PgBench {
                           - sql: SELECT abalance FROM pgbench_accounts WHERE aid = {aid}
                           - sql: UPDATE pgbench_tellers SET tbalance = tbalance + {delta} WHERE tid = {tid}
                           - sql: UPDATE pgbench_branches SET bbalance = bbalance + {delta} WHERE bid = {bid}
-                          - sql: INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES ({tid}, {bid}, {aid}, {delta}, CURRENT_TIMESTAMP)
+                          - sql: INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES ({tid}, {bid}, \
+                    {aid}, {delta}, CURRENT_TIMESTAMP)
                     """;
             case "simple-update" -> """
                       simple-update:
                         transaction:
                           - sql: UPDATE pgbench_accounts SET abalance = abalance + {delta} WHERE aid = {aid}
                           - sql: SELECT abalance FROM pgbench_accounts WHERE aid = {aid}
-                          - sql: INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES ({tid}, {bid}, {aid}, {delta}, CURRENT_TIMESTAMP)
+                          - sql: INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES ({tid}, {bid}, \
+                    {aid}, {delta}, CURRENT_TIMESTAMP)
                     """;
             case "select-only" -> """
                       select-only:
@@ -77,7 +79,8 @@ public final class PgBench {
                 c.rollback();
             }
         } catch (SQLException e) {
-            throw new IllegalArgumentException("postgres: no pgbench tables (" + e.getMessage().lines().findFirst().orElse("")
+            throw new IllegalArgumentException("postgres: no pgbench tables ("
+                    + e.getMessage().lines().findFirst().orElse("")
                     + "): pacer pg-init --scale N --url ... (or pgbench -i -s N) first");
         }
     }
@@ -98,14 +101,21 @@ public final class PgBench {
         try (Connection c = DriverManager.getConnection(jdbc, props); Statement s = c.createStatement()) {
             for (String q : List.of(
                     "DROP TABLE IF EXISTS pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers",
-                    "CREATE TABLE pgbench_history (tid int, bid int, aid int, delta int, mtime timestamp, filler char(22))",
-                    "CREATE TABLE pgbench_tellers (tid int not null, bid int, tbalance int, filler char(84)) WITH (fillfactor=100)",
-                    "CREATE TABLE pgbench_accounts (aid int not null, bid int, abalance int, filler char(84)) WITH (fillfactor=100)",
-                    "CREATE TABLE pgbench_branches (bid int not null, bbalance int, filler char(88)) WITH (fillfactor=100)",
-                    "INSERT INTO pgbench_branches (bid, bbalance) SELECT bid, 0 FROM generate_series(1, " + scale + ") bid",
-                    "INSERT INTO pgbench_tellers (tid, bid, tbalance) SELECT tid, (tid - 1) / 10 + 1, 0 FROM generate_series(1, "
+                    "CREATE TABLE pgbench_history (tid int, bid int, aid int, delta int, mtime timestamp, filler "
+                            + "char(22))",
+                    "CREATE TABLE pgbench_tellers (tid int not null, bid int, tbalance int, filler char(84)) WITH "
+                            + "(fillfactor=100)",
+                    "CREATE TABLE pgbench_accounts (aid int not null, bid int, abalance int, filler char(84)) WITH "
+                            + "(fillfactor=100)",
+                    "CREATE TABLE pgbench_branches (bid int not null, bbalance int, filler char(88)) WITH "
+                            + "(fillfactor=100)",
+                    "INSERT INTO pgbench_branches (bid, bbalance) SELECT bid, 0 FROM generate_series(1, " + scale + ") "
+                            + "bid",
+                    "INSERT INTO pgbench_tellers (tid, bid, tbalance) SELECT tid, (tid - 1) / 10 + 1, 0 FROM "
+                            + "generate_series(1, "
                             + 10 * scale + ") tid",
-                    "INSERT INTO pgbench_accounts (aid, bid, abalance, filler) SELECT aid, (aid - 1) / 100000 + 1, 0, '' FROM "
+                    "INSERT INTO pgbench_accounts (aid, bid, abalance, filler) SELECT aid, (aid - 1) / 100000 + 1, 0, "
+                            + "'' FROM "
                             + "generate_series(1, " + 100_000 * scale + ") aid",
                     "ALTER TABLE pgbench_branches ADD PRIMARY KEY (bid)",
                     "ALTER TABLE pgbench_tellers ADD PRIMARY KEY (tid)",

@@ -39,14 +39,16 @@ public final class PostgresOpProvider implements OpProvider {
 
     @Override
     public String description() {
-        return "a SQL workload against PostgreSQL: postgres:tpcb-like (or simple-update, select-only, a file) with url=postgresql://...";
+        return "a SQL workload against PostgreSQL: postgres:tpcb-like (or simple-update, select-only, a file) with "
+                + "url=postgresql://...";
     }
 
     @Override
     public Op create(OpSpec spec) throws Exception {
         String arg = spec.argument();
         if (arg.isEmpty()) {
-            throw new SettingException("op", spec.toString(), "postgres needs a workload: postgres:tpcb-like or postgres:file.yaml");
+            throw new SettingException("op", spec.toString(), "postgres needs a workload: postgres:tpcb-like or "
+                    + "postgres:file.yaml");
         }
         // every option is checked before anything connects
         Map<String, String> vars = WorkloadOpProvider.vars(spec);

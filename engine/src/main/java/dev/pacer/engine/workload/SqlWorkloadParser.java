@@ -53,7 +53,8 @@ public final class SqlWorkloadParser {
     /** True when the file is a SQL workload: a top-level {@code driver: postgres} line. */
     public static boolean isSql(Path file) {
         try {
-            return Files.readString(file).lines().anyMatch(l -> l.matches("driver:\\s*(postgres|postgresql)\\s*(#.*)?"));
+            return Files.readString(file).lines()
+                    .anyMatch(l -> l.matches("driver:\\s*(postgres|postgresql)\\s*(#.*)?"));
         } catch (IOException | RuntimeException e) {
             return false;
         }
@@ -135,12 +136,14 @@ public final class SqlWorkloadParser {
                     bindingIndex.put(b, bindings.size());
                     bindings.add(new Workload.Binding(b, fnText, bp.compile(fnText, CycleRandom.salt(seed, b))));
                 } catch (IllegalArgumentException e) {
-                    throw new WorkloadException(source, line(t.getValueNode()), "binding '" + b + "': " + e.getMessage());
+                    throw new WorkloadException(source, line(t.getValueNode()), "binding '" + b + "': "
+                            + e.getMessage());
                 }
             }
         }
         if (!top.containsKey("ops")) {
-            throw new WorkloadException(source, line(root), "a SQL workload needs 'ops', e.g. ops: {one: {weight: 1, sql: SELECT 1}}");
+            throw new WorkloadException(source, line(root), "a SQL workload needs 'ops', e.g. ops: {one: {weight: 1, "
+                    + "sql: SELECT 1}}");
         }
         List<SqlWorkload.Op> ops = new ArrayList<>();
         Map<String, NodeTuple> opNodes = mapping(top.get("ops").getValueNode(), "ops", null);
@@ -175,9 +178,11 @@ public final class SqlWorkloadParser {
                         + "' is not a whole number >= 1");
             }
         }
-        int forms = (m.containsKey("sql") ? 1 : 0) + (m.containsKey("steps") ? 1 : 0) + (m.containsKey("transaction") ? 1 : 0);
+        int forms = (m.containsKey("sql") ? 1 : 0) + (m.containsKey("steps") ? 1 : 0) + (m.containsKey("transaction")
+                ? 1 : 0);
         if (forms != 1) {
-            throw new WorkloadException(source, line(node), "op '" + name + "' needs one of 'sql', 'steps' or 'transaction'");
+            throw new WorkloadException(source, line(node), "op '" + name + "' needs one of 'sql', 'steps' or "
+                    + "'transaction'");
         }
         List<String> saved = new ArrayList<>();
         List<SqlWorkload.Step> steps = new ArrayList<>();
@@ -187,7 +192,8 @@ public final class SqlWorkloadParser {
         } else {
             Node list = (transaction ? m.get("transaction") : m.get("steps")).getValueNode();
             if (!(list instanceof SequenceNode seq) || seq.getValue().isEmpty()) {
-                throw new WorkloadException(source, line(list), "op '" + name + "': expected a list of steps (- sql: ...)");
+                throw new WorkloadException(source, line(list), "op '" + name + "': expected a list of steps (- sql: "
+                        + "...)");
             }
             for (Node s : seq.getValue()) {
                 steps.add(step(s, mapping(s, "a step", STEP_KEYS), bindings, saved));
@@ -196,7 +202,8 @@ public final class SqlWorkloadParser {
         return new SqlWorkload.Op(name, weight, transaction, List.copyOf(steps), List.copyOf(saved));
     }
 
-    private SqlWorkload.Step step(Node node, Map<String, NodeTuple> m, Map<String, Integer> bindings, List<String> saved) {
+    private SqlWorkload.Step step(Node node, Map<String, NodeTuple> m, Map<String, Integer> bindings,
+            List<String> saved) {
         if (!m.containsKey("sql")) {
             throw new WorkloadException(source, line(node), "a step needs 'sql'");
         }
@@ -253,7 +260,8 @@ public final class SqlWorkloadParser {
                     rows = -1;
                 }
                 if (rows < 0) {
-                    throw new WorkloadException(source, line(r), "rows '" + scalar(r, "rows") + "' is not a whole number >= 0");
+                    throw new WorkloadException(source, line(r), "rows '" + scalar(r, "rows") + "' is not a whole "
+                            + "number >= 0");
                 }
             }
         }

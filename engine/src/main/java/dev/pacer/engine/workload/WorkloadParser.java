@@ -128,7 +128,8 @@ public final class WorkloadParser {
         if (top.containsKey("driver")) {
             Node d = top.get("driver").getValueNode();
             if (!scalar(d, "driver").equals("http")) {
-                throw new WorkloadException(source, line(d), "driver '" + scalar(d, "driver") + "' is not known; http is");
+                throw new WorkloadException(source, line(d), "driver '" + scalar(d, "driver") + "' is not known; http "
+                        + "is");
             }
         }
         if (top.containsKey("vars")) {
@@ -157,7 +158,8 @@ public final class WorkloadParser {
             }
         }
         if (!top.containsKey("base")) {
-            throw new WorkloadException(source, line(root), "a workload needs 'base', the server's URL, e.g. http://127.0.0.1:8080");
+            throw new WorkloadException(source, line(root), "a workload needs 'base', the server's URL, e.g. "
+                    + "http://127.0.0.1:8080");
         }
         URI base = base(top.get("base").getValueNode());
         List<Workload.Header> defaults = top.containsKey("headers")
@@ -176,12 +178,14 @@ public final class WorkloadParser {
                 try {
                     bindings.put(b, new Workload.Binding(b, fnText, bp.compile(fnText, CycleRandom.salt(seed, b))));
                 } catch (IllegalArgumentException e) {
-                    throw new WorkloadException(source, line(t.getValueNode()), "binding '" + b + "': " + e.getMessage());
+                    throw new WorkloadException(source, line(t.getValueNode()), "binding '" + b + "': "
+                            + e.getMessage());
                 }
             }
         }
         if (!top.containsKey("ops")) {
-            throw new WorkloadException(source, line(root), "a workload needs 'ops', e.g. ops: {get: {weight: 1, request: GET /}}");
+            throw new WorkloadException(source, line(root), "a workload needs 'ops', e.g. ops: {get: {weight: 1, "
+                    + "request: GET /}}");
         }
         Map<String, NodeTuple> opNodes = mapping(top.get("ops").getValueNode(), "ops", null);
         if (opNodes.isEmpty()) {
@@ -199,7 +203,8 @@ public final class WorkloadParser {
         } catch (IllegalArgumentException e) {
             throw new WorkloadException(source, line(top.get("ops").getValueNode()), e.getMessage());
         }
-        return new Workload(name, source, base, seed, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(bindings)),
+        return new Workload(name, source, base, seed,
+                java.util.Collections.unmodifiableMap(new LinkedHashMap<>(bindings)),
                 List.copyOf(ops));
     }
 
@@ -230,7 +235,8 @@ public final class WorkloadParser {
         String name = scalar(t.getKeyNode(), "an op's name");
         int keyLine = line(t.getKeyNode());
         if (!OpMix.NAME.matcher(name).matches()) {
-            throw new WorkloadException(source, keyLine, "op name '" + name + "' must be 1 to 64 letters, digits, _ . -");
+            throw new WorkloadException(source, keyLine, "op name '" + name + "' must be 1 to 64 letters, digits, _ . "
+                    + "-");
         }
         Map<String, NodeTuple> m = mapping(t.getValueNode(), "op '" + name + "'", OP_KEYS);
         if (!m.containsKey("weight")) {
@@ -259,14 +265,16 @@ public final class WorkloadParser {
             }
             Node sn = m.get("steps").getValueNode();
             if (!(sn instanceof SequenceNode seq) || seq.getValue().isEmpty()) {
-                throw new WorkloadException(source, line(sn), "op '" + name + "': 'steps' must be a non-empty list of requests");
+                throw new WorkloadException(source, line(sn), "op '" + name + "': 'steps' must be a non-empty list of "
+                        + "requests");
             }
             for (Node s : seq.getValue()) {
                 steps.add(step(mapping(s, "a step of '" + name + "'", STEP_KEYS), s, name, saved, defaults));
             }
         } else {
             if (!m.containsKey("request")) {
-                throw new WorkloadException(source, keyLine, "op '" + name + "' needs a 'request' (e.g. GET /items/{item}) or 'steps'");
+                throw new WorkloadException(source, keyLine, "op '" + name + "' needs a 'request' (e.g. GET "
+                        + "/items/{item}) or 'steps'");
             }
             Map<String, NodeTuple> stepKeys = new HashMap<>(m);
             stepKeys.remove("weight");
@@ -278,7 +286,8 @@ public final class WorkloadParser {
     private Workload.Step step(Map<String, NodeTuple> m, Node node, String op, List<String> saved,
                                List<Workload.Header> defaults) {
         if (!m.containsKey("request")) {
-            throw new WorkloadException(source, line(node), "a step of '" + op + "' needs a 'request' (e.g. POST /orders)");
+            throw new WorkloadException(source, line(node), "a step of '" + op + "' needs a 'request' (e.g. POST "
+                    + "/orders)");
         }
         List<String> laterSaves = new ArrayList<>();
         if (m.containsKey("save")) {
@@ -310,7 +319,8 @@ public final class WorkloadParser {
             headers.addAll(headers(m.get("headers").getValueNode(), resolve));
         }
         if (m.containsKey("body") && m.containsKey("json")) {
-            throw new WorkloadException(source, line(m.get("json").getKeyNode()), "a request has 'body' or 'json', not both");
+            throw new WorkloadException(source, line(m.get("json").getKeyNode()), "a request has 'body' or 'json', not "
+                    + "both");
         }
         Template body = null;
         String contentType = null;
@@ -347,7 +357,8 @@ public final class WorkloadParser {
         Node v = s.getValueNode();
         Matcher m = SAVE.matcher(text(v, "save").strip());
         if (!m.matches()) {
-            throw new WorkloadException(source, line(v), "save '" + name + "': expected json(/pointer) or header(Name), got '"
+            throw new WorkloadException(source, line(v), "save '" + name + "': expected json(/pointer) or "
+                    + "header(Name), got '"
                     + scalar(v, "save") + "'");
         }
         String arg = m.group(2).strip();
@@ -389,9 +400,11 @@ public final class WorkloadParser {
                 return new BindingSlot(name, new Fns.Seq(0));
             }
             if (laterInStep.contains(name)) {
-                throw new IllegalArgumentException("{" + name + "} is saved by this step, so only later steps can use it");
+                throw new IllegalArgumentException("{" + name + "} is saved by this step, so only later steps can use "
+                        + "it");
             }
-            throw new IllegalArgumentException("{" + name + "} is neither a binding nor saved by an earlier step (bindings: "
+            throw new IllegalArgumentException("{" + name + "} is neither a binding nor saved by an earlier step "
+                    + "(bindings: "
                     + String.join(", ", new TreeSet<>(bindings.keySet())) + ")");
         };
     }
@@ -451,7 +464,8 @@ public final class WorkloadParser {
                 }
             }
         } catch (NumberFormatException e) {
-            throw new WorkloadException(source, line(node), "'" + ((ScalarNode) node).getValue() + "' is not a JSON number");
+            throw new WorkloadException(source, line(node), "'" + ((ScalarNode) node).getValue() + "' is not a JSON "
+                    + "number");
         } catch (WorkloadException e) {
             throw e;
         } catch (IllegalArgumentException e) {
@@ -464,7 +478,8 @@ public final class WorkloadParser {
         for (NodeTuple t : mapping(node, "headers", null).values()) {
             String name = scalar(t.getKeyNode(), "a header's name");
             if (!name.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
-                throw new WorkloadException(source, line(t.getKeyNode()), "header name '" + name + "' is not an HTTP token");
+                throw new WorkloadException(source, line(t.getKeyNode()), "header name '" + name + "' is not an HTTP "
+                        + "token");
             }
             if (RESTRICTED.contains(name.toLowerCase(Locale.ROOT))) {
                 throw new WorkloadException(source, line(t.getKeyNode()), "the client sets " + name + " itself");
@@ -529,7 +544,8 @@ public final class WorkloadParser {
                 String p = scalar(t.getKeyNode(), "a JSON pointer");
                 JsonPointer pointer = pointer(t.getKeyNode(), p);
                 Node v = t.getValueNode();
-                json.add(new Workload.JsonEquals(pointer, template(v, text(v, "check json " + p), Encoding.RAW, resolve)));
+                json.add(new Workload.JsonEquals(pointer, template(v, text(v, "check json " + p), Encoding.RAW,
+                        resolve)));
             }
         }
         boolean warn = false;
@@ -609,7 +625,8 @@ public final class WorkloadParser {
             throw new WorkloadException(source, line(node), "var '" + name + "' refers to itself: "
                     + String.join(" → ", resolving) + " → " + name);
         }
-        String value = overrides.containsKey(name) ? overrides.get(name) : vars(scalar(node, "var " + name), node, resolving);
+        String value = overrides.containsKey(name) ? overrides.get(name) : vars(scalar(node, "var " + name), node,
+                resolving);
         resolving.remove(name);
         vars.put(name, value);
         return value;

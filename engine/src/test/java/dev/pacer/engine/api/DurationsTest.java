@@ -25,15 +25,19 @@ class DurationsTest {
 
     @Test
     void rejectsWithTheValueNamed() {
-        IllegalArgumentException negative = assertThrows(IllegalArgumentException.class, () -> Durations.parse("-5s", "--duration"));
+        IllegalArgumentException negative = assertThrows(IllegalArgumentException.class, () -> Durations.parse("-5s",
+                "--duration"));
         assertEquals("invalid --duration '-5s': must not be negative", negative.getMessage());
-        IllegalArgumentException noUnit = assertThrows(IllegalArgumentException.class, () -> Durations.parse("30", "--duration"));
+        IllegalArgumentException noUnit = assertThrows(IllegalArgumentException.class, () -> Durations.parse("30",
+                "--duration"));
         assertTrue(noUnit.getMessage().startsWith("invalid --duration '30': expected a number with a unit"));
         assertThrows(IllegalArgumentException.class, () -> Durations.parsePositive("0s", "--duration"));
         assertEquals("invalid --duration '0': must be greater than 0",
-                assertThrows(IllegalArgumentException.class, () -> Durations.parsePositive("0", "--duration")).getMessage());
+                assertThrows(IllegalArgumentException.class, () -> Durations.parsePositive("0",
+                        "--duration")).getMessage());
         assertEquals("invalid --duration '9000h': too long: at most 8760h (365 days)",
-                assertThrows(IllegalArgumentException.class, () -> Durations.parse("9000h", "--duration")).getMessage());
+                assertThrows(IllegalArgumentException.class, () -> Durations.parse("9000h",
+                        "--duration")).getMessage());
     }
 
     @Test

@@ -26,7 +26,8 @@ class StatusBlockTest {
         }
         long end = (long) (elapsed * 1e9);
         IntervalStats stats = registry.drain(end - 1_000_000_000L, end, 0, 1000);
-        return new IntervalReport(stats, elapsed, target > 0 ? RateSpec.of(target) : null, target > 0 ? target : Double.NaN,
+        return new IntervalReport(stats, elapsed, target > 0 ? RateSpec.of(target) : null, target > 0 ? target
+                : Double.NaN,
                 2, phase, false, false, 0, ops, elapsed, stats.errors());
     }
 
@@ -50,10 +51,13 @@ class StatusBlockTest {
     void theCauseIsTheInFlightBoundOrTheCpuWhenThreadsAreNotShort() {
         IntervalReport first = interval(1, 1500, 50_000_000, 10_000, 2000, null, Outcome.OK);
         IntervalReport second = interval(2, 1500, 90_000_000, 10_000, 2000, null, Outcome.OK);
-        assertTrue(StatusBlock.behind(second, facts(1, 64, 64, 0.2), 90_000_000, 50_000_000).contains("in-flight bound (64)"));
+        assertTrue(StatusBlock.behind(second, facts(1, 64, 64, 0.2), 90_000_000, 50_000_000).contains("in-flight bound "
+                + "(64)"));
         assertTrue(StatusBlock.behind(second, facts(8, 0, 0, 1.9), 90_000_000, 50_000_000).contains("1.9 of 2 cores"));
-        assertNull(StatusBlock.behind(second, facts(8, 0, 0, 1.9), 90_000_000, 120_000_000), "wait not growing: no warning");
-        assertNull(StatusBlock.behind(interval(1, 1990, 50_000_000, 10_000, 2000, null, Outcome.OK), facts(8, 0, 0, 1.9),
+        assertNull(StatusBlock.behind(second, facts(8, 0, 0, 1.9), 90_000_000, 120_000_000), "wait not growing: no "
+                + "warning");
+        assertNull(StatusBlock.behind(interval(1, 1990, 50_000_000, 10_000, 2000, null, Outcome.OK), facts(8, 0, 0,
+                1.9),
                 90_000_000, 50_000_000), "99.5 % of target: keeping up");
         assertTrue(first.rate() > 0);
     }
@@ -73,13 +77,15 @@ class StatusBlockTest {
 
     @Test
     void aProgressLineStaysUnder120CharactersWhateverItCarries() {
-        Outcome[] outcomes = {Outcome.of("unexpected-5xx", true), Outcome.of("timeout", true), Outcome.of("refused", true)};
+        Outcome[] outcomes = {Outcome.of("unexpected-5xx", true), Outcome.of("timeout", true), Outcome.of("refused",
+                true)};
         for (Outcome o : outcomes) {
             String line = ProgressLine.format(interval(123456, 99_999, 1_234_567_890, 987_654_321, 1_500_000,
                     "a-phase-with-a-rather-long-name", o));
             assertTrue(line.length() < ProgressLine.MAX_WIDTH, line.length() + ": " + line);
         }
         String plain = ProgressLine.format(interval(5, 2000, 12_000, 1_000_000, 2000, null, Outcome.OK));
-        assertEquals("[    5.0s] 2000 ops  2000/s of 2000  wait 12.0us/12.0us/12.0us  resp 1.01ms/1.01ms/1.01ms  err 0", plain);
+        assertEquals("[    5.0s] 2000 ops  2000/s of 2000  wait 12.0us/12.0us/12.0us  resp 1.01ms/1.01ms/1.01ms  err 0",
+                plain);
     }
 }

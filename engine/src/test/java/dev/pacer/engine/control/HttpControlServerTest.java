@@ -45,7 +45,8 @@ class HttpControlServerTest {
     void startRun() throws Exception {
         ActivityConfig config = new ActivityConfig(OpSpec.parse("noop"), 2, false, RateSpec.parse("1000"), null, 0);
         run = new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(100)).build(),
-                cycle -> null, new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream()));
+                cycle -> null, new PrintStream(new ByteArrayOutputStream()),
+                        new PrintStream(new ByteArrayOutputStream()));
         controller = run.controller();
         runner = new Thread(() -> {
             try {
@@ -68,7 +69,8 @@ class HttpControlServerTest {
     HttpResponse<String> send(HttpControlServer s, String method, String path, String body, String authorization)
             throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.address().getPort() + path))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
         if (authorization != null) {
             b.header("Authorization", authorization);
         }
@@ -161,11 +163,13 @@ class HttpControlServerTest {
         return sockets;
     }
 
-    HttpResponse<String> sendWithin5s(HttpControlServer s, String method, String path, String body, String authorization)
+    HttpResponse<String> sendWithin5s(HttpControlServer s, String method, String path, String body,
+            String authorization)
             throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.address().getPort() + path))
                 .timeout(Duration.ofSeconds(5))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
         if (authorization != null) {
             b.header("Authorization", authorization);
         }
@@ -226,7 +230,8 @@ class HttpControlServerTest {
         try (HttpControlServer s = HttpControlServer.start(ControlEndpoint.parse("0"), "s3cret", controller)) {
             assertEquals(200, send(s, "GET", "/status", null, "bearer s3cret").statusCode());
             assertEquals(200, send(s, "GET", "/status", null, "BEARER s3cret").statusCode());
-            assertEquals(401, send(s, "GET", "/status", null, "bearer S3CRET").statusCode(), "the token itself is exact");
+            assertEquals(401, send(s, "GET", "/status", null, "bearer S3CRET").statusCode(), "the token itself is "
+                    + "exact");
         }
     }
 

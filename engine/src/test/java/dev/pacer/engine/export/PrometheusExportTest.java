@@ -59,7 +59,8 @@ class PrometheusExportTest {
         Path prometheus = prometheusBinary();
         if (prometheus == null) {
             if ("1".equals(System.getenv("PACER_REQUIRE_PROMETHEUS"))) {
-                throw new AssertionError("Prometheus is required (PACER_REQUIRE_PROMETHEUS=1) but not installed: run .ci/prometheus.sh");
+                throw new AssertionError("Prometheus is required (PACER_REQUIRE_PROMETHEUS=1) but not installed: run "
+                        + ".ci/prometheus.sh");
             }
             System.err.println("!!! SKIPPING the Prometheus test: it is not installed (apt-get install prometheus)");
             Assumptions.abort("prometheus is not installed");
@@ -82,7 +83,8 @@ class PrometheusExportTest {
             awaitReady(promPort, server);
             List<IntervalReport> intervals = new CopyOnWriteArrayList<>();
             LoadTest.Running run = LoadTest.rate(2000).threads(16).virtualThreads(true).op("sleep:uniform(1ms,5ms)")
-                    .duration(Duration.ofSeconds(16)).metrics("127.0.0.1:" + metricsPort).onInterval(intervals::add).start();
+                    .duration(Duration.ofSeconds(16)).metrics("127.0.0.1:"
+                            + metricsPort).onInterval(intervals::add).start();
             LoadTest.Result result = run.await(Duration.ofSeconds(60));
             assertTrue(result.summary().ops() > 30_000, "the run went: " + result.summary().ops());
 
@@ -108,7 +110,8 @@ class PrometheusExportTest {
             double promP99 = scalar(promPort, "histogram_quantile(0.99, rate(pacer_response_seconds[10s]))", at);
             double pacerP99 = window.getValueAtPercentile(99) / 1e9;
             // a native bucket is 2.2 % wide and Prometheus interpolates inside it
-            assertEquals(pacerP99, promP99, pacerP99 * 0.03, "p99: Prometheus " + promP99 + " s, pacer " + pacerP99 + " s");
+            assertEquals(pacerP99, promP99, pacerP99 * 0.03, "p99: Prometheus " + promP99 + " s, pacer " + pacerP99
+                    + " s");
         } finally {
             server.destroy();
             server.waitFor(10, TimeUnit.SECONDS);
@@ -117,9 +120,11 @@ class PrometheusExportTest {
 
     /** The one series a query returns, at {@code atEpochSec}. */
     JsonNode query(int port, String query, double atEpochSec) throws Exception {
-        String url = "http://127.0.0.1:" + port + "/api/v1/query?query=" + URLEncoder.encode(query, StandardCharsets.UTF_8)
+        String url = "http://127.0.0.1:" + port + "/api/v1/query?query=" + URLEncoder.encode(query,
+                StandardCharsets.UTF_8)
                 + "&time=" + atEpochSec;
-        HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(url)).build(),
+                HttpResponse.BodyHandlers.ofString());
         JsonNode body = Json.MAPPER.readTree(r.body());
         assertEquals("success", body.path("status").asText(), r.body());
         JsonNode result = body.path("data").path("result");
@@ -138,7 +143,8 @@ class PrometheusExportTest {
                 throw new AssertionError("prometheus exited: " + Files.readString(dir.resolve("prometheus.log")));
             }
             try {
-                HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/-/ready"))
+                HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                        + "/-/ready"))
                         .build(), HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() == 200) {
                     return;

@@ -119,7 +119,8 @@ class LoadRunTest {
         assertEquals(8_000L, s.outcomes().get("ok"));
         assertFalse(s.passed(), "10 % errors is over the default 1 %");
         assertTrue(s.failure().contains("error ratio 0.1000"), s.failure());
-        assertEquals(s.ops(), s.outcomes().values().stream().mapToLong(Long::longValue).sum(), "every op has one outcome");
+        assertEquals(s.ops(), s.outcomes().values().stream().mapToLong(Long::longValue).sum(), "every op has one "
+                + "outcome");
     }
 
     @Test

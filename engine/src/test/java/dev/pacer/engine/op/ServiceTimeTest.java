@@ -58,6 +58,7 @@ class ServiceTimeTest {
         SettingException e = assertThrows(SettingException.class, () -> Ops.create(OpSpec.parse("nope")));
         assertEquals("op", e.setting());
         assertTrue(e.getMessage().startsWith("invalid op 'nope': no such op; known ops are "), e.getMessage());
-        assertTrue(e.getMessage().contains("noop") && e.getMessage().contains("sleep") && e.getMessage().contains("cpu"));
+        assertTrue(e.getMessage().contains("noop") && e.getMessage().contains("sleep")
+                && e.getMessage().contains("cpu"));
     }
 }

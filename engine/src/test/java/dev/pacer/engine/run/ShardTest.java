@@ -48,7 +48,8 @@ class ShardTest {
                 assertEquals(0, t % 125_000, "on the global grid: " + t);
                 assertEquals(i, (t / 125_000) % n, "shard " + i + " owns the global slots " + i + " mod " + n);
                 assertTrue(all.add(t), "no two shards share a slot: " + t);
-                assertTrue(g.startNanos() >= g.scheduledNanos(), "no op before its slot (the origin ahead is waited for)");
+                assertTrue(g.startNanos() >= g.scheduledNanos(), "no op before its slot (the origin ahead is waited "
+                        + "for)");
             }
         }
         assertEquals(4_000, all.size());
@@ -130,8 +131,10 @@ class ShardTest {
         assertThrows(SettingException.class, () -> Shard.parse("a/4", null));
         assertThrows(SettingException.class, () -> Shard.parse("3", null));
         assertEquals("invalid shard '/': gives neither I nor N: expected I/N (e.g. 3/8), or /N inside an Indexed Job"
-                + " (I from JOB_COMPLETION_INDEX)", assertThrows(SettingException.class, () -> Shard.parse("/", "1")).getMessage());
-        assertTrue(assertThrows(SettingException.class, () -> Shard.parse("2/", null)).getMessage().contains("gives no N"));
+                + " (I from JOB_COMPLETION_INDEX)", assertThrows(SettingException.class, () -> Shard.parse("/",
+                        "1")).getMessage());
+        assertTrue(assertThrows(SettingException.class, () -> Shard.parse("2/", null)).getMessage().contains("gives no "
+                + "N"));
     }
 
     @Test
@@ -145,7 +148,8 @@ class ShardTest {
         SettingException empty = assertThrows(SettingException.class, () -> Shard.parse("/4", ""));
         assertEquals("invalid JOB_COMPLETION_INDEX '': is empty; expected a whole number from 0 to 3"
                 + " (this shard's index, for shard /4)", empty.getMessage());
-        assertTrue(assertThrows(SettingException.class, () -> Shard.parse("/4", null)).getMessage().contains("not set"));
+        assertTrue(assertThrows(SettingException.class, () -> Shard.parse("/4", null)).getMessage().contains("not "
+                + "set"));
         assertEquals(new Shard(3, 4), Shard.parse("/4", " 3 "));
         assertTrue(assertThrows(SettingException.class, () -> Shard.parse("/0", "0")).getMessage().contains("shards"));
     }

@@ -18,7 +18,8 @@ class StartAtTest {
     void aStartWithinADayAheadOrALateStartWithinTheTestIsTaken() {
         assertDoesNotThrow(() -> ActivityConfig.checkStartAt(NOW.plusSeconds(30), Duration.ofMinutes(1), NOW));
         assertDoesNotThrow(() -> ActivityConfig.checkStartAt(NOW.plus(Duration.ofHours(24)), null, NOW));
-        assertDoesNotThrow(() -> ActivityConfig.checkStartAt(NOW.minusSeconds(5), Duration.ofSeconds(10), NOW), "late: catches up");
+        assertDoesNotThrow(() -> ActivityConfig.checkStartAt(NOW.minusSeconds(5), Duration.ofSeconds(10), NOW), "late: "
+                + "catches up");
         assertDoesNotThrow(() -> ActivityConfig.checkStartAt(NOW.minus(Duration.ofHours(23)), null, NOW));
     }
 
@@ -34,6 +35,7 @@ class StartAtTest {
                 () -> ActivityConfig.checkStartAt(NOW.minus(Duration.ofDays(3)), null, NOW));
         assertTrue(behind.getMessage().contains("was 3 days ago"), behind.getMessage());
         assertThrows(SettingException.class, () -> ActivityConfig.checkStartAt(Instant.MAX, null, NOW), "no overflow");
-        assertThrows(SettingException.class, () -> ActivityConfig.checkStartAt(Instant.MIN, Duration.ofSeconds(1), NOW));
+        assertThrows(SettingException.class, () -> ActivityConfig.checkStartAt(Instant.MIN, Duration.ofSeconds(1),
+                NOW));
     }
 }

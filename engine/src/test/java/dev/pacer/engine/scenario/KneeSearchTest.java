@@ -121,7 +121,8 @@ class KneeSearchTest {
             Knee knee = r.summary().knee();
             assertNotNull(knee, "the summary has the search's result");
             assertEquals(StopReason.SEARCH, r.summary().stopReason(), "the run ends when the search does");
-            String trajectory = knee.probes().stream().map(p -> p.rate() + (p.passed() ? " held" : " broke: " + p.why()))
+            String trajectory = knee.probes().stream().map(p -> p.rate() + (p.passed() ? " held" : " broke: "
+                    + p.why()))
                     .toList().toString();
             assertEquals("found", knee.status(), trajectory);
             // 100, 200, 400 held; 800 broke (400/s completed), then the bracket halves to 412.5 - 400 < 4 %
@@ -177,7 +178,8 @@ class KneeSearchTest {
 
     @Test
     void aSearchMustBeTheLastPhaseAndItsSloMustParse() {
-        ScenarioException e = org.junit.jupiter.api.Assertions.assertThrows(ScenarioException.class, () -> ScenarioParser.parse("""
+        ScenarioException e = org.junit.jupiter.api.Assertions.assertThrows(ScenarioException.class,
+                () -> ScenarioParser.parse("""
                 phases:
                   - search: {from: 100, to: 1000, slo: "response.p99<20ms"}
                   - duration: 1s

@@ -43,14 +43,16 @@ class ScenarioLimiterCheckTest {
         assertTrue(log.getMessage().contains("over its bound of 10000000"), log.getMessage());
         ScenarioException ramp = refused(scenario("warmup", "rate: {from: 100, to: 20000000}"));
         assertTrue(ramp.getMessage().startsWith("two.yaml:8: phase 'b' at 20000000"), ramp.getMessage());
-        ScenarioException steps = refused(scenario("sliding-log", "steps: {from: 1000, to: 20000000, by: 9999000, every: 1s}"));
+        ScenarioException steps = refused(scenario("sliding-log", "steps: {from: 1000, to: 20000000, by: 9999000, "
+                + "every: 1s}"));
         assertTrue(steps.getMessage().contains("at 19999000"), "the staircase's top step: " + steps.getMessage());
     }
 
     @Test
     void aPhasesStrictnessIsRefusedForADesignWithoutOne() {
         ScenarioException e = refused(scenario("leaky", "rate: 200\nstrictness: 0.5"));
-        assertTrue(e.getMessage().startsWith("two.yaml:8: phase 'b'") && e.getMessage().contains("leaky limiter has no strictness"),
+        assertTrue(e.getMessage().startsWith("two.yaml:8: phase 'b'") && e.getMessage().contains("leaky limiter has no "
+                + "strictness"),
                 e.getMessage());
     }
 
@@ -67,7 +69,9 @@ class ScenarioLimiterCheckTest {
     void aShardIsCheckedAtItsShare() {
         Scenario s = scenario("sliding-log", "rate: 20000000");
         refused(s);
-        assertDoesNotThrow(() -> ScenarioRunner.check(s, s.limiter(), new Shard(0, 4)), "5 000 000 per shard fits the log");
-        assertDoesNotThrow(() -> ScenarioRunner.check(scenario("atomic", "rate: 100000000"), LimiterDesign.ATOMIC, null));
+        assertDoesNotThrow(() -> ScenarioRunner.check(s, s.limiter(), new Shard(0, 4)), "5 000 000 per shard fits the "
+                + "log");
+        assertDoesNotThrow(() -> ScenarioRunner.check(scenario("atomic", "rate: 100000000"), LimiterDesign.ATOMIC,
+                null));
     }
 }

@@ -34,7 +34,8 @@ class ScenarioOnAShardTest {
         LoadTest.Result r = ManualClock.play(new ManualRunClock(), LoadTest.scenario(s).shard(new Shard(1, 4)));
         List<String> rates = r.summary().changes().stream().filter(c -> c.kind() == ChangeKind.RATE).map(Change::value)
                 .toList();
-        assertEquals(List.of("8000,0"), rates, "the shard started at the first phase's rate; the second phase changed it");
+        assertEquals(List.of("8000,0"), rates, "the shard started at the first phase's rate; the second phase changed "
+                + "it");
         assertEquals(2000, r.summary().limiter().spec().opsPerSecond(), "a quarter of the test's 8000");
         // a quarter of the measured phase's 3 200 slots (the warm-up left out): the slot a waiting worker held at
         // the old slice is taken back by the rate increase, so the new phase loses none

@@ -108,7 +108,8 @@ class ScenarioParserTest {
     @Test
     void everyBuiltInScenarioParsesAndValidates() throws IOException {
         Map<String, Scenario> builtIn = Scenarios.builtIn();
-        assertTrue(builtIn.keySet().containsAll(List.of("steady", "stepped", "ramp-to-knee", "spike", "soak")), builtIn.keySet().toString());
+        assertTrue(builtIn.keySet().containsAll(List.of("steady", "stepped", "ramp-to-knee", "spike", "soak")),
+                builtIn.keySet().toString());
         try (Stream<Path> files = Files.list(Path.of("..", "scenarios"))) {
             assertEquals(files.filter(f -> f.toString().endsWith(".yaml")).count(), builtIn.size(),
                     "every file in scenarios/ ships and loads");
@@ -117,7 +118,8 @@ class ScenarioParserTest {
             assertFalse(s.description().isBlank(), s.name() + " has a description");
             assertTrue(s.totalDuration().toSeconds() > 0);
             String text = Files.readString(Path.of("..", "scenarios", s.name() + ".yaml"));
-            assertTrue(text.startsWith("# " + s.name() + ":"), s.name() + " opens with a comment saying when to use it");
+            assertTrue(text.startsWith("# " + s.name() + ":"), s.name() + " opens with a comment saying when to use "
+                    + "it");
         }
     }
 
@@ -134,7 +136,8 @@ class ScenarioParserTest {
                 Arguments.of("phases:\n  - duration: 10s\n", 2, "needs exactly one of 'rate', 'steps' or 'search'"),
                 Arguments.of("phases:\n  - search: {from: 100, to: 50, slo: \"response.p99<20ms\"}\n", 2,
                         "invalid to '50': must be above the search's first rate, 100"),
-                Arguments.of("phases:\n  - search: {from: 1, to: 9, slo: \"response.p99<20ms\",\n      precision: 70%}\n", 3,
+                Arguments.of("phases:\n  - search: {from: 1, to: 9, slo: \"response.p99<20ms\",\n      precision: "
+                        + "70%}\n", 3,
                         "invalid precision '0.7'"),
                 Arguments.of("phases:\n  - rate: 100\n", 2, "needs a 'duration'"),
                 Arguments.of("phases:\n  - {duration: 1s, rate: 1, threads: 0}\n", 2, "invalid threads '0'"),
@@ -185,7 +188,8 @@ class ScenarioParserTest {
         for (int i = 1; i <= 10_000; i++) {
             yaml.append("  - {name: p").append(i).append(", duration: 1s, rate: 10}\n");
         }
-        ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioParser.parse(yaml.toString(), "many.yaml"));
+        ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioParser.parse(yaml.toString(),
+                "many.yaml"));
         assertTrue(e.getMessage().startsWith("many.yaml:1002: "), e.getMessage());
         assertTrue(e.getMessage().contains("1000 phases"), e.getMessage());
     }
@@ -193,7 +197,8 @@ class ScenarioParserTest {
     @Test
     void aBinaryFileIsNamedWithTheLineOfItsFirstBadByte() throws IOException {
         Path file = dir.resolve("binary.yaml");
-        Files.write(file, new byte[] {'p', 'h', 'a', 's', 'e', 's', ':', '\n', '\n', ' ', (byte) 0xff, (byte) 0xfe, 0, 1});
+        Files.write(file, new byte[] {'p', 'h', 'a', 's', 'e', 's', ':', '\n', '\n', ' ', (byte) 0xff, (byte) 0xfe, 0,
+                1});
         ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioParser.parse(file));
         assertEquals(file + ":3: not UTF-8 text (byte 0xff)", e.getMessage());
     }
@@ -221,20 +226,24 @@ class ScenarioParserTest {
         assertEquals(null, ScenarioParser.parse("phases:\n  - duration: 1s\n    rate: 10\n", "b.yaml").arrivals());
         ScenarioException e = org.junit.jupiter.api.Assertions.assertThrows(ScenarioException.class,
                 () -> ScenarioParser.parse("arrivals: bursty\nphases:\n  - duration: 1s\n    rate: 10\n", "c.yaml"));
-        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("c.yaml:1") && e.getMessage().contains("'bursty'"),
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("c.yaml:1")
+                && e.getMessage().contains("'bursty'"),
                 e.getMessage());
     }
 
     @org.junit.jupiter.api.Test
     void aLimiterDesignIsReadAndABadOneIsRefusedAtItsLine() {
-        Scenario s = ScenarioParser.parse("limiter: leaky:queue=10\nphases:\n  - duration: 1s\n    rate: 10\n", "a.yaml");
+        Scenario s = ScenarioParser.parse("limiter: leaky:queue=10\nphases:\n  - duration: 1s\n    rate: 10\n",
+                "a.yaml");
         assertEquals(dev.pacer.ratelimit.LimiterDesign.parse("leaky:queue=10"), s.limiter());
         assertEquals(null, ScenarioParser.parse("phases:\n  - duration: 1s\n    rate: 10\n", "b.yaml").limiter());
         ScenarioException e = org.junit.jupiter.api.Assertions.assertThrows(ScenarioException.class,
-                () -> ScenarioParser.parse("name: x\nlimiter: leaky:queue=-2\nphases:\n  - duration: 1s\n    rate: 10\n", "c.yaml"));
+                () -> ScenarioParser.parse("name: x\nlimiter: leaky:queue=-2\nphases:\n  - duration: 1s\n    rate: "
+                        + "10\n", "c.yaml"));
         assertEquals("c.yaml:2: the leaky limiter's queue must be a whole number >= 0, got '-2'", e.getMessage());
         ScenarioException list = assertThrows(ScenarioException.class,
-                () -> ScenarioParser.parse("name: x\nlimiter: [leaky]\nphases:\n  - duration: 1s\n    rate: 10\n", "d.yaml"));
+                () -> ScenarioParser.parse("name: x\nlimiter: [leaky]\nphases:\n  - duration: 1s\n    rate: 10\n",
+                        "d.yaml"));
         assertEquals("d.yaml:2: 'limiter' must be a single value, not a list", list.getMessage(), "the place once");
         ScenarioException empty = assertThrows(ScenarioException.class,
                 () -> ScenarioParser.parse("name: x\nlimiter: ~\nphases:\n  - duration: 1s\n    rate: 10\n", "e.yaml"));

@@ -44,7 +44,8 @@ class ScenarioPhaseBoundaryTest {
         // slice had given a waiting worker is taken back by the rate increase, so the new phase is 0.5 ms apart
         // from its first slot: exactly its rate times its length
         assertEquals(List.of(300L, 300L, 600L, 600L), timed.stream().map(i -> i.stats().ops()).toList());
-        Change measure = r.summary().changes().stream().filter(c -> c.kind() == ChangeKind.PHASE && c.value().equals("measure"))
+        Change measure = r.summary().changes().stream().filter(c -> c.kind() == ChangeKind.PHASE
+                && c.value().equals("measure"))
                 .findFirst().orElseThrow();
         assertEquals(0.6, measure.elapsedSec(), 1e-9, "the phase's marker is the bound of its first interval");
         assertEquals(1_200, r.summary().ops(), "the run's ops are the measured phase's, warm-up left out");

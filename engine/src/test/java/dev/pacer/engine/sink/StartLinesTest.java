@@ -22,8 +22,10 @@ class StartLinesTest {
 
     @Test
     void aFamilyDesignIsNamedInsteadOfTheAtomicLimitersStrictnessAndParkThreshold() {
-        assertEquals("pacer: noop, 1 thread, rate 100, limiter leaky:queue=5, for 2.00s", StartLines.run(config("100", "leaky:queue=5")));
-        assertTrue(StartLines.run(config("100", "atomic")).startsWith("pacer: noop, 1 thread, rate 100,0, park threshold "));
+        assertEquals("pacer: noop, 1 thread, rate 100, limiter leaky:queue=5, for 2.00s", StartLines.run(config("100",
+                "leaky:queue=5")));
+        assertTrue(StartLines.run(config("100", "atomic")).startsWith("pacer: noop, 1 thread, rate 100,0, park "
+                + "threshold "));
     }
 
     @Test

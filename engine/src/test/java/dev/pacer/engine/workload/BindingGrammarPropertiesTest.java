@@ -27,7 +27,8 @@ class BindingGrammarPropertiesTest {
 
     @Property(tries = 2000)
     void anyTextCompilesOrIsRefusedWithOneLineNamingTheFile(@ForAll("bindingish") String text) {
-        String yaml = "base: http://h:1\nbindings:\n  x: '" + text.replace("'", "''") + "'\nops: {a: {weight: 1, request: GET /}}\n";
+        String yaml = "base: http://h:1\nbindings:\n  x: '" + text.replace("'", "''") + "'\nops: {a: {weight: 1, "
+                + "request: GET /}}\n";
         try {
             WorkloadParser.parse(yaml, "w.yaml", Path.of("."), Map.of());
         } catch (WorkloadException e) {
@@ -38,10 +39,12 @@ class BindingGrammarPropertiesTest {
 
     @Provide
     Arbitrary<String> bindingish() {
-        Arbitrary<String> names = Arbitraries.of("seq", "uniform", "double", "zipf", "exponential", "gaussian", "permute",
+        Arbitrary<String> names = Arbitraries.of("seq", "uniform", "double", "zipf", "exponential", "gaussian",
+                "permute",
                 "hash", "uuid", "pick", "alnum", "timestamp", "add", "mul", "div", "mod", "nope", "");
         Arbitrary<String> args = Arbitraries.<String>oneOf(Arbitraries.longs().map(l -> Long.toString(l)),
-                Arbitraries.integers().between(-3, 100).map(i -> Integer.toString(i)), Arbitraries.<String>of("1.5", "a:3", "x", "'q'", "", "1e3",
+                Arbitraries.integers().between(-3, 100).map(i -> Integer.toString(i)), Arbitraries.<String>of("1.5",
+                        "a:3", "x", "'q'", "", "1e3",
                         "2026-01-01T00:00:00Z", "1s", "9223372036854775807", "-9223372036854775808"));
         Arbitrary<String> call = Combinators.combine(names, args.list().ofMaxSize(4), Arbitraries.of("(", "", "(("),
                 Arbitraries.of(")", "", "))")).as((n, a, open, close) -> n + open + String.join(", ", a) + close);
@@ -49,7 +52,8 @@ class BindingGrammarPropertiesTest {
     }
 
     @Property(tries = 500)
-    void uniformStaysWithinItsBounds(@ForAll long a, @ForAll long b, @ForAll @LongRange(min = 0, max = 1L << 47) long cycle) {
+    void uniformStaysWithinItsBounds(@ForAll long a, @ForAll long b, @ForAll @LongRange(min = 0,
+            max = 1L << 47) long cycle) {
         long lo = Math.min(a, b);
         long hi = Math.max(a, b);
         long v = compile("uniform(" + lo + ", " + hi + ")").asLong(cycle);
@@ -73,7 +77,8 @@ class BindingGrammarPropertiesTest {
 
     @Provide
     Arbitrary<String> chains() {
-        Arbitrary<String> source = Arbitraries.of("seq()", "uniform(-50, 50)", "zipf(1000, 1.3)", "hash()", "permute(77)",
+        Arbitrary<String> source = Arbitraries.of("seq()", "uniform(-50, 50)", "zipf(1000, 1.3)", "hash()",
+                "permute(77)",
                 "exponential(5, 500, 3)", "gaussian(0, 99, 2.5)", "uniform(0, 9223372036854775807)");
         Arbitrary<String> stage = Arbitraries.<String>oneOf(
                 Arbitraries.integers().between(-1000, 1000).map(k -> "add(" + k + ")"),
@@ -99,7 +104,8 @@ class BindingGrammarPropertiesTest {
     }
 
     @Property(tries = 200)
-    void pickReturnsOnlyItsLabels(@ForAll @IntRange(min = 1, max = 6) int labels, @ForAll @LongRange(min = 0, max = 1L << 40) long cycle) {
+    void pickReturnsOnlyItsLabels(@ForAll @IntRange(min = 1, max = 6) int labels, @ForAll @LongRange(min = 0,
+            max = 1L << 40) long cycle) {
         StringBuilder b = new StringBuilder("pick(");
         for (int i = 0; i < labels; i++) {
             b.append(i == 0 ? "" : ", ").append("l").append(i).append(':').append(i + 1);

@@ -192,7 +192,8 @@ final class PgCluster implements AutoCloseable {
 
     /** Runs a PostgreSQL client program (pgbench, psql) against this cluster's socket; returns its output. */
     String client(long timeoutSeconds, String program, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(program, "-h", dir.toString(), "-p", String.valueOf(port), "-U", USER));
+        List<String> cmd = new ArrayList<>(List.of(program, "-h", dir.toString(), "-p", String.valueOf(port), "-U",
+                USER));
         cmd.addAll(List.of(args));
         return exec(timeoutSeconds, cmd.toArray(String[]::new));
     }

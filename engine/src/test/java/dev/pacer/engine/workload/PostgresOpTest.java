@@ -123,7 +123,8 @@ class PostgresOpTest {
         long commits = stat(db, "xact_commit");
         long sessions = stat(db, "sessions");
         long rollbacks = stat(db, "xact_rollback");
-        String gap = "SELECT (SELECT sum(abalance) FROM pgbench_accounts) - (SELECT sum(tbalance) FROM pgbench_tellers)";
+        String gap = "SELECT (SELECT sum(abalance) FROM pgbench_accounts) - (SELECT sum(tbalance) FROM "
+                + "pgbench_tellers)";
         Summary s = LoadTest.rate(200).op(postgresIn(db, "tpcb-like", client, "warm-up", "300"))
                 .duration(Duration.ofSeconds(10)).run().summary();
         assertTrue(pg.awaitNoSessions(db, 20), "the op's sessions ended with the run");

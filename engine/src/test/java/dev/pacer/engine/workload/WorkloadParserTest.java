@@ -31,12 +31,15 @@ class WorkloadParserTest {
               name: pick('say "hi" \\ back':1, plain:1)
               ref:  uuid()
             ops:
-              browse:      {weight: 70, request: "GET /items/{item}?user={user}", check: {status: 200, json: {/id: "{item}"}}}
-              add-to-cart: {weight: 25, request: "POST /users/{user}/cart", json: {item: "{item}", name: "{name}", n: 2, ok: true}, check: {status: [200, 201]}}
+              browse:      {weight: 70, request: "GET /items/{item}?user={user}", check: {status: 200, json: {/id: \
+            "{item}"}}}
+              add-to-cart: {weight: 25, request: "POST /users/{user}/cart", json: {item: "{item}", name: "{name}", n: \
+            2, ok: true}, check: {status: [200, 201]}}
               checkout:
                 weight: 5
                 steps:
-                  - {request: "POST /users/{user}/orders", json: {ref: "{ref}"}, check: {status: 201}, save: {order: json(/orderId)}}
+                  - {request: "POST /users/{user}/orders", json: {ref: "{ref}"}, check: {status: 201}, save: {order: \
+            json(/orderId)}}
                   - {request: "POST /orders/{order}/pay", headers: {X-Order: "{order}"}, check: {status: 2xx}}
             """;
 
@@ -128,37 +131,47 @@ class WorkloadParserTest {
             base: http://h:1\\nops:\\n  a: {weight: 1, request: GET x}¦3¦must start with /
             base: http://h:1\\nops:\\n  a: {weight: 1, request: HEAD /}¦3¦HEAD is not supported
             base: http://h:1\\nops:\\n  a: {weight: 1, request: 'GET /{nope}'}¦3¦{nope} is neither a binding
-            base: http://h:1\\nbindings:\\n  x: frobnicate(1)\\nops: {a: {weight: 1, request: GET /}}¦3¦unknown function 'frobnicate'
+            base: http://h:1\\nbindings:\\n  x: frobnicate(1)\\nops: {a: {weight: 1, request: GET /}}¦3¦unknown \
+            function 'frobnicate'
             base: http://h:1\\nbindings:\\n  x: uniform(1)\\nops: {a: {weight: 1, request: GET /}}¦3¦takes 2 arguments
             base: http://h:1\\nbindings:\\n  x: uniform(9, 1)\\nops: {a: {weight: 1, request: GET /}}¦3¦lower bound
-            base: http://h:1\\nbindings:\\n  x: uniform(a, 1)\\nops: {a: {weight: 1, request: GET /}}¦3¦'a' is not a whole number
+            base: http://h:1\\nbindings:\\n  x: uniform(a, 1)\\nops: {a: {weight: 1, request: GET /}}¦3¦'a' is not a \
+            whole number
             base: http://h:1\\nbindings:\\n  x: zipf(0, 1.1)\\nops: {a: {weight: 1, request: GET /}}¦3¦n ≥ 1
             base: http://h:1\\nbindings:\\n  x: zipf(10, 0)\\nops: {a: {weight: 1, request: GET /}}¦3¦exponent s > 0
             base: http://h:1\\nbindings:\\n  x: gaussian(1, 10, 1)\\nops: {a: {weight: 1, request: GET /}}¦3¦p ≥ 2
             base: http://h:1\\nbindings:\\n  x: exponential(1, 10, 0)\\nops: {a: {weight: 1, request: GET /}}¦3¦p > 0
             base: http://h:1\\nbindings:\\n  x: uuid() | add(1)\\nops: {a: {weight: 1, request: GET /}}¦3¦input is text
-            base: http://h:1\\nbindings:\\n  x: uniform(1, 2) | uniform(1, 2)\\nops: {a: {weight: 1, request: GET /}}¦3¦starts a binding
+            base: http://h:1\\nbindings:\\n  x: uniform(1, 2) | uniform(1, 2)\\nops: {a: {weight: 1, request: GET \
+            /}}¦3¦starts a binding
             base: http://h:1\\nbindings:\\n  x: uniform(1, 2) | div(0)\\nops: {a: {weight: 1, request: GET /}}¦3¦k > 0
             base: http://h:1\\nbindings:\\n  x: hash() | mul(4)\\nops: {a: {weight: 1, request: GET /}}¦3¦overflows
             base: http://h:1\\nbindings:\\n  x: uniform(1, 2\\nops: {a: {weight: 1, request: GET /}}¦3¦no closing
-            base: http://h:1\\nbindings:\\n  x: csv(missing.csv, a)\\nops: {a: {weight: 1, request: GET /}}¦3¦no such file
-            base: http://h:1\\nbindings:\\n  x: csv(names.csv, age)\\nops: {a: {weight: 1, request: GET /}}¦3¦has no column 'age'
+            base: http://h:1\\nbindings:\\n  x: csv(missing.csv, a)\\nops: {a: {weight: 1, request: GET /}}¦3¦no such \
+            file
+            base: http://h:1\\nbindings:\\n  x: csv(names.csv, age)\\nops: {a: {weight: 1, request: GET /}}¦3¦has no \
+            column 'age'
             base: http://h:1\\nbindings:\\n  x: pick(a:0)\\nops: {a: {weight: 1, request: GET /}}¦3¦must be ≥ 1
             base: http://h:1\\nbindings:\\n  x: alnum(1, 99999999)\\nops: {a: {weight: 1, request: GET /}}¦3¦length
-            base: http://h:1\\nbindings:\\n  x: timestamp(yesterday, 1s)\\nops: {a: {weight: 1, request: GET /}}¦3¦instant
+            base: http://h:1\\nbindings:\\n  x: timestamp(yesterday, 1s)\\nops: {a: {weight: 1, request: GET \
+            /}}¦3¦instant
             base: http://h:1\\nbindings:\\n  x: seq(1)\\nops: {a: {weight: 1, request: GET /}}¦3¦takes 0 arguments
-            base: http://h:1\\nvars: {a: '${b}', b: '${a}'}\\nbindings:\\n  x: uniform(1, ${a})\\nops: {a: {weight: 1, request: GET /}}¦2¦refers to itself
-            base: http://h:1\\nbindings:\\n  x: uniform(1, ${nope})\\nops: {a: {weight: 1, request: GET /}}¦3¦is not a var
+            base: http://h:1\\nvars: {a: '${b}', b: '${a}'}\\nbindings:\\n  x: uniform(1, ${a})\\nops: {a: {weight: 1, \
+            request: GET /}}¦2¦refers to itself
+            base: http://h:1\\nbindings:\\n  x: uniform(1, ${nope})\\nops: {a: {weight: 1, request: GET /}}¦3¦is not a \
+            var
             base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, check: {status: 700}}¦3¦expected a status
             base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, check: {regex: '(('}}¦3¦does not compile
             base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, check: {json: {id: 1}}}¦3¦not a JSON pointer
             base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, check: {warn: maybe}}¦3¦true or false
             base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, save: {o: body(x)}}¦3¦json(/pointer) or header
             base: http://h:1\\nops:\\n  a: {weight: 1, request: 'GET /{o}', save: {o: json(/id)}}¦3¦saved by this step
-            base: http://h:1\\nops:\\n  a:\\n    weight: 1\\n    steps:\\n      - {request: 'GET /{o}'}\\n      - {request: GET /, save: {o: json(/id)}}¦6¦neither a binding
+            base: http://h:1\\nops:\\n  a:\\n    weight: 1\\n    steps:\\n      - {request: 'GET /{o}'}\\n      - \
+            {request: GET /, save: {o: json(/id)}}¦6¦neither a binding
             base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, headers: {Host: x}}¦3¦sets Host itself
             base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, body: x, json: {a: 1}}¦3¦not both
-            base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /}\\n  a: {weight: 1, request: GET /}¦4¦duplicate key 'a'
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /}\\n  a: {weight: 1, request: GET /}¦4¦duplicate \
+            key 'a'
             base: http://h:1\\nops:\\n  a: {weight: 1, steps: [], request: GET /}¦3¦goes in a step
             base: http://h:1\\ndriver: kafka\\nops: {a: {weight: 1, request: GET /}}¦2¦driver 'kafka'
             base: http://h:1\\nops: [1, 2¦2¦not valid YAML

@@ -30,6 +30,7 @@ public record LimiterSnapshot(RateSpec spec, boolean paused, long allocatedNanos
     /** A snapshot of the atomic limiter, which refuses nothing. */
     public LimiterSnapshot(RateSpec spec, boolean paused, long allocatedNanos, long idleNanos,
                            long reservedNanos, long permitsGranted, long totalWaitNanos, long lagNanos) {
-        this(spec, paused, allocatedNanos, idleNanos, reservedNanos, permitsGranted, totalWaitNanos, lagNanos, 0, "atomic");
+        this(spec, paused, allocatedNanos, idleNanos, reservedNanos, permitsGranted, totalWaitNanos, lagNanos, 0,
+                "atomic");
     }
 }

@@ -62,7 +62,10 @@ public interface RateLimiter {
         return acquireInterruptibly(grant);
     }
 
-    /** Whether this limiter meters bytes, so callers should tell it each op's size; fixed when it is built. Default false. */
+    /**
+     * Whether this limiter meters bytes, so callers should tell it each op's size; fixed when it is built. Default
+     * false.
+     */
     default boolean metersBytes() {
         return false;
     }

@@ -7,7 +7,8 @@ package dev.pacer.ratelimit.api;
  *   <caption>strictness → mode</caption>
  *   <tr><th>strictness</th><th>mode</th><th>after a stall</th></tr>
  *   <tr><td>0</td><td>{@link #AVERAGE}</td><td>late callers go at once until the schedule catches up</td></tr>
- *   <tr><td>(0, 1)</td><td>{@link #COMPENSATING}</td><td>each clock read forfeits that fraction of the open gap</td></tr>
+ *   <tr><td>(0, 1)</td><td>{@link #COMPENSATING}</td><td>each clock read forfeits that fraction of the open
+ * gap</td></tr>
  *   <tr><td>1</td><td>{@link #STRICT}</td><td>the gap is forfeited; grants are scheduled one slice apart</td></tr>
  *   <tr><td>&gt; 1</td><td>{@link #BURST}</td><td>the backlog runs at up to strictness × rate until caught up</td></tr>
  * </table>

@@ -84,7 +84,8 @@ final class GrantRegistry {
 
     /**
      * Permits granted and wait summed over all grants, live and retired, the schedule the live grants hold
-     * in unused runs (units) and the idle time they have not yet handed to the limiter (units). Does not fold in collected grants: {@link #foldCollected}
+     * in unused runs (units) and the idle time they have not yet handed to the limiter (units). Does not fold in
+     * collected grants: {@link #foldCollected}
      * first.
      */
     Totals totals() {

@@ -33,7 +33,8 @@ import java.lang.invoke.VarHandle;
  *       grant giving back the unused tail of its run: {@link LimiterAllocated#casAllocated} from the run's
  *       end to its next slot, only while that end is still the value (nothing claimed since) and no rewind
  *       has begun since the run's claim (a rewind landing between that check and the CAS, followed by claims up to
- *       exactly the run's end, could still double a slot: documented in {@code abandonRun}); a rewinding reconfigure (rate increase with waiters ahead), under
+ *       exactly the run's end, could still double a slot: documented in {@code abandonRun}); a rewinding reconfigure
+ * (rate increase with waiters ahead), under
  *       the control lock: {@link LimiterAllocated#caeAllocated} back to the rewind's point, retrying from
  *       the witness</td>
  *       <td>grows, but for a give-back, which only frees slots no one else holds, and a rewind; slots below

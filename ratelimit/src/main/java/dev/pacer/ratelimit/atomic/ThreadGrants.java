@@ -19,7 +19,8 @@ import java.util.function.LongFunction;
  * thread holding the slot is still alive: a live holder keeps its slot, so threads whose ids collide
  * do not evict each other on every call (the later one keeps using the thread-local). A stale read
  * only delays a takeover; two threads taking a slot over at once may leave the grant of one beside
- * the holder of the other, and then the one whose grant is not there keeps using the thread-local. A slot keeps a dead thread's grant (and any run of slices it had claimed,
+ * the holder of the other, and then the one whose grant is not there keeps using the thread-local. A slot keeps a dead
+ * thread's grant (and any run of slices it had claimed,
  * at most one per slot) until another thread takes the slot over.
  */
 final class ThreadGrants {

@@ -246,7 +246,8 @@ final class BandwidthsLimiter extends LockingLimiter {
         Limit l = rateLimit(spec, now);
         l.lastRefill = was.lastRefill;
         // the same share of the capacity: balance/perToken/capacity kept, rounded down to a unit
-        BigInteger num = BigInteger.valueOf(was.balance).multiply(BigInteger.valueOf(l.perToken)).multiply(BigInteger.valueOf(l.capacity));
+        BigInteger num = BigInteger.valueOf(was.balance).multiply(BigInteger.valueOf(l.perToken))
+                .multiply(BigInteger.valueOf(l.capacity));
         BigInteger den = BigInteger.valueOf(was.perToken).multiply(BigInteger.valueOf(was.capacity));
         BigInteger[] qr = num.divideAndRemainder(den);
         BigInteger floor = qr[1].signum() < 0 ? qr[0].subtract(BigInteger.ONE) : qr[0];
@@ -264,7 +265,8 @@ final class BandwidthsLimiter extends LockingLimiter {
     String describe() {
         StringBuilder b = new StringBuilder();
         for (Limit l : limits) {
-            b.append(b.isEmpty() ? "" : " + ").append(l.tokens).append('/').append(l.period).append("ns cap ").append(l.capacity);
+            b.append(b.isEmpty() ? "" : " + ").append(l.tokens).append('/').append(l.period).append("ns "
+                    + "cap ").append(l.capacity);
         }
         return b.toString();
     }

@@ -16,7 +16,8 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The base of the limiter family: every design but the atomic default ({@code LockFreeRateLimiter}, in the atomic package).
+ * The base of the limiter family: every design but the atomic default ({@code LockFreeRateLimiter}, in the atomic
+ * package).
  * Each models a limiter from the field (a token bucket, Guava's warm-up, a sliding window...) so a test
  * can reproduce the load that limiter lets through; they are built for fidelity, not for speed.
  *
@@ -66,7 +67,10 @@ public abstract class LockingLimiter implements RateLimiter {
     private volatile RateSpec spec;
     /** Under the lock; volatile for {@link #isPaused()}. */
     private volatile boolean paused;
-    /** What the latest rate change reset: written by {@link #reconfigure} under the lock; volatile for {@link #rateChangeNote()}. */
+    /**
+     * What the latest rate change reset: written by {@link #reconfigure} under the lock; volatile for {@link
+     * #rateChangeNote()}.
+     */
     private volatile String changeNote = "";
     /** Under the lock: the clock when the current pause began. */
     private long pausedAt;
@@ -262,7 +266,8 @@ public abstract class LockingLimiter implements RateLimiter {
      * and returns -1, reserving nothing, when paused or when the design's earliest start or retry lies past the
      * deadline. Uninterruptible unless {@code interruptible}: then the interrupt status is kept.
      */
-    private long take(LockingGrant grant, long permits, long bytes, boolean interruptible, long timeout) throws InterruptedException {
+    private long take(LockingGrant grant, long permits, long bytes, boolean interruptible,
+            long timeout) throws InterruptedException {
         long asked = Math.max(clock.nanoTime(), origin);
         boolean trying = timeout >= 0;
         long deadline = asked + timeout;
@@ -379,7 +384,8 @@ public abstract class LockingLimiter implements RateLimiter {
     }
 
     private long record(LockingGrant grant, long asked, long started, long n) {
-        long wait = grant.granted(ScheduleUnits.fromNanos(asked - origin), ScheduleUnits.fromNanos(started - origin), n);
+        long wait = grant.granted(ScheduleUnits.fromNanos(asked - origin), ScheduleUnits.fromNanos(started - origin),
+                n);
         permits.add(n);
         waitSum.add(wait);
         return wait;
@@ -438,7 +444,10 @@ public abstract class LockingLimiter implements RateLimiter {
         }
     }
 
-    /** What the latest rate change reset, as its design's {@link #retune} said ("" before any, or when it kept everything). */
+    /**
+     * What the latest rate change reset, as its design's {@link #retune} said ("" before any, or when it kept
+     * everything).
+     */
     @Override
     public final String rateChangeNote() {
         return changeNote;
@@ -513,14 +522,16 @@ public abstract class LockingLimiter implements RateLimiter {
     protected static long mulDiv(long a, long b, long c) {
         return Math.multiplyHigh(a, b) == 0 && a * b >= 0 ? a * b / c
                 : java.math.BigInteger.valueOf(a).multiply(java.math.BigInteger.valueOf(b))
-                        .divide(java.math.BigInteger.valueOf(c)).min(java.math.BigInteger.valueOf(Long.MAX_VALUE)).longValue();
+                        .divide(java.math.BigInteger.valueOf(c)).min(java.math.BigInteger.valueOf(Long.MAX_VALUE))
+                                .longValue();
     }
 
     static final long SECOND = TimeUnit.SECONDS.toNanos(1);
 
     private static RateSpec checkSpec(String name, RateSpec spec) {
         if (spec.strictness() != RateSpec.DEFAULT_STRICTNESS) {
-            throw new IllegalArgumentException("the " + name + " limiter has no strictness (only the atomic limiter has); got "
+            throw new IllegalArgumentException("the " + name + " limiter has no strictness (only the atomic limiter "
+                    + "has); got "
                     + spec.strictness());
         }
         return spec;

@@ -61,7 +61,8 @@ abstract class StoredPermitsLimiter extends LockingLimiter {
     /** Under the lock: when the next request may start, in ticks since the origin. */
     private long nextFree;
 
-    StoredPermitsLimiter(String name, RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, Duration resolution) {
+    StoredPermitsLimiter(String name, RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin,
+            Duration resolution) {
         super(name, spec, clock, sleeper, origin);
         this.tick = resolution.toNanos();
         this.ticksPerSecond = SECOND / tick;

@@ -42,7 +42,10 @@ final class TokenBucket {
     private long budget;
     /** Accrual counts from here (clock's scale). */
     private long anchor;
-    /** Tokens accrued since {@link #anchor} and already added to the budget; always below processedCapacity after a refill. */
+    /**
+     * Tokens accrued since {@link #anchor} and already added to the budget; always below processedCapacity after a
+     * refill.
+     */
     private long minted;
 
     /**
@@ -52,7 +55,8 @@ final class TokenBucket {
      */
     TokenBucket(long size, long oneTimeBurst, long refillNanos, long now) {
         if (size < 1 || refillNanos < 1 || oneTimeBurst < 0) {
-            throw new IllegalArgumentException("a token bucket needs size >= 1, refill time >= 1 ns and burst >= 0; got size "
+            throw new IllegalArgumentException("a token bucket needs size >= 1, refill time >= 1 ns and burst >= 0; "
+                    + "got size "
                     + size + ", refill " + refillNanos + " ns, burst " + oneTimeBurst);
         }
         this.initialOneTimeBurst = oneTimeBurst;
@@ -82,7 +86,10 @@ final class TokenBucket {
 
     // ------------------------------------------------------------------------------------------------
 
-    /** Adds the tokens accrued by {@code now} (Firecracker's auto-replenish); nothing if {@code now} is not after the anchor. */
+    /**
+     * Adds the tokens accrued by {@code now} (Firecracker's auto-replenish); nothing if {@code now} is not after the
+     * anchor.
+     */
     void replenish(long now) {
         long delta = now - anchor;
         if (delta <= 0) {

@@ -76,9 +76,11 @@ final class TokenBucketLimiter extends LockingLimiter {
 
     TokenBucketLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, DesignOptions options) {
         super("bucket", spec, clock, sleeper, origin);
-        options.only(Set.of("size", "refill", "one-time-burst", "bytes-rate", "bytes-size", "bytes-refill", "bytes-burst"));
+        options.only(Set.of("size", "refill", "one-time-burst", "bytes-rate", "bytes-size", "bytes-refill",
+                "bytes-burst"));
         if (options.has("size") && options.has("refill")) {
-            throw new IllegalArgumentException("the bucket limiter takes size or refill, not both: the rate comes from the"
+            throw new IllegalArgumentException("the bucket limiter takes size or refill, not both: the rate comes from "
+                    + "the"
                     + " rate spec, so either fixes the other");
         }
         this.fixedSize = options.count("size", 0, 1);
@@ -129,7 +131,8 @@ final class TokenBucketLimiter extends LockingLimiter {
             return null;
         }
         if (rate && size && options.has("bytes-refill")) {
-            throw new IllegalArgumentException("the bucket limiter takes two of bytes-rate, bytes-size and bytes-refill,"
+            throw new IllegalArgumentException("the bucket limiter takes two of bytes-rate, bytes-size and "
+                    + "bytes-refill,"
                     + " not all three");
         }
         long burst = options.count("bytes-burst", 0, 0);
@@ -166,7 +169,10 @@ final class TokenBucketLimiter extends LockingLimiter {
         return start;
     }
 
-    /** Takes {@code tokens} at {@code start}; an over-consumption holds everyone back until its excess would have accrued. */
+    /**
+     * Takes {@code tokens} at {@code start}; an over-consumption holds everyone back until its excess would have
+     * accrued.
+     */
     private void take(TokenBucket bucket, long tokens, long start) {
         long over = bucket.reduce(tokens, start);
         if (over == TokenBucket.FAILURE) {

@@ -41,7 +41,8 @@ final class TokenPool {
      */
     TokenPool(long poolSize, double burstRatio) {
         if (poolSize < 1 || !(burstRatio >= 1) || poolSize * burstRatio > 1e18) {
-            throw new IllegalArgumentException("a token pool needs size >= 1 and burst ratio >= 1 (size x ratio <= 1e18); got "
+            throw new IllegalArgumentException("a token pool needs size >= 1 and burst ratio >= 1 (size x ratio <= "
+                    + "1e18); got "
                     + poolSize + " and " + burstRatio);
         }
         this.poolSize = poolSize;

@@ -79,7 +79,10 @@ final class TokenPoolLimiter extends LockingLimiter {
         this.lastStart = originNanos();
     }
 
-    /** Refills the time since the last refill; returns the refill's time (a caller that read the clock before another's refill counts from that one). */
+    /**
+     * Refills the time since the last refill; returns the refill's time (a caller that read the clock before another's
+     * refill counts from that one).
+     */
     private long refillTo(long now) {
         if (now - lastRefill > 0) {
             pool.refill(now - lastRefill);

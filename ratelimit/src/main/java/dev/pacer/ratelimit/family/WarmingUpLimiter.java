@@ -61,7 +61,8 @@ final class WarmingUpLimiter extends StoredPermitsLimiter {
     WarmingUpLimiter(RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, DesignOptions options) {
         super("warmup", spec, clock, sleeper, origin,
                 resolution(options.only(Set.of("period", "cold-factor", "start", "resolution"))));
-        this.warmupPeriod = options.duration("period", Duration.ofSeconds(5), Duration.ofMillis(1)).toNanos() / tickNanos();
+        this.warmupPeriod = options.duration("period", Duration.ofSeconds(5),
+                Duration.ofMillis(1)).toNanos() / tickNanos();
         this.coldFactor = options.number("cold-factor", 3, 1, false);
         if (coldFactor > MAX_COLD_FACTOR) { // beyond, the stored permits' arithmetic loses the warm-up (1e18 ran warm)
             throw options.bad("cold-factor", options.text("cold-factor", ""), "a number from 1 to 1000000");

@@ -16,7 +16,8 @@ abstract class WindowCountingLimiter extends LockingLimiter {
     /** Under the base's lock: permits per window at the rate in force. */
     long limit;
 
-    WindowCountingLimiter(String name, RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin, DesignOptions options) {
+    WindowCountingLimiter(String name, RateSpec spec, NanoClock clock, Sleeper sleeper, Long origin,
+            DesignOptions options) {
         super(name, spec, clock, sleeper, origin);
         options.only(Windows.options());
         this.windows = new Windows(Windows.lengthOption(options), originNanos());

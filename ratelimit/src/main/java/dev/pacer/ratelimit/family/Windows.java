@@ -64,8 +64,10 @@ final class Windows {
     /** Refuses a request that could never pass: more permits at once than a window lets through. */
     static void checkFits(String design, long permits, long limit, long lengthNanos) {
         if (permits > limit) {
-            throw new IllegalArgumentException("the " + design + " limiter lets at most " + limit + " permits through per "
-                    + text(lengthNanos) + " window: " + permits + " at once can never pass; ask for fewer or lengthen the window");
+            throw new IllegalArgumentException("the " + design + " limiter lets at most " + limit + " permits through "
+                    + "per "
+                    + text(lengthNanos) + " window: " + permits + " at once can never pass; ask for fewer or lengthen "
+                            + "the window");
         }
     }
 

@@ -62,7 +62,8 @@ class ConcurrentAcquireTest {
         assertEquals(l.allocatedUnits(), total * l.sliceUnits() + l.idleUnits(),
                 "the schedule advanced by exactly the slices granted plus the time given away");
         long worstEarly = Arrays.stream(early).mapToLong(e -> e[0]).max().orElseThrow();
-        assertTrue(worstEarly <= threshold, "an op started " + worstEarly + " ns before its slot; threshold " + threshold);
+        assertTrue(worstEarly <= threshold, "an op started " + worstEarly + " ns before its slot; threshold "
+                + threshold);
         if (strictness.equals("0") || strictness.equals("1.1")) {
             long origin = all[0];
             for (int i = 0; i < all.length; i++) {

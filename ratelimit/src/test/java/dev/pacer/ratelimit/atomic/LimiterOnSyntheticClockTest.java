@@ -297,7 +297,8 @@ class LimiterOnSyntheticClockTest {
             long last = starts.get(starts.size() - 1);
             long secondLast = starts.get(starts.size() - 2);
             assertEquals(1 * MS, last - secondLast, "back at the target rate after catching up");
-            assertEquals(l.snapshot().permitsGranted() - 1, ScheduleUnits.toNanos(l.allocatedUnits() - l.sliceUnits()) / MS,
+            assertEquals(l.snapshot().permitsGranted() - 1,
+                    ScheduleUnits.toNanos(l.allocatedUnits() - l.sliceUnits()) / MS,
                     "every slot since the start was used: the average holds");
         }
     }
@@ -375,7 +376,8 @@ class LimiterOnSyntheticClockTest {
             l.resume();
 
             assertEquals(0, l.acquire(g), "no backlog from the pause");
-            assertEquals(1_005 * MS, scheduled(g), "the schedule resumed one slice after where it stood, shifted by the pause");
+            assertEquals(1_005 * MS, scheduled(g), "the schedule resumed one slice after where it stood, shifted by "
+                    + "the pause");
             assertEquals(1_000 * MS, l.snapshot().idleNanos());
         }
 

@@ -26,7 +26,8 @@ class BandwidthsLimiterTest extends DesignOnManualClock {
                 + " + 7/250000000ns cap 7 + 3/10000000000ns cap 3", l.describe());
         assertEquals("1/400000000ns cap 3", ((BandwidthsLimiter) limiter("bandwidths", 2.5)).describe(),
                 "a fractional rate refills one op every 1/rate; capacity a second's worth, rounded");
-        assertEquals("1000/1000000000ns cap 5", ((BandwidthsLimiter) limiter("bandwidths:capacity=5", 1000)).describe());
+        assertEquals("1000/1000000000ns cap 5", ((BandwidthsLimiter) limiter("bandwidths:capacity=5",
+                1000)).describe());
     }
 
     @Test
@@ -75,7 +76,8 @@ class BandwidthsLimiterTest extends DesignOnManualClock {
     void aSmallCapacityBoundsTheBurstAndALargerRequestLeavesDebt() {
         RateLimiter l = limiter("bandwidths:capacity=5", 1000);
         LockingLimiter locking = (LockingLimiter) l;
-        assertEquals(T0 + 7 * MS, locking.reserve(12, T0), "5 held, 7 more refill in 7 ms: the caller pays for its own");
+        assertEquals(T0 + 7 * MS, locking.reserve(12, T0), "5 held, 7 more refill in 7 ms: the caller pays for its "
+                + "own");
         assertEquals(T0 + 8 * MS, locking.reserve(1, T0), "the next, asking at once, waits for the debt and its own");
         assertEquals(9 * MS, l.acquire(), "an acquire behind them waits for both and its own");
         clock.advance(10 * S);
@@ -115,8 +117,10 @@ class BandwidthsLimiterTest extends DesignOnManualClock {
     @Test
     void badOptionsSayWhich() {
         String[][] bad = {
-                {"bandwidths:refill=sometimes", "the bandwidths limiter's refill must be greedy or interval, got 'sometimes'"},
-                {"bandwidths:also=20000", "the bandwidths limiter's also must be limits joined by '+', each COUNT/PERIOD such as 20000/min or 500k/h, got '20000'"},
+                {"bandwidths:refill=sometimes", "the bandwidths limiter's refill must be greedy or interval, got "
+                        + "'sometimes'"},
+                {"bandwidths:also=20000", "the bandwidths limiter's also must be limits joined by '+', each "
+                        + "COUNT/PERIOD such as 20000/min or 500k/h, got '20000'"},
                 {"bandwidths:also=20000/fortnight", "got '20000/fortnight'"},
                 {"bandwidths:also=10/s+1.5/s", "got '10/s+1.5/s'"},
                 {"bandwidths:also=0/s", "got '0/s'"},
@@ -130,6 +134,7 @@ class BandwidthsLimiterTest extends DesignOnManualClock {
         }
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> limiter("bandwidths:capacity=100M", 0.001));
-        assertTrue(e.getMessage().contains("cannot count the limit") && e.getMessage().contains("capacity 100000000"), e.getMessage());
+        assertTrue(e.getMessage().contains("cannot count the limit") && e.getMessage().contains("capacity 100000000"),
+                e.getMessage());
     }
 }

@@ -109,7 +109,8 @@ class Bucket4jParityTest {
 
         Bandwidth bandwidth(Lim l, String id) {
             var b = Bandwidth.builder().capacity(l.capacity());
-            return (greedy ? b.refillGreedy(l.tokens(), l.period()) : b.refillIntervally(l.tokens(), l.period())).id(id).build();
+            return (greedy ? b.refillGreedy(l.tokens(), l.period()) : b.refillIntervally(l.tokens(),
+                    l.period())).id(id).build();
         }
 
         BucketConfiguration configuration(double rate) {
@@ -165,7 +166,8 @@ class Bucket4jParityTest {
             long nanos = bucket.estimateAbilityToConsume(permits).getNanosToWaitForRefill();
             log.append("estimate(").append(permits).append(") ").append(nanos).append('\n');
             if (nanos > 0) {
-                assertEquals(false, pacer.tryAcquire(permits, Duration.ofNanos(nanos - 1)), () -> "estimate - 1 ns\n" + log);
+                assertEquals(false, pacer.tryAcquire(permits, Duration.ofNanos(nanos - 1)), () -> "estimate - 1 ns\n"
+                        + log);
             }
             // taking them: both sides, at the estimate
             long before = parked;
@@ -190,7 +192,8 @@ class Bucket4jParityTest {
             calls++;
             log.append(what).append(": pacer ").append(pacerWait).append(" bucket4j ").append(bucketWait).append('\n');
             assertEquals(bucketWait, pacerWait, tolerance, () -> what + ": waits differ\n" + log);
-            assertEquals(bucketClock.nanoTime(), clock.nanoTime(), tolerance, () -> what + ": the clocks parted\n" + log);
+            assertEquals(bucketClock.nanoTime(), clock.nanoTime(), tolerance, () -> what + ": the clocks parted\n"
+                    + log);
         }
     }
 

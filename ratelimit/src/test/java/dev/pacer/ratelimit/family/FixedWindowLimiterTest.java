@@ -139,7 +139,8 @@ class FixedWindowLimiterTest extends DesignOnManualClock {
         assertEquals(T0 + S, clock.nanoTime());
         assertFalse(l.tryAcquire(11, Duration.ofDays(1)), "more than a window's limit");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> l.acquire(11));
-        assertEquals("the fixed-window limiter lets at most 10 permits through per 1s window: 11 at once can never pass;"
+        assertEquals("the fixed-window limiter lets at most 10 permits through per 1s window: 11 at once can never "
+                + "pass;"
                 + " ask for fewer or lengthen the window", e.getMessage());
     }
 
@@ -153,8 +154,10 @@ class FixedWindowLimiterTest extends DesignOnManualClock {
         RateLimiter slow = limiter("fixed-window", 0.1);
         assertEquals(0, slow.acquire());
         assertEquals(S, slow.acquire(), "below half a permit per window the limit is still 1: 1/s, not 0.1/s");
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> limiter("fixed-window:window=0", 10));
-        assertEquals("the fixed-window limiter's window must be a duration >= 1ms, e.g. 500ms or 10s, got '0'", e.getMessage());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> limiter("fixed-window:window=0",
+                10));
+        assertEquals("the fixed-window limiter's window must be a duration >= 1ms, e.g. 500ms or 10s, got '0'",
+                e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> limiter("fixed-window:queue=3", 10));
         assertEquals("the fixed-window limiter has no option 'queue': it takes window", e.getMessage());
     }

@@ -45,20 +45,23 @@ class GuavaParityTest {
 
         static Twin bursty(double rate, double maxBurstSeconds) {
             FakeStopwatch w = new FakeStopwatch();
-            return new Twin(String.format(Locale.ROOT, "bursty:max-burst=%dns", Math.round(maxBurstSeconds * 1e9)), rate,
+            return new Twin(String.format(Locale.ROOT, "bursty:max-burst=%dns", Math.round(maxBurstSeconds * 1e9)),
+                    rate,
                     GuavaLimiters.bursty(rate, maxBurstSeconds, w), w);
         }
 
         static Twin warmup(double rate, long periodNanos, double coldFactor) {
             FakeStopwatch w = new FakeStopwatch();
-            return new Twin(String.format(Locale.ROOT, "warmup:start=cold,period=%dns,cold-factor=%s", periodNanos, coldFactor),
+            return new Twin(String.format(Locale.ROOT, "warmup:start=cold,period=%dns,cold-factor=%s", periodNanos,
+                    coldFactor),
                     rate, GuavaLimiters.warmingUp(rate, periodNanos, coldFactor, w), w);
         }
 
         /** The rate before the latest change, exactly as given (Guava's getRate() is a round trip through micros). */
         private double previousRate;
 
-        private Twin(String design, double rate, com.google.common.util.concurrent.RateLimiter guava, FakeStopwatch watch) {
+        private Twin(String design, double rate, com.google.common.util.concurrent.RateLimiter guava,
+                FakeStopwatch watch) {
             this.pacer = RateLimiters.builder(RateSpec.of(rate)).design(LimiterDesign.parse(design))
                     .clock(clock).sleeper(new ManualSleeper(clock)).build();
             this.guava = guava;
@@ -174,7 +177,8 @@ class GuavaParityTest {
     @Test
     void warmupFromColdAtTwoPerSecondOverFourSeconds() {
         Twin t = Twin.warmup(2, 4 * S, 3);
-        long[] expected = {0, 1_375 * MS, 1_125 * MS, 875 * MS, 625 * MS, 500 * MS, 500 * MS, 500 * MS, 500 * MS, 500 * MS};
+        long[] expected = {0, 1_375 * MS, 1_125 * MS, 875 * MS, 625 * MS, 500 * MS, 500 * MS, 500 * MS, 500 * MS,
+                500 * MS};
         for (long e : expected) {
             assertEquals(e, t.acquire(1));
         }

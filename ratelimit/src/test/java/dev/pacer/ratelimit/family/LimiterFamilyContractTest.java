@@ -69,7 +69,8 @@ class LimiterFamilyContractTest extends DesignOnManualClock {
             l.acquire(g);
             ops++;
         }
-        assertTrue(ops >= 3_900 && ops <= 5_200, design + " let " + ops + " ops through in 20 s after a change to 200/s");
+        assertTrue(ops >= 3_900 && ops <= 5_200, design + " let " + ops + " ops through in 20 s after a change to "
+                + "200/s");
     }
 
     @ParameterizedTest
@@ -127,26 +128,32 @@ class LimiterFamilyContractTest extends DesignOnManualClock {
                 new String[] {"leaky:queue=-1", "the leaky limiter's queue must be a whole number >= 0, got '-1'"},
                 new String[] {"leaky:queue=1.5", "got '1.5'"},
                 new String[] {"atomic:x=1", "the atomic limiter has no option 'x': it takes none"},
-                new String[] {"atomic:garbage", "'garbage' in 'atomic:garbage': expected key=value; the atomic limiter takes none"},
+                new String[] {"atomic:garbage", "'garbage' in 'atomic:garbage': expected key=value; the atomic limiter "
+                        + "takes none"},
                 new String[] {":", "unknown limiter ''"},
-                new String[] {"tokenpool:BURST=5", "'BURST=5' in 'tokenpool:BURST=5': keys are lower case, e.g. tokenpool:pool=10ms"},
-                new String[] {"tokenpool:pool=", "'pool=' in 'tokenpool:pool=': has no value, e.g. tokenpool:pool=10ms"});
+                new String[] {"tokenpool:BURST=5", "'BURST=5' in 'tokenpool:BURST=5': keys are lower case, e.g. "
+                        + "tokenpool:pool=10ms"},
+                new String[] {"tokenpool:pool=", "'pool=' in 'tokenpool:pool=': has no value, e.g. "
+                        + "tokenpool:pool=10ms"});
         for (String[] b : bad) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> RateLimiters.builder(RateSpec.of(10)).design(LimiterDesign.parse(b[0])).build(), b[0]);
             assertTrue(e.getMessage().contains(b[1]), b[0] + " -> " + e.getMessage());
         }
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, // built without parse
-                () -> RateLimiters.builder(RateSpec.of(10)).design(new LimiterDesign("atomic", Map.of("x", "1"))).build());
+                () -> RateLimiters.builder(RateSpec.of(10)).design(new LimiterDesign("atomic", Map.of("x",
+                        "1"))).build());
         assertTrue(e.getMessage().contains("the atomic limiter has no option 'x'"), e.getMessage());
-        LimiterDesign big = LimiterDesign.parse("bucket:size=5000000000"); // a century to refill at 1 op/s, 58 days at 1000
+        // a century to refill at 1 op/s, 58 days at 1000
+        LimiterDesign big = LimiterDesign.parse("bucket:size=5000000000");
         assertThrows(RateOutOfReachException.class, () -> big.check(RateSpec.of(1)));
         big.check(RateSpec.of(1000));
         assertThrows(RateOutOfReachException.class, () -> LimiterDesign.parse("warmup").check(RateSpec.of(2e6)));
         assertEquals("fixed-window lets 1 per 1s window where 0.1 ops/s is 0.1: 1000 % of the rate; window=10s holds it"
                 + " (1 per window)", LimiterDesign.parse("fixed-window").rateCaveat(RateSpec.of(0.1)));
         assertEquals("sliding-log:window=1s lets 2 per 1s window where 1.5 ops/s is 1.5: 133 % of the rate; window=2s"
-                + " holds it (3 per window)", LimiterDesign.parse("sliding-log:window=1s").rateCaveat(RateSpec.of(1.5)));
+                + " holds it (3 per window)",
+                        LimiterDesign.parse("sliding-log:window=1s").rateCaveat(RateSpec.of(1.5)));
         assertEquals("", LimiterDesign.parse("sliding-window").rateCaveat(RateSpec.of(2000)), "a whole quota");
         assertEquals("", LimiterDesign.parse("leaky").rateCaveat(RateSpec.of(0.1)), "no windows");
     }

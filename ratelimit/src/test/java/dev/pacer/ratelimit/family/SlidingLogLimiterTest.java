@@ -12,7 +12,10 @@ import dev.pacer.ratelimit.api.RateSpec;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** The sliding window log on the manual clock: the limit over every window length, exact retries, the ring's bound and resize. */
+/**
+ * The sliding window log on the manual clock: the limit over every window length, exact retries, the ring's bound and
+ * resize.
+ */
 class SlidingLogLimiterTest extends DesignOnManualClock {
 
     @Test
@@ -33,7 +36,8 @@ class SlidingLogLimiterTest extends DesignOnManualClock {
         RateLimiter l = limiter("sliding-log:window=1m", 2.0 / 60);
         assertEquals(0, acquireAt(l, T0 + 58 * S));
         assertEquals(0, acquireAt(l, T0 + 59 * S));
-        assertEquals(57 * S, acquireAt(l, T0 + 61 * S), "the fixed window's third at 61 s waits for 58 s to leave: 118 s");
+        assertEquals(57 * S, acquireAt(l, T0 + 61 * S), "the fixed window's third at 61 s waits for 58 s to leave: 118 "
+                + "s");
         assertEquals(1, l.snapshot().refusals());
     }
 
@@ -88,7 +92,8 @@ class SlidingLogLimiterTest extends DesignOnManualClock {
         l.reconfigure(RateSpec.of(5)); // keeps 50..90 ms
         assertEquals("a lower limit keeps only the newest start times it holds", l.rateChangeNote());
         assertFalse(l.tryAcquire());
-        // the whole log would wait for 6 of 10 to leave: the 6th oldest, 50 ms, leaves at 1.05 s; so does the ring's oldest
+        // the whole log would wait for 6 of 10 to leave: the 6th oldest, 50 ms, leaves at 1.05 s; so does the ring's
+        // oldest
         assertEquals(T0 + 1_050 * MS, ((LockingLimiter) l).earliest(1, clock.nanoTime()));
         l.reconfigure(RateSpec.of(10)); // a raise keeps all 5
         assertEquals("", l.rateChangeNote(), "a raise drops nothing and says nothing");
@@ -96,14 +101,16 @@ class SlidingLogLimiterTest extends DesignOnManualClock {
             assertEquals(0, l.acquire(), "raised in the same window, the ring has forgotten 0..40 ms: " + i);
         }
         assertFalse(l.tryAcquire(), "10 entries within the last second");
-        assertEquals(T0 + 1_050 * MS, ((LockingLimiter) l).earliest(1, clock.nanoTime()), "the oldest kept, 50 ms, leaves");
+        assertEquals(T0 + 1_050 * MS, ((LockingLimiter) l).earliest(1, clock.nanoTime()), "the oldest kept, 50 ms, "
+                + "leaves");
         assertEquals(0, l.snapshot().refusals());
     }
 
     @Test
     void theLogsSizeIsBoundedAndARateThatWouldPassTheBoundIsRefusedBeforeAnythingChanges() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> limiter("sliding-log", 2e7));
-        assertEquals("the sliding-log limiter would log 20000000 start times (20000000 ops/s over its window=1s), over its"
+        assertEquals("the sliding-log limiter would log 20000000 start times (20000000 ops/s over its window=1s), over "
+                + "its"
                 + " bound of 10000000: shorten the window, or use sliding-window", e.getMessage());
         RateLimiter l = limiter("sliding-log:window=100ms", 2e7); // 2 million entries
         assertEquals(0, l.acquire(2_000_000));

@@ -56,7 +56,8 @@ class SlidingWindowLimiterTest extends DesignOnManualClock {
         assertFalse(l.tryAcquire());
         // passes once 9 × (60 s − e) / 60 s + 5 < 10, i.e. e > 26.666... s: e = 26 666 666 667 ns
         assertEquals(SEEDS_RETRY, l.earliest(1, clock.nanoTime()));
-        assertEquals(SEEDS_RETRY - (T0 + 75 * S), l.acquire(), "refused at 00:01:15, let through at the exact nanosecond");
+        assertEquals(SEEDS_RETRY - (T0 + 75 * S), l.acquire(), "refused at 00:01:15, let through at the exact "
+                + "nanosecond");
         assertEquals(1, l.snapshot().refusals());
     }
 
@@ -82,7 +83,8 @@ class SlidingWindowLimiterTest extends DesignOnManualClock {
         }
         assertEquals(1000, l.snapshot().refusals(), "each refused once, then let through at its nanosecond");
         l.acquire(g);
-        assertEquals(T0 + 2 * S + 1, g.startNanos(), "window 2 full: window 3, where its 1000 weigh wholly at the start");
+        assertEquals(T0 + 2 * S + 1, g.startNanos(), "window 2 full: window 3, where its 1000 weigh wholly at the "
+                + "start");
     }
 
     @Test
@@ -130,7 +132,8 @@ class SlidingWindowLimiterTest extends DesignOnManualClock {
         assertEquals(T0 + S + 1, l.reserve(2, T0 + S + 1));
         assertFalse(l.tryAcquire(11, Duration.ofDays(1)));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> l.acquire(11));
-        assertTrue(e.getMessage().startsWith("the sliding-window limiter lets at most 10 permits through per 1s window"),
+        assertTrue(e.getMessage().startsWith("the sliding-window limiter lets at most 10 permits through per 1s "
+                + "window"),
                 e.getMessage());
     }
 
@@ -166,7 +169,8 @@ class SlidingWindowLimiterTest extends DesignOnManualClock {
 
     @Test
     void badOptionsSayWhich() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> limiter("sliding-window:window=soon", 10));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> limiter("sliding-window:window=soon", 10));
         assertEquals("the sliding-window limiter's window must be a duration >= 1ms, got 'soon': expected a number"
                 + " with a unit: ns, us, ms, s, m or h (e.g. 500us, 2ms, 30s)", e.getMessage());
     }

@@ -88,7 +88,8 @@ class StoredPermitsLimiterTest extends DesignOnManualClock {
     void warmupColdStartFollowsTheTrapezoid() {
         // 2/s, period 4 s, cold factor 3: threshold 4, max 8, slope 0.25 s/permit (the class javadoc's example)
         RateLimiter l = limiter("warmup:period=4s,start=cold", 2);
-        long[] waits = {0, 1_375 * MS, 1_125 * MS, 875 * MS, 625 * MS, 500 * MS, 500 * MS, 500 * MS, 500 * MS, 500 * MS};
+        long[] waits = {0, 1_375 * MS, 1_125 * MS, 875 * MS, 625 * MS, 500 * MS, 500 * MS, 500 * MS, 500 * MS,
+                500 * MS};
         for (int i = 0; i < waits.length; i++) {
             assertEquals(waits[i], l.acquire(), "caller " + i);
         }
@@ -160,7 +161,8 @@ class StoredPermitsLimiterTest extends DesignOnManualClock {
     @Test
     void aRateFasterThanOnePermitATickIsRefused() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> limiter("bursty", 2e6));
-        assertTrue(e.getMessage().contains("at most 1000000 ops/s") && e.getMessage().contains("resolution=1ns"), e.getMessage());
+        assertTrue(e.getMessage().contains("at most 1000000 ops/s") && e.getMessage().contains("resolution=1ns"),
+                e.getMessage());
         RateLimiter l = limiter("warmup:resolution=1ns", 2e6);
         l.acquire();
         assertEquals(500, l.acquire());
@@ -174,19 +176,24 @@ class StoredPermitsLimiterTest extends DesignOnManualClock {
         String[][] bad = {
                 {"warmup:start=hot", "the warmup limiter's start must be warm or cold, got 'hot'"},
                 {"warmup:cold-factor=0.5", "the warmup limiter's cold-factor must be a number >= 1, got '0.5'"},
-                {"warmup:cold-factor=1e18", "the warmup limiter's cold-factor must be a number from 1 to 1000000, got '1e18'"},
-                {"warmup:period=0", "the warmup limiter's period must be a duration >= 1ms, e.g. 500ms or 10s, got '0'"},
+                {"warmup:cold-factor=1e18", "the warmup limiter's cold-factor must be a number from 1 to 1000000, got "
+                        + "'1e18'"},
+                {"warmup:period=0", "the warmup limiter's period must be a duration >= 1ms, e.g. 500ms or 10s, got "
+                        + "'0'"},
                 {"warmup:max-burst=1s", "the warmup limiter has no option 'max-burst'"},
                 // what DurationText refuses, with its words after the value
                 {"bursty:max-burst=soon", "the bursty limiter's max-burst must be a duration >= 0, got 'soon': "
                         + "expected a number with a unit: ns, us, ms, s, m or h (e.g. 500us, 2ms, 30s)"},
                 {"bursty:max-burst=0.5", "got '0.5': expected a number with a unit"},
                 {"bursty:max-burst=9000h", "got '9000h': too long: at most 8760h (365 days)"},
-                {"bursty:max-burst=-1s", "the bursty limiter's max-burst must be a duration >= 0, e.g. 500ms or 10s, got '-1s'"},
-                {"bursty:resolution=0", "the bursty limiter's resolution must be a duration >= 1ns, e.g. 500ms or 10s, got '0'"},
+                {"bursty:max-burst=-1s", "the bursty limiter's max-burst must be a duration >= 0, e.g. 500ms or 10s, "
+                        + "got '-1s'"},
+                {"bursty:resolution=0", "the bursty limiter's resolution must be a duration >= 1ns, e.g. 500ms or 10s, "
+                        + "got '0'"},
                 {"bursty:max-burst=1e15", "got '1e15': expected a number with a unit"},
                 {"bursty:period=1s", "the bursty limiter has no option 'period': it takes max-burst, resolution"},
-                {"bursty:resolution=3ns", "the bursty limiter's resolution must be a duration of at most 1ms that divides one second"},
+                {"bursty:resolution=3ns", "the bursty limiter's resolution must be a duration of at most 1ms that "
+                        + "divides one second"},
                 {"bursty:resolution=1s", "got '1s'"},
         };
         for (String[] b : bad) {

@@ -70,7 +70,8 @@ class TokenBucketLimiterTest extends DesignOnManualClock {
         assertEquals(capacity - 1, b.budget());
         assertEquals(0, b.reduce(100, T0 + 123 * MS));
         assertEquals(TokenBucket.FAILURE, b.reduce(capacity, T0 + 123 * MS));
-        assertEquals(T0 + 224 * MS, b.readyAt(capacity, T0 + 123 * MS), "pacer's caller waits for the 101 missing tokens");
+        assertEquals(T0 + 224 * MS, b.readyAt(capacity, T0 + 123 * MS), "pacer's caller waits for the 101 missing "
+                + "tokens");
 
         // capacity 1000, one-time burst 1100, refill 1000 ms
         b = tb(1000, 1100, 1000);
@@ -167,7 +168,8 @@ class TokenBucketLimiterTest extends DesignOnManualClock {
         l = bucket("bucket:bytes-rate=1000", 1000);
         g = l.newGrant();
         long t0 = clock.nanoTime();
-        assertEquals(0, l.acquireInterruptibly(g, 1500), "1.5 x the bucket: granted, blocked for 0.5 x the refill time");
+        assertEquals(0, l.acquireInterruptibly(g, 1500), "1.5 x the bucket: granted, blocked for 0.5 x the refill "
+                + "time");
         clock.advance(200 * MS);
         assertFalse(l.tryAcquire());
         assertEquals(t0 + 500 * MS, l.startFor(1, 100, clock.nanoTime()), "200 ms: blocked");

@@ -172,7 +172,8 @@ class TokenPoolLimiterTest extends DesignOnManualClock {
     @Test
     void badOptionsSayWhich() {
         List<String[]> bad = List.of(
-                new String[] {"tokenpool:pool=0", "the tokenpool limiter's pool must be a duration > 0, e.g. 100ms or 1s, got '0'"},
+                new String[] {"tokenpool:pool=0", "the tokenpool limiter's pool must be a duration > 0, e.g. 100ms or "
+                        + "1s, got '0'"},
                 new String[] {"tokenpool:pool=lots", "the tokenpool limiter's pool must be a duration"},
                 new String[] {"tokenpool:burst=0.9", "the tokenpool limiter's burst must be a number >= 1, got '0.9'"},
                 new String[] {"tokenpool:burst=1e9,pool=1h", "the tokenpool limiter's burst must be small enough"},

@@ -55,7 +55,8 @@ final class H1Pool implements HttpSender {
         this.outcomes = outcomes;
         this.address = address;
         this.timeoutNanos = timeoutNanos;
-        this.tickNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(TimeUnit.MILLISECONDS.toNanos(10), timeoutNanos / 20));
+        this.tickNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(TimeUnit.MILLISECONDS.toNanos(10),
+                timeoutNanos / 20));
         this.all = new H1Connection[connections];
         this.idle = new H1Connection[connections];
         List<EventLoop> loops = new ArrayList<>();

@@ -46,7 +46,8 @@ public final class HttpOpProvider implements OpProvider {
 
     @Override
     public String description() {
-        return "an HTTP request per op: url, method, header, body, expect, timeouts, connections (see: pacer run --help)";
+        return "an HTTP request per op: url, method, header, body, expect, timeouts, connections (see: pacer run "
+                + "--help)";
     }
 
     @Override
@@ -57,7 +58,8 @@ public final class HttpOpProvider implements OpProvider {
     @Override
     public Op create(OpSpec spec, dev.pacer.engine.api.RunClock clock) throws IOException {
         if (!spec.argument().isEmpty()) {
-            throw new SettingException("op", spec.toString(), "http takes no argument: its settings are ${url}, ${method}, ...");
+            throw new SettingException("op", spec.toString(), "http takes no argument: its settings are ${url}, "
+                    + "${method}, ...");
         }
         Duration connectTimeout = Durations.parsePositive(or(spec.option("connect-timeout"), "5s"), "connect-timeout");
         Duration requestTimeout = Durations.parsePositive(or(spec.option("request-timeout"), "30s"), "request-timeout");

@@ -31,7 +31,8 @@ final class HttpTransport implements AutoCloseable {
     static {
         // Leak detection samples buffer allocations with a stack trace each; a load generator's buffers are its
         // own (released by the parser's finally): off unless the user asked for it with -Dio.netty.leakDetection.level
-        if (System.getProperty("io.netty.leakDetection.level") == null && System.getProperty("io.netty.leakDetectionLevel") == null) {
+        if (System.getProperty("io.netty.leakDetection.level") == null
+                && System.getProperty("io.netty.leakDetectionLevel") == null) {
             ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
         }
     }

@@ -117,7 +117,8 @@ final class HttpWarmUp {
                 Again again = new Again(sender, sent, deadline, done);
                 sender.send(i, completion(i, again));
             }
-            done.await(DURATION.toMillis() + 5_000, TimeUnit.MILLISECONDS); // a warm-up that cannot finish leaves the run colder, nothing worse
+            // a warm-up that cannot finish leaves the run colder, nothing worse
+            done.await(DURATION.toMillis() + 5_000, TimeUnit.MILLISECONDS);
         }
     }
 

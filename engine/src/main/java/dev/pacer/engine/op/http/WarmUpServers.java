@@ -60,7 +60,8 @@ final class WarmUpServers {
 
         private static void answer(ChannelHandlerContext ctx, Http2FrameStream stream) {
             ctx.write(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().status("200"), false).stream(stream));
-            ctx.writeAndFlush(new DefaultHttp2DataFrame(Unpooled.wrappedBuffer(new byte[] {'o', 'k'}), true).stream(stream));
+            ctx.writeAndFlush(new DefaultHttp2DataFrame(Unpooled.wrappedBuffer(new byte[] {'o', 'k'}),
+                    true).stream(stream));
         }
     }
 }

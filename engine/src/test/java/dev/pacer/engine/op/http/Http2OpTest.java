@@ -38,7 +38,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The http op over HTTP/2 with prior knowledge (h2c), against a Netty HTTP/2 server started here that counts what it gets. */
+/**
+ * The http op over HTTP/2 with prior knowledge (h2c), against a Netty HTTP/2 server started here that counts what it
+ * gets.
+ */
 @org.junit.jupiter.api.Timeout(120)
 class Http2OpTest {
 
@@ -105,7 +108,8 @@ class Http2OpTest {
 
     Summary run(String rate, long cycles, Duration duration, Map<String, List<String>> options) throws Exception {
         OpSpec spec = OpSpec.parse("http", options);
-        ActivityConfig config = new ActivityConfig(spec, 1, false, rate == null ? null : RateSpec.parse(rate), duration, cycles);
+        ActivityConfig config = new ActivityConfig(spec, 1, false, rate == null ? null : RateSpec.parse(rate), duration,
+                cycles);
         try (Op op = Ops.create(spec)) {
             return new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(250)).build(), op,
                     new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream())).run();
@@ -125,7 +129,8 @@ class Http2OpTest {
     @Test
     void pacedOverH2cTheServerCountsEveryRequestOnOneConnection() throws Exception {
         Summary s = run("2000", 0, Duration.ofSeconds(3), h2(base + "/item/{cycle}"));
-        // ±3 %: one worker that stalls near the end (GC, JIT, a busy 2-core machine) loses what it owes at the deadline;
+        // ±3 %: one worker that stalls near the end (GC, JIT, a busy 2-core machine) loses what it owes at the
+        // deadline;
         // a full suite run lost 53 ms so (5 894). The exact counts below are what this test is about.
         assertTrue(Math.abs(s.ops() - 6000) <= 180, "6000 ops ±3 %: " + s.ops());
         assertEquals(s.ops(), (long) s.outcomes().get("2xx"), s.outcomes().toString());
@@ -137,7 +142,8 @@ class Http2OpTest {
 
     @Test
     void bodiesAndSeveralConnections() throws Exception {
-        Summary s = run(null, 300, null, h2(base + "/post", "method", "POST", "body", "x".repeat(1000), "connections", "3"));
+        Summary s = run(null, 300, null, h2(base + "/post", "method", "POST", "body", "x".repeat(1000), "connections",
+                "3"));
         assertEquals(300L, s.outcomes().get("2xx"), s.outcomes().toString());
         assertEquals(300L, requests.get());
         assertEquals(3, connections.size(), "spread over 3 connections");

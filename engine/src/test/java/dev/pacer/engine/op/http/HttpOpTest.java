@@ -83,7 +83,8 @@ class HttpOpTest {
                     + ex.getRequestHeaders().getFirst("Content-Type") + " " + new String(body, StandardCharsets.UTF_8));
         }
         if (path.equals("/stall") && stallCount.incrementAndGet() == 400) {
-            stallUntil = System.nanoTime() + 300_000_000L; // one second into the run at 400/s: every request for 300 ms waits
+            // one second into the run at 400/s: every request for 300 ms waits
+            stallUntil = System.nanoTime() + 300_000_000L;
         }
         try {
             long stall = stallUntil - System.nanoTime();
@@ -164,7 +165,8 @@ class HttpOpTest {
         assertEquals(300L, mixed.outcomes().get("2xx"));
         assertEquals(100L, mixed.errorsByType().get("unexpected-5xx"), "every 4th cycle answers 500");
         assertFalse(mixed.passed(), "25 % errors fails the run");
-        assertEquals(Set.of(), Set.of("/mix/0", "/mix/399").stream().filter(p -> !paths.contains(p)).collect(java.util.stream.Collectors.toSet()));
+        assertEquals(Set.of(), Set.of("/mix/0",
+                "/mix/399").stream().filter(p -> !paths.contains(p)).collect(java.util.stream.Collectors.toSet()));
         for (long c = 0; c < 400; c++) {
             assertTrue(paths.contains("/mix/" + c), "{cycle} in the URL: request for cycle " + c);
         }
@@ -204,7 +206,8 @@ class HttpOpTest {
 
         Summary timeouts = run(null, 4, 8, null, url(base + "/slow", "request-timeout", "100ms"), null);
         assertEquals(8L, timeouts.errorsByType().get("timeout"));
-        assertTrue(timeouts.latencies().get(Metric.SERVICE).max() < 400_000_000L, "gave up at the timeout, not at 500 ms");
+        assertTrue(timeouts.latencies().get(Metric.SERVICE).max() < 400_000_000L, "gave up at the timeout, not at 500 "
+                + "ms");
 
         Summary errors = run(null, 2, 50, null, url(base + "/error"), null);
         assertEquals(50L, errors.outcomes().get("5xx"));
@@ -217,11 +220,14 @@ class HttpOpTest {
         // 16 connections: full 40 ms into the 300 ms stall, after which ops wait for one
         Summary s = run("400", 1, 0, Duration.ofSeconds(4), url(base + "/stall", "connections", "16"), intervals);
         long ms = 1_000_000;
-        assertTrue(s.latencies().get(Metric.WAIT).max() >= 200 * ms, "the stall made later ops start late: " + s.latencies());
+        assertTrue(s.latencies().get(Metric.WAIT).max() >= 200 * ms, "the stall made later ops start late: "
+                + s.latencies());
         assertTrue(s.latencies().get(Metric.RESPONSE).max() >= 280 * ms, "and users would have waited for it");
-        assertTrue(s.latencies().get(Metric.RESPONSE).at("99") >= 100 * ms, "in the tail, not in one op: " + s.latencies());
+        assertTrue(s.latencies().get(Metric.RESPONSE).at("99") >= 100 * ms, "in the tail, not in one op: "
+                + s.latencies());
         assertTrue(Math.abs(s.ops() - 1600) <= 32, "the backlog was caught up: 1600 ops ±2 %, got " + s.ops());
-        IntervalReport last = intervals.stream().filter(i -> i.stats().seconds() > 0.2).reduce((a, b) -> b).orElseThrow();
+        IntervalReport last = intervals.stream().filter(i -> i.stats().seconds() > 0.2).reduce((a,
+                b) -> b).orElseThrow();
         assertTrue(Math.abs(last.rate() - 400) <= 0.1 * 400, "back at the target rate after the stall: " + last.rate());
         assertEquals(0, s.errors());
     }
@@ -231,7 +237,8 @@ class HttpOpTest {
         SettingException e = assertThrows(SettingException.class, () -> Ops.create(OpSpec.parse("http", options)));
         assertEquals(setting, e.setting(), e.getMessage());
         assertEquals(value, e.value(), e.getMessage());
-        assertTrue(e.getMessage().startsWith(value == null ? "missing " + setting + ": " : "invalid " + setting + " '" + value + "': "),
+        assertTrue(e.getMessage().startsWith(value == null ? "missing " + setting + ": " : "invalid " + setting + " '"
+                + value + "': "),
                 e.getMessage());
     }
 
@@ -262,8 +269,10 @@ class HttpOpTest {
         assertTrue(mostHeld.get() <= 4, "at most 4 requests at once at the server: " + mostHeld.get());
         assertTrue(mostHeld.get() >= 2, "and the connections were used together: " + mostHeld.get());
         long ms = 1_000_000;
-        assertTrue(s.latencies().get(Metric.WAIT).max() >= 400 * ms, "the last ops waited for a connection: " + s.latencies());
-        assertTrue(s.latencies().get(Metric.RESPONSE).max() >= 700 * ms, "and their response time includes it: " + s.latencies());
+        assertTrue(s.latencies().get(Metric.WAIT).max() >= 400 * ms, "the last ops waited for a connection: "
+                + s.latencies());
+        assertTrue(s.latencies().get(Metric.RESPONSE).max() >= 700 * ms, "and their response time includes it: "
+                + s.latencies());
     }
 
     @Test
@@ -315,7 +324,8 @@ class HttpOpTest {
             OutputStream out = sock.getOutputStream();
             int state = 0; // how much of CR LF CR LF has been seen
             for (int b; (b = in.read()) >= 0; ) {
-                state = (b == '\r' && (state == 0 || state == 2)) || (b == '\n' && (state == 1 || state == 3)) ? state + 1 : 0;
+                state = (b == '\r' && (state == 0 || state == 2)) || (b == '\n' && (state == 1 || state == 3)) ? state
+                        + 1 : 0;
                 if (state == 4) {
                     state = 0;
                     if ((served.get() + reset.get()) % 3 == 2) {
@@ -336,14 +346,16 @@ class HttpOpTest {
     @Test
     void opsInFlightAtTheRunsEndCompleteWithinTheGraceOrAreCancelled() throws Exception {
         Summary late = run(null, 1, 4, null, url(base + "/slow"), null, Duration.ofSeconds(5));
-        assertEquals(4L, late.outcomes().get("2xx"), "completed after the last start, within the grace: " + late.outcomes());
+        assertEquals(4L, late.outcomes().get("2xx"), "completed after the last start, within the grace: "
+                + late.outcomes());
 
         // the server holds each request 3 s: with a 300 ms grace the run ends first, every op cancelled (had the
         // run waited for the server they would be 2xx)
         Summary cut = run(null, 1, 4, null, url(base + "/hang"), null, Duration.ofMillis(300));
         assertEquals(4L, cut.ops(), cut.outcomes().toString());
         assertEquals(4L, cut.errorsByType().get("cancelled"), "still in flight after the grace: " + cut.outcomes());
-        assertTrue(cut.durationSeconds() < 2.0, "the run ended at the grace, not at the server's answer: " + cut.durationSeconds() + " s");
+        assertTrue(cut.durationSeconds() < 2.0, "the run ended at the grace, not at the server's answer: "
+                + cut.durationSeconds() + " s");
     }
 
     /** Direct memory in use: the JDK's direct buffers and Netty's unpooled ones (the pooled arenas are apart). */
@@ -420,7 +432,8 @@ class HttpOpTest {
             Summary s = run(null, 1, 5, null, url("http://127.0.0.1:" + h1.getLocalPort() + "/", "http-version", "2"),
                     null);
             assertEquals(5L, s.ops());
-            assertEquals(5L, s.errorsByType().get("protocol-error"), "the server does not speak HTTP/2: " + s.outcomes());
+            assertEquals(5L, s.errorsByType().get("protocol-error"), "the server does not speak HTTP/2: "
+                    + s.outcomes());
             assertTrue(answered.get() >= 1, "the server answered the preface with its 400");
         }
     }

@@ -31,7 +31,9 @@ import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** https:// against the JDK's HTTPS server with a self-signed certificate (made by keytool): trusted only with insecure. */
+/**
+ * https:// against the JDK's HTTPS server with a self-signed certificate (made by keytool): trusted only with insecure.
+ */
 class HttpsOpTest {
 
     @TempDir
@@ -80,7 +82,8 @@ class HttpsOpTest {
             assertEquals(50L, requests.get());
 
             Summary untrusted = run(url);
-            assertEquals(50L, untrusted.errorsByType().get("tls"), "an untrusted certificate fails the handshake: " + untrusted.outcomes());
+            assertEquals(50L, untrusted.errorsByType().get("tls"), "an untrusted certificate fails the handshake: "
+                    + untrusted.outcomes());
             assertEquals(50L, requests.get(), "and no request reached the server");
         } finally {
             server.stop(0);
@@ -108,10 +111,12 @@ class HttpsOpTest {
                         protected void initChannel(io.netty.channel.Channel ch) {
                             ch.pipeline().addLast(ssl.newHandler(ch.alloc()));
                             WarmUpServers.h2c(ch); // HTTP/2 frames from the start, as ALPN h2 agreed
-                            ch.pipeline().addBefore(ch.pipeline().context(WarmUpServers.OkHandler.class).name(), "count",
+                            ch.pipeline().addBefore(ch.pipeline().context(WarmUpServers.OkHandler.class).name(),
+                                    "count",
                                     new io.netty.channel.ChannelInboundHandlerAdapter() {
                                         @Override
-                                        public void channelRead(io.netty.channel.ChannelHandlerContext ctx, Object msg) {
+                                        public void channelRead(io.netty.channel.ChannelHandlerContext ctx,
+                                                Object msg) {
                                             if (msg instanceof io.netty.handler.codec.http2.Http2HeadersFrame) {
                                                 streams.incrementAndGet();
                                             }

@@ -79,7 +79,8 @@ public final class GuavaLimiters {
     }
 
     /** Guava's {@code SmoothWarmingUp}, cold at the start as Guava's always is. */
-    public static RateLimiter warmingUp(double permitsPerSecond, long warmupNanos, double coldFactor, FakeStopwatch stopwatch) {
+    public static RateLimiter warmingUp(double permitsPerSecond, long warmupNanos, double coldFactor,
+            FakeStopwatch stopwatch) {
         return RateLimiter.create(permitsPerSecond, warmupNanos, TimeUnit.NANOSECONDS, coldFactor, stopwatch);
     }
 }
