@@ -34,9 +34,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * not yet seen {@code running} false may start one more op; the stop interrupts those waiting for a slot.
  * {@code stopReason}, {@code stopSource} and {@code stopNanos}: volatiles written once by the first stop, after
  * {@code running} turns false, so a reader that sees one of them set sees {@code running} false, not the reverse.
- * {@code hurried}: a volatile a later stop sets. {@code globalRate} and {@code failure}: read and written under
- * the lock only. {@code stopListeners}: a copy-on-write list any thread appends to; the stop runs it under the
- * lock.
+ * {@code hurried}: a volatile a later unplanned stop sets. {@code globalRate} and {@code failure}: read and written
+ * under the lock only. {@code stopListeners}: a copy-on-write list any thread appends to; the stop runs it under
+ * the lock.
  */
 final class RunControl {
 

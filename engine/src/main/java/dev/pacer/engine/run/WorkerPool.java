@@ -29,7 +29,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * lock only; a worker's state moves between the two sets by its own CAS ({@link Worker#retire},
  * {@link Worker#revive}), so a set may hold a worker that is leaving until it takes itself out. {@code live}:
  * incremented under the lock as a worker is made, decremented (atomically) by each worker as it leaves, after it
- * left the sets; the worker that takes it to 0 completes {@code gone}, and from then on every worker has left.
+ * left the sets; the worker that takes it to 0 completes {@code gone}. A worker made after that (a thread count
+ * raised once every worker has left: the cycles ran out, or a stop came first) raises it again but completes
+ * nothing: it leaves at its first check of whether the run goes on.
  * {@code go}: counted down (once is enough) when the run starts or stops; what was written before is visible to
  * a worker its wait returns on.
  */

@@ -23,7 +23,8 @@ package dev.pacer.ratelimit.api;
  * <p>{@link #close()} returns any unused run of slices to the limiter (to the schedule, or as idle time) and
  * folds the tallies into the limiter's totals; a grant that is just dropped is folded when it is collected.
  *
- * <p>Subclassed only by the limiters' own grants: a limiter refuses a grant it did not make.
+ * <p>Each limiter takes only its own kind of grant, and only those it made: any other subclass, or another
+ * limiter's grant, is refused ({@link IllegalArgumentException}).
  */
 public abstract class Grant implements AutoCloseable {
 
