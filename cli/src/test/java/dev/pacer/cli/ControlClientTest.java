@@ -45,14 +45,14 @@ class ControlClientTest {
             HttpServer server = answering(a.getKey());
             try {
                 String to = "127.0.0.1:" + server.getAddress().getPort();
-                NewUserTest.Result rate = NewUserTest.pacer("control", "--to", to, "rate", "100");
+                PacerProcess.Result rate = NewUserTest.pacer("control", "--to", to, "rate", "100");
                 assertEquals(1, rate.exitCode(), a.getKey() + ": " + rate.stdout() + rate.stderr());
                 assertEquals("", rate.stdout(), "no 'ok: null'");
-                NewUserTest.assertOneLineNaming(rate, "pacer control: " + to + " answered 200 but not as a pacer run"
+                Fixtures.assertOneLineNaming(rate, "pacer control: " + to + " answered 200 but not as a pacer run"
                         + " does (no 'change' " + a.getValue() + ")");
-                NewUserTest.Result status = NewUserTest.pacer("control", "--to", to, "status");
+                PacerProcess.Result status = NewUserTest.pacer("control", "--to", to, "status");
                 assertEquals(1, status.exitCode(), a.getKey() + ": " + status.stdout() + status.stderr());
-                NewUserTest.assertOneLineNaming(status, "answered 200 but not as a pacer run does (no 'running'");
+                Fixtures.assertOneLineNaming(status, "answered 200 but not as a pacer run does (no 'running'");
             } finally {
                 server.stop(0);
             }
@@ -61,7 +61,7 @@ class ControlClientTest {
 
     @Test
     void stopDuringTheWarmUpIsAnsweredAndStopsTheRunCleanly() throws Exception {
-        int port = ControlEndToEndTest.freePort();
+        int port = Fixtures.freePort();
         Path gate = dir.resolve("go");
         PacerProcess run = PacerProcess.start(dir, "run", "--op", "gated-warmup:" + gate, "--rate", "100",
                 "--duration", "30s", "--control", Integer.toString(port), "--summary", "s.json", "-q", "--no-console");
@@ -77,7 +77,7 @@ class ControlClientTest {
                 }
             }
         }
-        NewUserTest.Result stop = NewUserTest.pacer("control", "--to", "127.0.0.1:" + port, "stop");
+        PacerProcess.Result stop = NewUserTest.pacer("control", "--to", "127.0.0.1:" + port, "stop");
         assertEquals(0, stop.exitCode(), stop.stderr());
         assertTrue(stop.stdout().startsWith("ok: "), stop.stdout());
         Files.createFile(gate); // the warm-up ends; the run, stopped, starts no op

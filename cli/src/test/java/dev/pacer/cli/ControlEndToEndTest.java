@@ -12,7 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.OutputStream;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -36,11 +35,6 @@ class ControlEndToEndTest {
     @TempDir
     Path dir;
 
-    static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
 
     static JsonNode status(HttpClient client, int port) throws Exception {
         HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
@@ -73,7 +67,7 @@ class ControlEndToEndTest {
 
     @Test
     void theConsolePageIsSentTheReportPageOfTheRunsLogAtItsEnd() throws Exception {
-        int port = freePort();
+        int port = Fixtures.freePort();
         PacerProcess p = PacerProcess.start(dir, "run", "--rate", "200", "--duration", "3s",
                 "--control", Integer.toString(port), "--hlog", "page.hlog", "-q");
         JsonNode end = null;
@@ -103,7 +97,7 @@ class ControlEndToEndTest {
 
     @Test
     void steppingTheRateOverHttpHoldsEachTargetAndIsLogged() throws Exception {
-        int port = freePort();
+        int port = Fixtures.freePort();
         PacerProcess p = PacerProcess.start(dir, "run", "--rate", "1000", "--threads", "2", "--duration", "12s",
                 "--control", Integer.toString(port), "--hlog", "steps.hlog", "--summary", "steps.json", "-q");
         try (HttpClient client = HttpClient.newHttpClient()) {
@@ -227,7 +221,7 @@ class ControlEndToEndTest {
     @Test
     void aNonLoopbackBindWithoutATokenExitsTwoBeforeTheRunStarts() throws Exception {
         PacerProcess.Result r = PacerProcess.run(dir, 30, "run", "--rate", "100", "--duration", "30s",
-                "--control", "0.0.0.0:" + freePort(), "--summary", "never.json");
+                "--control", "0.0.0.0:" + Fixtures.freePort(), "--summary", "never.json");
         assertEquals(2, r.exitCode());
         assertFalse(r.stderr().strip().contains("\n"), r.stderr());
         assertTrue(r.stderr().contains("--control-token"), r.stderr());
@@ -236,7 +230,7 @@ class ControlEndToEndTest {
 
     @Test
     void pacerControlWithAWrongTokenIsRefusedAndTheRightOneWorks() throws Exception {
-        int port = freePort();
+        int port = Fixtures.freePort();
         PacerProcess p = PacerProcess.start(dir, "run", "--rate", "200", "--duration", "60s", "--control",
                 "127.0.0.1:" + port, "--control-token", "s3cret", "-q", "--no-console");
         try (HttpClient client = HttpClient.newHttpClient()) {

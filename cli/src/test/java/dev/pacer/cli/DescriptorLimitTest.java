@@ -29,7 +29,7 @@ class DescriptorLimitTest {
     @Test
     void underUlimit1024SixHundredConnectionsRunInsteadOfAbortingInTheWarmUp() throws Exception {
         Path nginx = NginxConnectionEndTest.nginxOrSkip();
-        int port = NginxConnectionEndTest.freePort();
+        int port = Fixtures.freePort();
         NginxServer server = NginxServer.start(nginx, dir, List.of(), "127.0.0.1", port);
         PacerProcess.Result r;
         try {

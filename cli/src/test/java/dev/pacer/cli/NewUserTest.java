@@ -27,36 +27,26 @@ class NewUserTest {
     @TempDir
     Path dir;
 
-    record Result(int exitCode, String stdout, String stderr) {
-    }
-
     /** Runs the command line in this JVM (usage errors never reach a run). */
-    static Result pacer(String... args) {
+    static PacerProcess.Result pacer(String... args) {
         CommandLine cl = PacerCommand.commandLine();
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         int code = cl.execute(args);
-        return new Result(code, out.toString(), err.toString());
-    }
-
-    static void assertOneLineNaming(Result r, String named) {
-        String err = r.stderr().strip();
-        assertFalse(err.contains("\n"), "one line, got: " + err);
-        assertTrue(err.contains(named), "names " + named + ": " + err);
-        assertFalse(err.contains("Exception"), err);
+        return new PacerProcess.Result(code, out.toString(), err.toString());
     }
 
     /** Runs a shell command line in {@code dir} with extra environment; returns exit code, stdout, stderr. */
-    Result shell(Map<String, String> env, String script) throws Exception {
+    PacerProcess.Result shell(Map<String, String> env, String script) throws Exception {
         ProcessBuilder pb = new ProcessBuilder("bash", "-c", script).directory(dir.toFile());
         pb.environment().putAll(env);
         Path out = dir.resolve("sh.out");
         Path err = dir.resolve("sh.err");
         Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), script);
-        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+        return new PacerProcess.Result(p.exitValue(), Files.readString(out), Files.readString(err));
     }
 
     @Test
@@ -64,7 +54,8 @@ class NewUserTest {
         String javaHome = System.getProperty("java.home");
         Files.createDirectories(dir.resolve("empty-jvm"));
         for (String jvmDir : List.of(dir.resolve("no-such-dir").toString(), dir.resolve("empty-jvm").toString())) {
-            Result r = shell(Map.of("JAVA_HOME", javaHome, "PACER_JVM_DIR", jvmDir, "PATH", "/usr/bin:/bin"),
+            PacerProcess.Result r = shell(
+                    Map.of("JAVA_HOME", javaHome, "PACER_JVM_DIR", jvmDir, "PATH", "/usr/bin:/bin"),
                     "set -euo pipefail; . '" + ROOT.resolve("bin/jdk.sh") + "'; pacer_find_jdk; echo \"found "
                             + "$JAVA_HOME\"");
             assertEquals(0, r.exitCode(), jvmDir + ": " + r.stderr());
@@ -76,7 +67,7 @@ class NewUserTest {
     void theLauncherRunsThroughASymlinkOnPath() throws Exception {
         Path bin = Files.createDirectories(dir.resolve("bin"));
         Files.createSymbolicLink(bin.resolve("pacer"), ROOT.resolve("pacer"));
-        Result r = shell(Map.of("JAVA_HOME", System.getProperty("java.home"), "PACER_SKIP_BUILD", "1",
+        PacerProcess.Result r = shell(Map.of("JAVA_HOME", System.getProperty("java.home"), "PACER_SKIP_BUILD", "1",
                         "PACER_CLASSPATH", System.getProperty("java.class.path"), "PATH", bin + ":/usr/bin:/bin"),
                 "pacer --version");
         assertEquals(0, r.exitCode(), r.stderr());
@@ -96,30 +87,30 @@ class NewUserTest {
     void httpFlagsWithoutTheHttpOpAreRefused() {
         for (String[] flag : new String[][] {{"--url", "http://127.0.0.1:1/"}, {"--method", "POST"}, {"--expect",
                 "2xx"}}) {
-            Result r = pacer("run", "--rate", "10", "--duration", "1s", flag[0], flag[1]);
+            PacerProcess.Result r = pacer("run", "--rate", "10", "--duration", "1s", flag[0], flag[1]);
             assertEquals(2, r.exitCode(), flag[0] + ": " + r.stderr());
-            assertOneLineNaming(r, flag[0]);
+            Fixtures.assertOneLineNaming(r, flag[0]);
             assertTrue(r.stderr().contains("--op http"), r.stderr());
         }
     }
 
     @Test
     void aControlTokenWithoutControlIsRefused() {
-        Result r = pacer("run", "--rate", "10", "--duration", "1s", "--control-token", "s3cret");
+        PacerProcess.Result r = pacer("run", "--rate", "10", "--duration", "1s", "--control-token", "s3cret");
         assertEquals(2, r.exitCode(), r.stderr());
-        assertOneLineNaming(r, "--control-token");
+        Fixtures.assertOneLineNaming(r, "--control-token");
         assertTrue(r.stderr().contains("--control"), r.stderr());
     }
 
     @Test
     void aMistypedOptionOrCommandGetsASuggestion() {
-        Result option = pacer("run", "--rat", "1000");
+        PacerProcess.Result option = pacer("run", "--rat", "1000");
         assertEquals(2, option.exitCode(), option.stderr());
-        assertOneLineNaming(option, "--rat");
+        Fixtures.assertOneLineNaming(option, "--rat");
         assertTrue(option.stderr().contains("did you mean --rate?"), option.stderr());
-        Result command = pacer("runn");
+        PacerProcess.Result command = pacer("runn");
         assertEquals(2, command.exitCode(), command.stderr());
-        assertOneLineNaming(command, "runn");
+        Fixtures.assertOneLineNaming(command, "runn");
         assertTrue(command.stderr().contains("did you mean run?"), command.stderr());
     }
 
@@ -127,7 +118,7 @@ class NewUserTest {
     void helpUsesTheTerminalsWidth() throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // a 100-column pseudo-terminal, as a user's window would be
-        Result r = shell(Map.of("CP", System.getProperty("java.class.path")),
+        PacerProcess.Result r = shell(Map.of("CP", System.getProperty("java.class.path")),
                 "script -qec \"stty cols 100 rows 50; '" + java + "' -cp \\\"\\$CP\\\" " + PacerCommand.class.getName()
                         + " run --help\" /dev/null");
         assertEquals(0, r.exitCode(), r.stderr());
@@ -138,7 +129,7 @@ class NewUserTest {
 
     @Test
     void noArgumentsPrintsTheUsageOnStderrAndExitsTwo() {
-        Result r = pacer();
+        PacerProcess.Result r = pacer();
         assertEquals(2, r.exitCode());
         assertTrue(r.stderr().contains("Usage: pacer"), r.stderr());
         assertEquals("", r.stdout());
@@ -146,7 +137,7 @@ class NewUserTest {
 
     @Test
     void completionIsRegisteredForPacerAndDotSlashPacer() {
-        Result r = pacer("generate-completion");
+        PacerProcess.Result r = pacer("generate-completion");
         assertEquals(0, r.exitCode(), r.stderr());
         String complete = r.stdout().lines().filter(l -> l.startsWith("complete ")).reduce("", (a, b) -> a + b + "\n");
         assertTrue(complete.matches("(?s).* pacer( .*)?\n"), complete);
@@ -155,8 +146,8 @@ class NewUserTest {
 
     @Test
     void controlToTakesAPortAloneAsControlDoes() throws Exception {
-        int port = ControlEndToEndTest.freePort();
-        Result r = pacer("control", "--to", Integer.toString(port), "status");
+        int port = Fixtures.freePort();
+        PacerProcess.Result r = pacer("control", "--to", Integer.toString(port), "status");
         assertEquals(1, r.exitCode(), "not a usage error: nothing listens there; " + r.stderr());
         assertEquals("pacer control: cannot reach a run at 127.0.0.1:" + port + " (is 'pacer run --control' running "
                 + "there?)",

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -44,16 +43,11 @@ class NginxConnectionEndTest {
         return nginx;
     }
 
-    static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
 
     /** Runs pacer against nginx (started with these settings) and checks its counts against nginx's log. */
     void everyRequestOnceInNginxsLog(String listen, String serverDirectives, String... pacerArgs) throws Exception {
         Path nginx = nginxOrSkip();
-        int port = freePort();
+        int port = Fixtures.freePort();
         NginxServer server = NginxServer.start(nginx, dir, List.of(), "127.0.0.1", port, listen, serverDirectives);
         try {
             List<String> args = new java.util.ArrayList<>(List.of("run", "--op", "http",

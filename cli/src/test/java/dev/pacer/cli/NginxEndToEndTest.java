@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -44,11 +43,6 @@ class NginxEndToEndTest {
         return nginx;
     }
 
-    static int freePort() throws java.io.IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
 
     /**
      * The README's command, with no warm-up phase: the engine's and the op's warm-ups (off the record, nginx never
@@ -59,7 +53,7 @@ class NginxEndToEndTest {
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void theFirst100MsAt5000PerSecondWithNoWarmUpPhaseAreOnTargetAndOnTime() throws Exception {
         Path nginx = nginxOrSkip();
-        int port = freePort();
+        int port = Fixtures.freePort();
         NginxServer server = NginxServer.start(nginx, dir, List.of(), "127.0.0.1", port);
         PacerProcess.Result r;
         try {
@@ -88,7 +82,7 @@ class NginxEndToEndTest {
     @Test
     void pacedAt5000PerSecondAfterAWarmUpNginxSeesEveryRequestAndEverySecondAtRate() throws Exception {
         Path nginx = nginxOrSkip();
-        int port = freePort();
+        int port = Fixtures.freePort();
         Path accessLog = dir.resolve("access.log");
         NginxServer server = NginxServer.start(nginx, dir, List.of(), "127.0.0.1", port);
         try {

@@ -22,9 +22,9 @@ class NoOutputOverwritesAnInputTest {
     /** Runs pacer, expects the one-line refusal naming {@code named}, and that {@code input} still holds its bytes. */
     static void assertRefusedAndKept(Path input, String named, String... args) throws Exception {
         byte[] before = Files.readAllBytes(input);
-        NewUserTest.Result r = NewUserTest.pacer(args);
+        PacerProcess.Result r = NewUserTest.pacer(args);
         assertEquals(2, r.exitCode(), r.stderr());
-        NewUserTest.assertOneLineNaming(r, named);
+        Fixtures.assertOneLineNaming(r, named);
         assertArrayEquals(before, Files.readAllBytes(input), input + " is left as it was");
     }
 

@@ -15,7 +15,7 @@ class RunLimitsTest {
     Path dir;
 
     static void assertOneLineNaming(PacerProcess.Result r, String named) {
-        NewUserTest.assertOneLineNaming(new NewUserTest.Result(r.exitCode(), r.stdout(), r.stderr()), named);
+        Fixtures.assertOneLineNaming(r, named);
         assertEquals("", r.stdout(), "nothing ran");
     }
 

@@ -17,25 +17,25 @@ class ScenarioFilesTest {
     void aBadOpInTheFileIsReportedAtItsLineNotAgainstTheFlag() throws Exception {
         Path yaml = Files.writeString(dir.resolve("op.yaml"), "name: op\nop: sleep:-1ms\nphases:\n  - {duration: 1s, "
                 + "rate: 10}\n");
-        NewUserTest.Result r = NewUserTest.pacer("run", yaml.toString());
+        PacerProcess.Result r = NewUserTest.pacer("run", yaml.toString());
         assertEquals(2, r.exitCode(), r.stderr());
-        NewUserTest.assertOneLineNaming(r, yaml + ":2: invalid op 'sleep:-1ms'");
+        Fixtures.assertOneLineNaming(r, yaml + ":2: invalid op 'sleep:-1ms'");
     }
 
     @Test
     void httpSettingsInAFileWithAnotherOpAreReportedAtTheirLine() throws Exception {
         Path yaml = Files.writeString(dir.resolve("url.yaml"), "op: noop\nurl: http://127.0.0.1:1/\nphases:\n  - "
                 + "{duration: 1s, rate: 10}\n");
-        NewUserTest.Result r = NewUserTest.pacer("run", yaml.toString());
+        PacerProcess.Result r = NewUserTest.pacer("run", yaml.toString());
         assertEquals(2, r.exitCode(), r.stderr());
-        NewUserTest.assertOneLineNaming(r, yaml + ":2: invalid url");
+        Fixtures.assertOneLineNaming(r, yaml + ":2: invalid url");
     }
 
     @Test
     void aFolderNamedLikeAScenarioIsSaidToBeAFolder() throws Exception {
         Path folder = Files.createDirectories(dir.resolve("x.yaml"));
-        NewUserTest.Result r = NewUserTest.pacer("run", folder.toString());
+        PacerProcess.Result r = NewUserTest.pacer("run", folder.toString());
         assertEquals(2, r.exitCode(), r.stderr());
-        NewUserTest.assertOneLineNaming(r, "'" + folder + "': is a folder");
+        Fixtures.assertOneLineNaming(r, "'" + folder + "': is a folder");
     }
 }

@@ -57,7 +57,7 @@ class ShardEndToEndTest {
         List<String> logs = new ArrayList<>();
         Instant startAt = Instant.now().plusSeconds(12); // four JVMs start on two cores first (8 s was once too short)
         for (int i = 0; i < n; i++) {
-            int port = ControlEndToEndTest.freePort();
+            int port = Fixtures.freePort();
             targets.add("127.0.0.1:" + port);
             logs.add("shard-" + i + ".hlog");
             shards.add(PacerProcess.start(dir, "run", "--op", "noop", "--rate", "8000", "--shard", i + "/" + n,
@@ -122,7 +122,7 @@ class ShardEndToEndTest {
     @Test
     void threeShardsAgainstARefusedPortMergeToEveryErrorAndTheTestsTarget() throws Exception {
         // each shard's interval notes are alike (all refused, the same share): a set of equal records kept one
-        int refused = ControlEndToEndTest.freePort(); // nothing listens there
+        int refused = Fixtures.freePort(); // nothing listens there
         int n = 3;
         List<PacerProcess> shards = new ArrayList<>();
         List<String> logs = new ArrayList<>();

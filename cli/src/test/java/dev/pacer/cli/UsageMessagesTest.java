@@ -19,10 +19,10 @@ class UsageMessagesTest {
     @TempDir
     Path dir;
 
-    static NewUserTest.Result refused(String named, String... args) {
-        NewUserTest.Result r = NewUserTest.pacer(args);
+    static PacerProcess.Result refused(String named, String... args) {
+        PacerProcess.Result r = NewUserTest.pacer(args);
         assertEquals(2, r.exitCode(), r.stderr());
-        NewUserTest.assertOneLineNaming(r, named);
+        Fixtures.assertOneLineNaming(r, named);
         return r;
     }
 
@@ -53,7 +53,7 @@ class UsageMessagesTest {
         refused("pacer: invalid --header 'X-A: b\\r\\nX-B: c': the value has a line break",
                 "run", "--op", "http", "--url", "http://127.0.0.1:1/", "--rate", "10", "--duration", "1s", "-q",
                 "--header", "X-A: b\r\nX-B: c");
-        NewUserTest.Result url = refused("pacer: invalid --url 'http://127.0.0.1:1/a\\r\\nb': ", "run", "--op", "http",
+        PacerProcess.Result url = refused("pacer: invalid --url 'http://127.0.0.1:1/a\\r\\nb': ", "run", "--op", "http",
                 "--url", "http://127.0.0.1:1/a\r\nb", "--rate", "10", "--duration", "1s", "-q");
         assertTrue(url.stderr().strip().length() > "pacer: invalid --url 'http://127.0.0.1:1/a\\r\\nb': ".length() + 5,
                 "a reason follows: " + url.stderr());

@@ -1,5 +1,6 @@
 package dev.pacer.engine.export;
 
+import dev.pacer.engine.Fixtures;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,7 +10,6 @@ import dev.pacer.engine.api.IntervalStats;
 import dev.pacer.engine.api.Metric;
 import dev.pacer.engine.api.IntervalReport;
 import dev.pacer.engine.text.Json;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -48,11 +48,6 @@ class PrometheusExportTest {
         return null;
     }
 
-    static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
 
     @Test
     void prometheusSeesTheTargetRateAndPacersOwnP99() throws Exception {
@@ -65,8 +60,8 @@ class PrometheusExportTest {
             System.err.println("!!! SKIPPING the Prometheus test: it is not installed (apt-get install prometheus)");
             Assumptions.abort("prometheus is not installed");
         }
-        int metricsPort = freePort();
-        int promPort = freePort();
+        int metricsPort = Fixtures.freePort();
+        int promPort = Fixtures.freePort();
         Files.writeString(dir.resolve("prometheus.yml"), """
                 global:
                   scrape_interval: 1s

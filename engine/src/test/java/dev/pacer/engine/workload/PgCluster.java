@@ -1,10 +1,9 @@
 package dev.pacer.engine.workload;
 
+import dev.pacer.engine.Fixtures;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,7 +61,7 @@ final class PgCluster implements AutoCloseable {
             UserPrincipalLookupService users = dir.getFileSystem().getUserPrincipalLookupService();
             Files.setOwner(dir, users.lookupPrincipalByName("postgres"));
         }
-        PgCluster pg = new PgCluster(bin, dir, freePort(), root);
+        PgCluster pg = new PgCluster(bin, dir, Fixtures.freePort(), root);
         try {
             Files.writeString(dir.resolve("pw"), PASSWORD + "\n");
             if (root) {
@@ -260,12 +259,6 @@ final class PgCluster implements AutoCloseable {
             return Integer.parseInt(p.getFileName().toString());
         } catch (NumberFormatException e) {
             return 0;
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
         }
     }
 }
