@@ -11,6 +11,7 @@ import dev.pacer.engine.api.Outcome;
 import dev.pacer.engine.op.http.AnswerServer;
 import dev.pacer.engine.op.http.RequestClient;
 import dev.pacer.engine.api.RunClock;
+import dev.pacer.engine.op.JitSettling;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -87,7 +88,7 @@ final class WorkloadWarmUp {
             paced(op, local, completed, ok);
             answered = server.answered();
         }
-        awaitJitSettled();
+        JitSettling.await(SETTLE_MAX);
         return new Result(completed.get(), ok.get(), answered, (REAL.nanoTime() - start) / 1e9);
     }
 
@@ -367,26 +368,5 @@ final class WorkloadWarmUp {
             p = p.tail();
         }
         node.set(p.getMatchingProperty(), value);
-    }
-
-    /**
-     * Waits (at most {@link #SETTLE_MAX}) until the JIT has compiled for less than 10 % of the last 100 ms: on two
-     * cores the compiler threads finishing the warm-up's work would otherwise compete with the run's first second.
-     */
-    private static void awaitJitSettled() throws InterruptedException {
-        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
-        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
-            return;
-        }
-        long deadline = REAL.nanoTime() + SETTLE_MAX.toNanos();
-        long before = jit.getTotalCompilationTime();
-        while (REAL.nanoTime() < deadline) {
-            Thread.sleep(100);
-            long now = jit.getTotalCompilationTime();
-            if (now - before < 10) {
-                return;
-            }
-            before = now;
-        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.pacer.engine.op.http;
 
+import dev.pacer.engine.op.JitSettling;
 import dev.pacer.engine.api.Completion;
 import dev.pacer.engine.api.Outcome;
 import io.netty.bootstrap.ServerBootstrap;
@@ -101,7 +102,7 @@ final class HttpWarmUp {
         } finally {
             server.close().syncUninterruptibly();
         }
-        awaitJitSettled();
+        JitSettling.await(SETTLE_MAX);
     }
 
     /**
@@ -207,28 +208,6 @@ final class HttpWarmUp {
             } else {
                 done.countDown();
             }
-        }
-    }
-
-    /**
-     * Waits (at most {@link #SETTLE_MAX}) until the JIT has compiled for less than 10 % of the last 100 ms:
-     * on two cores the compiler threads that finish the warm-up's work would otherwise compete with the
-     * run's first second (measured: response p99 of 12-28 ms in that second without this wait).
-     */
-    static void awaitJitSettled() throws InterruptedException {
-        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
-        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
-            return;
-        }
-        long deadline = REAL.nanoTime() + SETTLE_MAX.toNanos();
-        long before = jit.getTotalCompilationTime();
-        while (REAL.nanoTime() < deadline) {
-            Thread.sleep(100);
-            long now = jit.getTotalCompilationTime();
-            if (now - before < 10) {
-                return;
-            }
-            before = now;
         }
     }
 
