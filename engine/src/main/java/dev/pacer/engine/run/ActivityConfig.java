@@ -31,10 +31,13 @@ import java.util.Objects;
  *                       global cycle limit
  * @param startAt        the wall-clock instant the test's schedule starts, or null for as soon as set up
  * @param limiter        the limiter design that paces it (default {@link LimiterDesign#ATOMIC})
+ * @param pacingTick     the shortest wait a worker parks for ({@link dev.pacer.ratelimit.api.TickSleeper}): a worker
+ *                       wakes at most once per tick and takes every slot due by then, each late by its wait; or null
+ *                       for the machine's finest (slots early by less than the park threshold go at once)
  */
 public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, RateSpec rate, Duration duration,
                              long cycles, int maxInFlight, Arrivals arrivals, Long seed, Shard shard,
-                             Instant startAt, LimiterDesign limiter) {
+                             Instant startAt, LimiterDesign limiter, Duration pacingTick) {
 
     /** Platform threads are real OS threads: more than this is a mistake on any machine. */
     public static final int MAX_PLATFORM_THREADS = 4_096;
@@ -72,6 +75,42 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
         }
         if (startAt != null) {
             checkStartAt(startAt, duration, Instant.now());
+        }
+        checkPacingTick(pacingTick);
+        if (pacingTick != null && rate != null) {
+            checkStrictnessWithTick(rate.strictness());
+        }
+    }
+
+    /** An activity paced at the machine's finest (no {@link #pacingTick}). */
+    public ActivityConfig(OpSpec op, int threads, boolean virtualThreads, RateSpec rate, Duration duration,
+                          long cycles, int maxInFlight, Arrivals arrivals, Long seed, Shard shard,
+                          Instant startAt, LimiterDesign limiter) {
+        this(op, threads, virtualThreads, rate, duration, cycles, maxInFlight, arrivals, seed, shard, startAt, limiter,
+                null);
+    }
+
+    /** The longest pacing tick: longer ones would batch a tenth of a second of slots into one burst. */
+    public static final Duration MAX_PACING_TICK = Duration.ofMillis(100);
+
+    /** Refuses a pacing tick that is not above 0 or is above {@link #MAX_PACING_TICK}. */
+    static void checkPacingTick(Duration tick) {
+        if (tick != null && (tick.isNegative() || tick.isZero() || tick.compareTo(MAX_PACING_TICK) > 0)) {
+            throw new SettingException("pacing-tick", Durations.format(tick), "must be above 0 and at most "
+                    + Durations.format(MAX_PACING_TICK));
+        }
+    }
+
+    /**
+     * Refuses a strictness other than 0 with a pacing tick: each op's lateness (up to a tick, by design) would be
+     * forfeited in part (0 &lt; strictness &lt; 1) or whole (1), or held to a burst line (&gt; 1), so the run would
+     * fall short of its rate.
+     */
+    public static void checkStrictnessWithTick(double strictness) {
+        if (strictness != RateSpec.DEFAULT_STRICTNESS) {
+            throw new SettingException("strictness", RateSpec.of(1).withStrictness(strictness).toString()
+                    .replaceFirst("^[^,]*,", ""), "cannot go with a pacing tick, which makes every op late by up to a "
+                    + "tick by design: strictness 0 keeps the rate");
         }
     }
 

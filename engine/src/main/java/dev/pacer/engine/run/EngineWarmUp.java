@@ -147,10 +147,10 @@ public final class EngineWarmUp {
         RateSpec share = c.rate() == null ? null : c.share(c.rate());
         try {
             return new ActivityConfig(c.op(), Math.min(c.threads(), MAX_THREADS), c.virtualThreads(), rate, STEP, 0,
-                    c.maxInFlight(), c.arrivals(), null, null, null, c.limiter());
+                    c.maxInFlight(), c.arrivals(), null, null, null, c.limiter(), c.pacingTick());
         } catch (IllegalArgumentException e) {
             return new ActivityConfig(c.op(), Math.min(c.threads(), MAX_THREADS), c.virtualThreads(), share, STEP, 0,
-                    c.maxInFlight(), c.arrivals(), null, null, null, c.limiter());
+                    c.maxInFlight(), c.arrivals(), null, null, null, c.limiter(), c.pacingTick());
         }
     }
 

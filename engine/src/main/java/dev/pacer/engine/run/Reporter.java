@@ -201,13 +201,20 @@ public final class Reporter {
                 totals.histograms(), phaseSummaries, totals.perOp());
     }
 
-    /** Stage 1: intervals until the schedule ends; stops the activity at its deadline. Returns the last cut. */
+    /**
+     * Stage 1: intervals until the schedule ends; stops the activity at its deadline (with a pacing tick, two ticks
+     * after it: a worker parked for a tick across the deadline still takes the slots due before it, then leaves by
+     * itself). Returns the last cut.
+     */
     private long reportSchedule() {
         long lastCut = startNanos;
         long nextTick = startNanos + intervalNanos;
+        java.time.Duration tick = activity.config().pacingTick();
+        long endSlack = tick == null ? 0 : 2 * tick.toNanos();
         while (activity.isRunning() && !activity.workersGone()) {
             long now = clock.nanoTime();
-            long deadline = activity.deadlineNanos();
+            long nominal = activity.deadlineNanos();
+            long deadline = nominal > Long.MAX_VALUE - endSlack ? nominal : nominal + endSlack; // none: MAX_VALUE
             if (now >= deadline) {
                 activity.stop(StopReason.DURATION, StopReason.DURATION.label());
                 break;

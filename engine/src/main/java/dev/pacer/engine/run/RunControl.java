@@ -7,6 +7,8 @@ import dev.pacer.engine.api.RunClock;
 import dev.pacer.ratelimit.api.LimiterSnapshot;
 import dev.pacer.ratelimit.api.RateLimiter;
 import dev.pacer.ratelimit.RateLimiters;
+import dev.pacer.ratelimit.api.Sleeper;
+import dev.pacer.ratelimit.api.TickSleeper;
 import dev.pacer.ratelimit.api.RateSpec;
 import java.math.BigDecimal;
 import java.util.List;
@@ -121,7 +123,9 @@ final class RunControl {
     }
 
     private RateLimiter limiterFor(RateSpec spec, Long origin) {
-        RateLimiters.Builder b = RateLimiters.builder(spec).clock(clock).sleeper(clock.sleeper())
+        Sleeper sleeper = config.pacingTick() == null ? clock.sleeper()
+                : new TickSleeper(clock.sleeper(), config.pacingTick().toNanos());
+        RateLimiters.Builder b = RateLimiters.builder(spec).clock(clock).sleeper(sleeper)
                 .arrivals(config.arrivals()).design(config.limiter());
         if (origin != null) {
             b.origin(origin);
@@ -134,6 +138,9 @@ final class RunControl {
 
     /** Under the lock. */
     private void retune(RateSpec global) {
+        if (config.pacingTick() != null) {
+            ActivityConfig.checkStrictnessWithTick(global.strictness()); // before anything changes
+        }
         globalRate = global;
         RateSpec spec = share(global);
         if (limiter == null) {
@@ -160,6 +167,9 @@ final class RunControl {
             RateLimiter l = limiter;
             if (l == null) {
                 throw new IllegalArgumentException("strictness needs a target rate: set one first (rate N)");
+            }
+            if (config.pacingTick() != null) {
+                ActivityConfig.checkStrictnessWithTick(strictness);
             }
             l.reconfigure(l.spec().withStrictness(strictness));
             globalRate = globalRate.withStrictness(strictness);

@@ -29,10 +29,12 @@ public final class StartLines {
                     .toPlainString())
                     .append(", limiter ").append(a.limiter());
         } else if (a.rate() != null) {
-            b.append(", rate ").append(a.rate()).append(", park threshold ")
-                    .append(Durations.format((double) ParkingSleeper.calibrated().parkThresholdNanos()));
+            b.append(", rate ").append(a.rate()).append(", ").append(pacing(a));
         } else {
             b.append(", unpaced");
+        }
+        if (a.rate() != null && !a.limiter().isAtomic() && a.pacingTick() != null) {
+            b.append(", ").append(pacing(a));
         }
         if (a.shard() != null) {
             b.append(", shard ").append(a.shard()).append(a.rate() == null ? ""
@@ -52,6 +54,12 @@ public final class StartLines {
             b.append(", until Ctrl-C");
         }
         return b.toString();
+    }
+
+    /** How finely workers wake for their slots: the pacing tick, or the calibrated park threshold. */
+    private static String pacing(ActivityConfig a) {
+        return a.pacingTick() != null ? "pacing tick " + Durations.format(a.pacingTick())
+                : "park threshold " + Durations.format((double) ParkingSleeper.calibrated().parkThresholdNanos());
     }
 
     /** What the run's limiter does to its starting rate that its reader should know ("pacer: note: ..."), or null. */
@@ -81,7 +89,7 @@ public final class StartLines {
         m.put("strictness", a.rate() == null ? null : a.rate().strictness());
         m.put("limiter", a.rate() == null ? "unpaced" : (a.limiter().isAtomic()
                 ? a.rate().mode().name().toLowerCase(java.util.Locale.ROOT) : a.limiter().toString())
-                + ", park threshold " + Durations.format((double) ParkingSleeper.calibrated().parkThresholdNanos()));
+                + ", " + pacing(a));
         m.put("limiterDesign", a.limiter().toString());
         m.put("maxInFlight", a.maxInFlight());
         m.put("duration", a.duration() == null ? null : Durations.format(a.duration()));

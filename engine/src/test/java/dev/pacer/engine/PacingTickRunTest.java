@@ -1,0 +1,79 @@
+package dev.pacer.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pacer.engine.api.ManualRunClock;
+import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.SettingException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A run with a pacing tick: its workers wake once per tick and send what fell due, each op late by its wait
+ * (spread evenly over the tick, none early), and the rate holds; a strictness that would forfeit that lateness
+ * is refused, at the start and while the run goes.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class PacingTickRunTest {
+
+    static final long MS = 1_000_000;
+
+    @Test
+    void aRunAt20000PerSecondWithA1MsTickHoldsItsRateAndWaitsUpToATick() throws Exception {
+        LoadTest.Result r = ManualClock.play(new ManualRunClock(), LoadTest.rate("20000").pacingTick(
+                Duration.ofMillis(1)).threads(1).op("noop").duration(Duration.ofSeconds(1)));
+        // exact: the slots due in the last tick before the deadline go when it ends, after the deadline
+        assertEquals(20_000, r.summary().ops(), "every slot of 1 s at 20 000/s");
+        Histogram wait = r.histogram(Metric.WAIT);
+        // the ops due during a tick go when it ends: their waits spread evenly from 0 to the tick
+        assertTrue(Math.abs(wait.getValueAtPercentile(50) - MS / 2) <= MS / 10,
+                "wait p50 " + wait.getValueAtPercentile(50) + " ns, not about half a tick");
+        assertTrue(wait.getMaxValue() <= MS + MS / 10, "wait max " + wait.getMaxValue() + " ns: beyond a tick");
+    }
+
+    @Test
+    void withoutATickTheSameRunsOpsStartOnTime() throws Exception {
+        LoadTest.Result r = ManualClock.play(new ManualRunClock(), LoadTest.rate("20000").threads(1).op("noop")
+                .duration(Duration.ofSeconds(1)));
+        assertEquals(20_000, r.summary().ops(), 40, "the rate held: 20 000 ops in 1 s");
+        assertTrue(r.histogram(Metric.WAIT).getValueAtPercentile(99) < MS / 10,
+                "wait p99 " + r.histogram(Metric.WAIT).getValueAtPercentile(99) + " ns");
+    }
+
+    @Test
+    void aStrictnessOtherThan0IsRefusedWithATick() {
+        SettingException e = assertThrows(SettingException.class, () -> PoissonRunTest.quiet(LoadTest.rate("1000,1")
+                .pacingTick(Duration.ofMillis(1)).op("noop").duration(Duration.ofSeconds(1))).start());
+        assertTrue(e.getMessage().contains("cannot go with a pacing tick"), e.getMessage());
+    }
+
+    @Test
+    void aTickOutsideItsBoundsIsRefused() {
+        for (Duration bad : new Duration[] {Duration.ZERO, Duration.ofMillis(-1), Duration.ofMillis(101)}) {
+            SettingException e = assertThrows(SettingException.class, () -> PoissonRunTest.quiet(LoadTest.rate("1000")
+                    .pacingTick(bad).op("noop").duration(Duration.ofSeconds(1))).start());
+            assertTrue(e.getMessage().contains("must be above 0 and at most 100"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aLiveStrictnessChangeIsRefusedWithATickAndTheRunGoesOn() throws Exception {
+        LoadTest.Running running = PoissonRunTest.quiet(LoadTest.rate("1000").pacingTick(Duration.ofMillis(1))
+                .op("noop").duration(Duration.ofSeconds(30))).start();
+        try {
+            SettingException e = assertThrows(SettingException.class, () -> running.strictness(0.5));
+            assertTrue(e.getMessage().contains("cannot go with a pacing tick"), e.getMessage());
+            assertThrows(SettingException.class, () -> running.rate("2000,1"));
+            running.rate("2000"); // strictness 0: taken
+        } finally {
+            running.stop();
+        }
+        LoadTest.Result r = running.await();
+        assertEquals(0.0, r.summary().strictness(), "the refused strictness never applied");
+    }
+}
