@@ -4,10 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pacer.engine.api.AsyncOp;
+import dev.pacer.engine.api.Completion;
 import dev.pacer.engine.api.ManualRunClock;
+import dev.pacer.engine.api.Outcome;
+import dev.pacer.engine.api.RunClock;
+import dev.pacer.ratelimit.api.Sleeper;
 import dev.pacer.engine.api.Metric;
 import dev.pacer.engine.api.SettingException;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
@@ -75,5 +82,75 @@ class PacingTickRunTest {
         }
         LoadTest.Result r = running.await();
         assertEquals(0.0, r.summary().strictness(), "the refused strictness never applied");
+    }
+
+    /** How many times a worker parked waiting for a free in-flight slot, in a run of 10 ms async ops, 64 in flight. */
+    static int poolWaits(Duration tick) throws Exception {
+        ManualRunClock manual = new ManualRunClock();
+        AtomicInteger waits = new AtomicInteger();
+        RunClock counting = new RunClock() { // the limiter parks on sleeper(); waits for a free slot park here
+            @Override
+            public long nanoTime() {
+                return manual.nanoTime();
+            }
+
+            @Override
+            public void park(long nanos) {
+                if (Thread.currentThread().getName().startsWith("pacer-worker")) {
+                    waits.incrementAndGet();
+                }
+                manual.park(nanos);
+            }
+
+            @Override
+            public void unpark(Thread thread) {
+                manual.unpark(thread);
+            }
+
+            @Override
+            public Instant instant() {
+                return manual.instant();
+            }
+
+            @Override
+            public Sleeper sleeper() {
+                return manual.sleeper();
+            }
+
+            @Override
+            public Thread start(Thread.Builder builder, Runnable task) {
+                return manual.start(builder, task);
+            }
+        };
+        AsyncOp op = new AsyncOp() { // each op completes 10 ms after it starts
+            @Override
+            public void start(long cycle, Completion completion) {
+                manual.start(Thread.ofVirtual(), () -> {
+                    try {
+                        manual.sleep(10 * MS);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    completion.complete(Outcome.OK);
+                });
+            }
+        };
+        LoadTest test = PoissonRunTest.quiet(LoadTest.rate("20000").op(op).maxInFlight(64).threads(1)
+                .duration(Duration.ofSeconds(1)).clock(counting));
+        if (tick != null) {
+            test.pacingTick(tick);
+        }
+        LoadTest.Result r = ManualClock.finish(manual, test.start());
+        assertTrue(r.summary().ops() >= 6_000, r.summary().ops() + " ops: about 6 400 a second fit in flight");
+        return waits.get();
+    }
+
+    @Test
+    void aWorkerWaitingForAFreeSlotIsWokenPerBatchOfCompletionsOrTickNotPerCompletion() throws Exception {
+        int ticked = poolWaits(Duration.ofMillis(1));
+        // woken once 8 of the 64 slots are free (6 400 completions/s: 800 times) or a tick has passed (1 000 times)
+        assertTrue(ticked <= 1_800, ticked + " waits for a free slot in 1 s at a 1 ms tick");
+        int woken = poolWaits(null);
+        assertTrue(woken >= 5_000, woken + " waits for a free slot in 1 s without a tick: one per completion");
     }
 }

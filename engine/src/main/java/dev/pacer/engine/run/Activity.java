@@ -117,7 +117,8 @@ public final class Activity {
             if (op instanceof AsyncOp async) {
                 int capacity = config.maxInFlight() > 0 ? config.maxInFlight()
                         : async.capacity() > 0 ? async.capacity() : DEFAULT_MAX_IN_FLIGHT;
-                pool = new InFlightPool(capacity, metrics.attach(true), this::opCompleted, clock);
+                pool = new InFlightPool(capacity, metrics.attach(true), this::opCompleted, clock,
+                        config.pacingTick() == null ? 0 : config.pacingTick().toNanos());
             }
             workers.start(config.threads());
             long startNanos = timeline.start(testStart, control::startPacing);

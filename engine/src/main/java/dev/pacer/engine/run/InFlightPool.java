@@ -49,6 +49,10 @@ final class InFlightPool {
     private final ConcurrentLinkedQueue<Thread> waiting = new ConcurrentLinkedQueue<>();
     private final WorkerMetrics metrics;
     private final Runnable onCompletion;
+    /** A completion wakes a waiting worker once this many slots are free (1, or a batch with a pacing tick). */
+    private final int wakeAt;
+    /** The longest a waiting worker parks before it looks again (forever, or a pacing tick). */
+    private final long maxParkNanos;
 
     /**
      * @param capacity     the most ops in flight at once
@@ -57,7 +61,19 @@ final class InFlightPool {
      * @param clock        the run's clock: completions read it, waiting workers park on it
      */
     InFlightPool(int capacity, WorkerMetrics metrics, Runnable onCompletion, RunClock clock) {
+        this(capacity, metrics, onCompletion, clock, 0);
+    }
+
+    /**
+     * A pool whose waiting workers, with a pacing tick ({@code tickNanos} above 0), are woken once an eighth of the
+     * slots are free (or the tick has passed) rather than by every completion: while every slot is taken at a high
+     * rate a worker then wakes once per batch of completions, not once per completion, and waits at most a tick
+     * longer than it must.
+     */
+    InFlightPool(int capacity, WorkerMetrics metrics, Runnable onCompletion, RunClock clock, long tickNanos) {
         this.clock = clock;
+        this.wakeAt = tickNanos > 0 ? Math.max(1, capacity / 8) : 1;
+        this.maxParkNanos = tickNanos > 0 ? tickNanos : Long.MAX_VALUE;
         this.slots = IntStream.range(0, capacity).mapToObj(i -> new Slot()).toList();
         this.free = new ArrayBlockingQueue<>(capacity, false, slots);
         this.metrics = metrics;
@@ -93,7 +109,7 @@ final class InFlightPool {
                 if (Thread.interrupted()) {
                     throw new InterruptedException();
                 }
-                clock.park(Long.MAX_VALUE);
+                clock.park(maxParkNanos);
             } finally {
                 waiting.remove(me);
             }
@@ -123,9 +139,11 @@ final class InFlightPool {
     private void completed(Slot slot, long endNanos, Outcome outcome) {
         metrics.complete(slot, endNanos, outcome);
         free.add(slot);
-        Thread w = waiting.poll();
-        if (w != null) {
-            clock.unpark(w);
+        if (wakeAt == 1 || free.size() >= wakeAt) {
+            Thread w = waiting.poll();
+            if (w != null) {
+                clock.unpark(w);
+            }
         }
         onCompletion.run();
     }
