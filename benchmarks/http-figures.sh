@@ -14,7 +14,8 @@
 # allocated bytes, sampled each second) over the run's steady window, divided by nginx's requests in it.
 # Client and server share this machine's cores. Needs nginx, python3, and the JDK's jfr. Run on a quiet machine:
 #   benchmarks/http-figures.sh         # RATES="5000 10000 20000 40000" DURATION=20s ALLOC_RATE=20000 PORT=18089
-# Extra pacer flags: PACER_FLAGS="--connections 32"; extra JVM options: JAVA_OPTS_EXTRA="...". WARMUP=0: no warm-up
+# Extra pacer flags: PACER_FLAGS="--connections 32" (or "--pacing-tick 1ms": less CPU per request);
+# extra JVM options: JAVA_OPTS_EXTRA="...". WARMUP=0: no warm-up
 # phase (the README's command; the measured phase is then the whole run).
 # The peer in the same session: WRK2=/path/to/wrk2/wrk adds, after each pacer row, a wrk2 row at the same rate
 # (wrk2 -t2 -c64 -R rate --latency for WARMUP + DURATION; nginx's log from WARMUP on is judged the same way, and
