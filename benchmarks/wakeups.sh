@@ -78,7 +78,7 @@ for rate in $RATES; do
     --url "http://127.0.0.1:$port/" --rate "$rate" --duration 14s -q --no-console $PACER_FLAGS >"$dir/out.txt" 2>&1 &
   pid=$!   # ./pacer execs the JVM: the same process
   threads "$pid" "$rate"
-  wait || true
+  wait "$pid" || true
   if [ -n "${WRK2:-}" ]; then
     echo "| $rate wrk2 | | | | |"
     "$WRK2" -t2 -c64 -d14s -R"$rate" "http://127.0.0.1:$port/" >"$dir/wrk2.txt" 2>&1 &
