@@ -32,31 +32,12 @@ ALLOC_RATE="${ALLOC_RATE:-20000}"
 PACER_FLAGS="${PACER_FLAGS:-}"
 dir="$(mktemp -d)"
 port="${PORT:-18089}"
-mkdir -p "$dir"/tmp/{body,proxy,fastcgi,uwsgi,scgi}
-cat > "$dir/nginx.conf" <<CONF
-$( [ "$(id -u)" -eq 0 ] && echo "user root;" )
-daemon off;
-worker_processes 1;
-pid $dir/nginx.pid;
-error_log $dir/error.log warn;
-events { worker_connections 8192; }
-http {
-  log_format timed '\$msec \$status \$request_uri';
-  access_log $dir/access.log timed buffer=256k flush=500ms;
-  keepalive_requests 100000000;
-  client_body_temp_path $dir/tmp/body; proxy_temp_path $dir/tmp/proxy; fastcgi_temp_path $dir/tmp/fastcgi;
-  uwsgi_temp_path $dir/tmp/uwsgi; scgi_temp_path $dir/tmp/scgi;
-  server {
-    listen 127.0.0.1:$port;
-    location / { return 200 "ok\n"; }
-  }
-}
-CONF
-nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
-"$nginx_bin" -p "$dir" -c "$dir/nginx.conf" &
-nginx_pid=$!
+. benchmarks/nginx-server.sh
+nginx_start "$dir" "$port" \
+  "log_format timed '\$msec \$status \$request_uri';
+  access_log $dir/access.log timed buffer=256k flush=500ms;" \
+  "location / { return 200 \"ok\\n\"; }"
 trap 'kill $nginx_pid 2>/dev/null; wait $nginx_pid 2>/dev/null; [ -n "${KEEP:-}" ] && echo "kept $dir" || rm -rf "$dir"' EXIT
-for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
 url="http://127.0.0.1:$port/"
 # the client's CPU time (utime + stime, clock ticks) every 0.5 s until it exits, into cpu.txt; then reaps it
 sample_cpu() {

@@ -12,27 +12,11 @@ RATES="${RATES:-20000 40000}"
 PACER_FLAGS="${PACER_FLAGS:-}"
 port="${PORT:-18090}"
 dir="$(mktemp -d)"
-mkdir -p "$dir"/tmp/{body,proxy,fastcgi,uwsgi,scgi}
-cat > "$dir/nginx.conf" <<CONF
-$( [ "$(id -u)" -eq 0 ] && echo "user root;" )
-daemon off;
-worker_processes 1;
-pid $dir/nginx.pid;
-error_log $dir/error.log warn;
-events { worker_connections 8192; }
-http {
-  access_log off;
-  keepalive_requests 100000000;
-  client_body_temp_path $dir/tmp/body; proxy_temp_path $dir/tmp/proxy; fastcgi_temp_path $dir/tmp/fastcgi;
-  uwsgi_temp_path $dir/tmp/uwsgi; scgi_temp_path $dir/tmp/scgi;
-  server { listen 127.0.0.1:$port; location / { return 200 "ok\n"; } }
-}
-CONF
-nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
-"$nginx_bin" -p "$dir" -c "$dir/nginx.conf" &
-nginx_pid=$!
+. benchmarks/nginx-server.sh
+nginx_start "$dir" "$port" \
+  "access_log off;" \
+  "location / { return 200 \"ok\\n\"; }"
 trap 'kill $nginx_pid 2>/dev/null; wait $nginx_pid 2>/dev/null; rm -rf "$dir"' EXIT
-for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
 ./pacer --version >/dev/null   # build once, outside the runs
 
 # threads PID RATE: per-thread figures between seconds 5 and 12 of the process's run

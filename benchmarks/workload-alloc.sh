@@ -17,30 +17,16 @@ cd "$(dirname "$0")/.."
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || { echo "workload-alloc: needs nginx" >&2; exit 1; }
 RATE="${RATE:-5000}" DURATION="${DURATION:-12s}" port="${PORT:-18092}" CASES="${CASES:-status json shop plain}"
 dir="$(mktemp -d)"
-mkdir -p "$dir"/tmp/{body,proxy,fastcgi,uwsgi,scgi}
-cat > "$dir/nginx.conf" <<CONF
-$( [ "$(id -u)" -eq 0 ] && echo "user root;" )
-daemon off;
-worker_processes 1;
-pid $dir/nginx.pid;
-error_log $dir/error.log warn;
-events { worker_connections 8192; }
-http {
-  log_format timed '\$msec \$request_method \$uri \$status';
-  access_log $dir/access.log timed buffer=256k flush=500ms;
-  keepalive_requests 100000000;
-  client_body_temp_path $dir/tmp/body; proxy_temp_path $dir/tmp/proxy; fastcgi_temp_path $dir/tmp/fastcgi;
-  uwsgi_temp_path $dir/tmp/uwsgi; scgi_temp_path $dir/tmp/scgi;
-  server {
-    listen 127.0.0.1:$port;
-    location ~ ^/items/([0-9]+)$ { default_type application/json; return 200 '{"id": \$1, "name": "item \$1"}'; }
+. benchmarks/nginx-server.sh
+nginx_start "$dir" "$port" \
+  "log_format timed '\$msec \$request_method \$uri \$status';
+  access_log $dir/access.log timed buffer=256k flush=500ms;" \
+  "location ~ ^/items/([0-9]+)$ { default_type application/json; return 200 '{\"id\": \$1, \"name\": \"item \$1\"}'; }
     location ~ ^/users/([0-9]+)/cart$ { return 201 'added'; }
-    location ~ ^/users/([0-9]+)/orders$ { default_type application/json; return 201 '{"orderId": "o-\$1"}'; }
+    location ~ ^/users/([0-9]+)/orders$ { default_type application/json; return 201 '{\"orderId\": \"o-\$1\"}'; }
     location ~ ^/orders/o-([0-9]+)/pay$ { return 200 'paid'; }
-    location / { return 404; }
-  }
-}
-CONF
+    location / { return 404; }"
+trap 'kill $nginx_pid 2>/dev/null; wait $nginx_pid 2>/dev/null; rm -rf "$dir"' EXIT
 sed "s|^base: .*|base: http://127.0.0.1:$port|" docs/shop.yaml > "$dir/shop.yaml"
 for kind in status json; do
   check='{status: 200}'
@@ -52,11 +38,6 @@ ops:
   browse: {weight: 1, request: "GET /items/{item}", check: $check}
 YAML
 done
-nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
-"$nginx_bin" -p "$dir" -c "$dir/nginx.conf" &
-nginx_pid=$!
-trap 'kill $nginx_pid 2>/dev/null; wait $nginx_pid 2>/dev/null; rm -rf "$dir"' EXIT
-for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
 ./pacer --version >/dev/null   # build once, outside the runs
 . bin/jdk.sh && pacer_find_jdk
 

@@ -104,6 +104,12 @@ class LiveViewInTerminalTest {
         return Integer.parseInt(Files.readString(exit).strip());
     }
 
+    /** The run exited with 0; else the failure shows the screen (the run's own last lines say why). */
+    void assertExitedOk() throws Exception {
+        int code = awaitExit();
+        assertEquals(0, code, "exit status " + code + "; the screen:\n" + screen());
+    }
+
     static int tmux(String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of("tmux"));
         cmd.addAll(List.of(args));
@@ -150,7 +156,7 @@ class LiveViewInTerminalTest {
         type("warp 9", true);
         awaitScreen(x -> x.contains("error: unknown command 'warp'"), "a refusal on one line");
 
-        assertEquals(0, awaitExit());
+        assertExitedOk();
         s = screen();
         assertTrue(s.contains("stopped by duration"), "the summary follows the last status:\n" + s);
     }
@@ -187,7 +193,7 @@ class LiveViewInTerminalTest {
             assertTrue(line.length() <= narrow, "within " + narrow + " columns: " + line.length() + ": " + line);
         }
         assertEquals(1, count(s, "pacer> "), "redrawn in place, not piled up:\n" + s);
-        assertEquals(0, awaitExit());
+        assertExitedOk();
     }
 
     @Test
@@ -204,6 +210,6 @@ class LiveViewInTerminalTest {
                 + "10000"
                 + " characters, not run"), s);
         type("stop", true);
-        assertEquals(0, awaitExit());
+        assertExitedOk();
     }
 }

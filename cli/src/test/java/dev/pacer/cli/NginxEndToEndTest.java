@@ -79,6 +79,32 @@ class NginxEndToEndTest {
         assertTrue(p99 < 10_000_000L, "the first interval's response p99 " + p99 / 1e6 + " ms, under 10 ms:\n" + table);
     }
 
+    /**
+     * With a 1 ms pacing tick every request of the run still reaches nginx (those due in the last tick before the
+     * deadline too), and the ops wait about half a tick at the median, where the default pacing's median wait is 0.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void withA1MsPacingTickNginxSeesEveryRequestAndTheMedianOpWaitsAboutHalfATick() throws Exception {
+        Path nginx = nginxOrSkip();
+        int port = Fixtures.freePort();
+        NginxServer server = NginxServer.start(nginx, dir, List.of(), "127.0.0.1", port);
+        PacerProcess.Result r;
+        try {
+            r = PacerProcess.run(dir, 120, "run", "--rate", "5000", "--duration", "3s", "--op", "http",
+                    "--url", "http://127.0.0.1:" + port + "/", "--pacing-tick", "1ms", "--summary", "tick.json", "-q");
+        } finally {
+            server.close();
+        }
+        assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
+        JsonNode summary = JSON.readTree(dir.resolve("tick.json").toFile());
+        assertEquals(15_000, summary.get("ops").asLong(), "every slot of 3 s at 5 000/s was sent");
+        assertEquals(15_000, Files.readAllLines(dir.resolve("access.log")).size(), "nginx saw every request");
+        long waitP50 = summary.get("wait").get("percentiles").get("50").asLong();
+        // uniform over the tick: 0.5 ms; bounds loose for a loaded machine, and far from the default's 0
+        assertTrue(waitP50 >= 200_000 && waitP50 <= 2_000_000, "wait p50 " + waitP50 / 1e6 + " ms, about 0.5 ms");
+    }
+
     @Test
     void pacedAt5000PerSecondAfterAWarmUpNginxSeesEveryRequestAndEverySecondAtRate() throws Exception {
         Path nginx = nginxOrSkip();
