@@ -44,6 +44,20 @@ class NginxEndToEndTest {
     }
 
 
+    /** Runs pacer with {@code args} in {@link #dir} while a private nginx serves ({@code {url}} in them: its URL). */
+    PacerProcess.Result runAgainstNginx(String... args) throws Exception {
+        Path nginx = nginxOrSkip();
+        int port = Fixtures.freePort();
+        String url = "http://127.0.0.1:" + port + "/";
+        NginxServer server = NginxServer.start(nginx, dir, List.of(), "127.0.0.1", port);
+        try {
+            return PacerProcess.run(dir, 120, java.util.Arrays.stream(args).map(a -> a.replace("{url}", url))
+                    .toArray(String[]::new));
+        } finally {
+            server.close();
+        }
+    }
+
     /**
      * The README's command, with no warm-up phase: the engine's and the op's warm-ups (off the record, nginx never
      * sees them) have compiled what the run executes, so its first 100 ms are on target and on time. Before the
@@ -52,17 +66,8 @@ class NginxEndToEndTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void theFirst100MsAt5000PerSecondWithNoWarmUpPhaseAreOnTargetAndOnTime() throws Exception {
-        Path nginx = nginxOrSkip();
-        int port = Fixtures.freePort();
-        NginxServer server = NginxServer.start(nginx, dir, List.of(), "127.0.0.1", port);
-        PacerProcess.Result r;
-        try {
-            r = PacerProcess.run(dir, 120, "run", "--rate", "5000", "--duration", "2s", "--op", "http",
-                    "--url", "http://127.0.0.1:" + port + "/", "--interval", "100ms", "--csv", "first.csv",
-                    "--summary", "first.json", "-q");
-        } finally {
-            server.close();
-        }
+        PacerProcess.Result r = runAgainstNginx("run", "--rate", "5000", "--duration", "2s", "--op", "http",
+                "--url", "{url}", "--interval", "100ms", "--csv", "first.csv", "--summary", "first.json", "-q");
         assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
         long ops = JSON.readTree(dir.resolve("first.json").toFile()).get("ops").asLong();
         assertEquals(Files.readAllLines(dir.resolve("access.log")).size(), ops, "nginx saw every op, and only those");
@@ -86,16 +91,8 @@ class NginxEndToEndTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void withA1MsPacingTickNginxSeesEveryRequestAndTheMedianOpWaitsAboutHalfATick() throws Exception {
-        Path nginx = nginxOrSkip();
-        int port = Fixtures.freePort();
-        NginxServer server = NginxServer.start(nginx, dir, List.of(), "127.0.0.1", port);
-        PacerProcess.Result r;
-        try {
-            r = PacerProcess.run(dir, 120, "run", "--rate", "5000", "--duration", "3s", "--op", "http",
-                    "--url", "http://127.0.0.1:" + port + "/", "--pacing-tick", "1ms", "--summary", "tick.json", "-q");
-        } finally {
-            server.close();
-        }
+        PacerProcess.Result r = runAgainstNginx("run", "--rate", "5000", "--duration", "3s", "--op", "http",
+                "--url", "{url}", "--pacing-tick", "1ms", "--summary", "tick.json", "-q");
         assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
         JsonNode summary = JSON.readTree(dir.resolve("tick.json").toFile());
         assertEquals(15_000, summary.get("ops").asLong(), "every slot of 3 s at 5 000/s was sent");
