@@ -85,8 +85,8 @@ class NginxEndToEndTest {
     }
 
     /**
-     * With a 1 ms pacing tick every request of the run still reaches nginx (those due in the last tick before the
-     * deadline too), and the ops wait about half a tick at the median, where the default pacing's median wait is 0.
+     * With a 1 ms pacing tick the run's requests reach nginx (those due in the last tick before the deadline too),
+     * each counted once, and the ops wait about half a tick at the median, where the default pacing's median is 0.
      */
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -95,8 +95,11 @@ class NginxEndToEndTest {
                 "--url", "{url}", "--pacing-tick", "1ms", "--summary", "tick.json", "-q");
         assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
         JsonNode summary = JSON.readTree(dir.resolve("tick.json").toFile());
-        assertEquals(15_000, summary.get("ops").asLong(), "every slot of 3 s at 5 000/s was sent");
-        assertEquals(15_000, Files.readAllLines(dir.resolve("access.log")).size(), "nginx saw every request");
+        long ops = summary.get("ops").asLong();
+        assertEquals(ops, Files.readAllLines(dir.resolve("access.log")).size(), "nginx saw every op, and only those");
+        // every slot of 3 s at 5 000/s (the manual-clock test holds the engine to exactly all of them); a worker the
+        // loaded machine stalls more than 20 ms past the end may leave its last few unsent
+        assertTrue(ops >= 14_900 && ops <= 15_000, ops + " ops of 15 000");
         long waitP50 = summary.get("wait").get("percentiles").get("50").asLong();
         // uniform over the tick: 0.5 ms; bounds loose for a loaded machine, and far from the default's 0
         assertTrue(waitP50 >= 200_000 && waitP50 <= 2_000_000, "wait p50 " + waitP50 / 1e6 + " ms, about 0.5 ms");
