@@ -139,7 +139,8 @@ final class InFlightPool {
     private void completed(Slot slot, long endNanos, Outcome outcome) {
         metrics.complete(slot, endNanos, outcome);
         free.add(slot);
-        if (wakeAt == 1 || free.size() >= wakeAt) {
+        // a batch is counted only while a worker waits: the queue's size takes its lock
+        if (wakeAt == 1 || (!waiting.isEmpty() && free.size() >= wakeAt)) {
             Thread w = waiting.poll();
             if (w != null) {
                 clock.unpark(w);

@@ -55,11 +55,6 @@ public final class TickSleeper implements Sleeper {
         return 0;
     }
 
-    /** The shortest park. */
-    public long tickNanos() {
-        return tickNanos;
-    }
-
     @Override
     public String toString() {
         return "TickSleeper[tick=" + tickNanos + "ns, " + base + "]";
