@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pacer.engine.api.StopReason;
 import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.IntervalReport;
 import dev.pacer.engine.api.AsyncOp;
 import dev.pacer.engine.api.Completion;
 import dev.pacer.engine.api.Op;
@@ -19,7 +20,9 @@ import dev.pacer.ratelimit.api.RateSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -91,6 +94,34 @@ class RunEndTest {
         Summary s = ManualClock.play(clock, run(config("300", 1, false, Duration.ofSeconds(1), 0), cycle -> null,
                 Duration.ZERO));
         assertEquals(300, s.ops(), "every slot before the end, and not slot 300 (ideally at the end)");
+    }
+
+    @Test
+    void aWorkerBehindAtTheEndStillTakesTheSlotsDueBeforeItLate() throws Exception {
+        // 1000 ops/s for 1 s on one worker; the op of cycle 990 takes 15 ms, so at the deadline (1 000 ms) the slots
+        // of 991-999 ms are due and not taken: the worker takes them at 1 005 ms, each late, then leaves by itself
+        long t0 = clock.nanoTime();
+        LoadRun r = run(config("1000", 1, false, Duration.ofSeconds(1), 0),
+                cycle -> {
+                    if (cycle == 990) {
+                        clock.sleep(15 * MS);
+                    }
+                    return null;
+                }, Duration.ofSeconds(1));
+        List<IntervalReport> intervals = new CopyOnWriteArrayList<>();
+        r.addIntervalListener(intervals::add);
+        Summary s = ManualClock.play(clock, r);
+        assertEquals(1000, s.ops(), "every slot due before the end was taken (991 when the stop came at the end)");
+        List<IntervalReport> schedule = intervals.stream().filter(i -> !i.drain())
+                .toList();
+        assertEquals(5, schedule.size(), "five 200 ms intervals, the late slots in the last, no interval of their own");
+        assertEquals(1000, schedule.stream().mapToLong(i -> i.stats().ops()).sum());
+        assertEquals(200, schedule.get(4).stats().ops(), "the last interval holds its 9 late slots");
+        assertEquals(StopReason.DURATION, s.stopReason());
+        assertEquals(1.0, s.durationSeconds(), 1e-9, "the run's length is its schedule's");
+        assertEquals(14 * MS, s.latencies().get(Metric.WAIT).max(), 14 * MS / 1000,
+                "the slot of 991 ms went at 1 005 ms");
+        assertEquals(1_005 * MS, clock.nanoTime() - t0, "the run ended when the late worker left, not at the slack");
     }
 
     @Test

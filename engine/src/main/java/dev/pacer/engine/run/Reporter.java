@@ -202,32 +202,43 @@ public final class Reporter {
     }
 
     /**
-     * How long past its deadline and two ticks a ticked run waits for a worker still parked for a slot due before the
-     * deadline: a park on a loaded machine oversleeps (with 2 ticks alone, 1 in a few CI runs lost the last slot).
+     * How long past its deadline a run waits for a worker still behind on slots due before the deadline, which the
+     * limiter has not handed out yet (after a GC pause or a stall of the loaded machine at the end: a run stopped at
+     * the deadline itself never sent them, nor counted them). A ticked run waits two ticks more, whatever the limiter
+     * owes, for a worker parked for a tick across the deadline (with 2 ticks alone, 1 in a few CI runs lost the last
+     * slot). Workers on time leave by themselves at the deadline and the run ends then; workers parked for slots
+     * after it (a low rate) do not hold the run up.
      */
-    static final long TICK_END_SLACK_NANOS = 20_000_000;
+    static final long END_SLACK_NANOS = 20_000_000;
+    /** How often the reporter looks again, past the deadline, whether the limiter still owes slots due before it. */
+    private static final long END_POLL_NANOS = 1_000_000;
 
     /**
-     * Stage 1: intervals until the schedule ends; stops the activity at its deadline (with a pacing tick, up to
-     * {@link #TICK_END_SLACK_NANOS} and two ticks after it: a worker parked for a tick across the deadline still takes
-     * the slots due before it, then leaves by itself, and the run ends then). Returns the last cut.
+     * Stage 1: intervals until the schedule ends; stops the activity at its deadline, or up to {@link #END_SLACK_NANOS}
+     * (and two ticks, with a pacing tick) after it while a late worker still takes the slots due before it, then
+     * leaves by itself, and the run ends then. Returns the last cut.
      */
     private long reportSchedule() {
         long lastCut = startNanos;
         long nextTick = startNanos + intervalNanos;
         java.time.Duration tick = activity.config().pacingTick();
-        long endSlack = tick == null ? 0 : 2 * tick.toNanos() + TICK_END_SLACK_NANOS;
+        long tickSlack = tick == null ? 0 : 2 * tick.toNanos() + END_SLACK_NANOS;
+        // the limiter's snapshot loads classes of its own the first time: here, not at the end, where an op may hold
+        // every file descriptor and a class read from a directory cannot be opened (RunEndsWritingItsFilesTest)
+        owesSlots();
         while (activity.isRunning() && !activity.workersGone()) {
             long now = clock.nanoTime();
-            long nominal = activity.deadlineNanos();
-            long deadline = nominal > Long.MAX_VALUE - endSlack ? nominal : nominal + endSlack; // none: MAX_VALUE
-            if (now >= deadline) {
+            long nominal = activity.deadlineNanos(); // none: Long.MAX_VALUE
+            boolean late = now >= nominal; // past the deadline: only late workers are waited for
+            if (late && !(tick != null ? now - nominal < tickSlack
+                    : now - nominal < END_SLACK_NANOS && owesSlots())) {
                 activity.stop(StopReason.DURATION, StopReason.DURATION.label());
                 break;
             }
             PendingPhase next = pending.get();
             boolean boundary = next != null && next.due(now);
-            if (now >= nextTick || boundary) {
+            // past the deadline no interval is cut: the late slots go into the run's last interval, not a new one
+            if (!late && (now >= nextTick || boundary)) {
                 cut(lastCut, now, false);
                 lastCut = now;
                 if (boundary) {
@@ -239,9 +250,15 @@ public final class Reporter {
                 continue;
             }
             if (!wake) {
-                long until = Math.min(nextTick, deadline);
-                if (next != null && !next.atOnce() && next.atNanos() - until < 0) {
-                    until = next.atNanos();
+                long until;
+                if (late) { // the workers' end unparks it; without a tick, the limiter is looked at again
+                    until = tick != null ? nominal + tickSlack
+                            : Math.min(now + END_POLL_NANOS, nominal + END_SLACK_NANOS);
+                } else {
+                    until = Math.min(nextTick, nominal);
+                    if (next != null && !next.atOnce() && next.atNanos() - until < 0) {
+                        until = next.atNanos();
+                    }
                 }
                 clock.park(until - now); // a stop, a phase or the workers' end unparks it too
             }
@@ -253,6 +270,16 @@ public final class Reporter {
             activity.stop(planned, planned.label());
         }
         return lastCut;
+    }
+
+    /** Whether the limiter has slots due by now that no worker took yet (false for an unpaced run). */
+    private boolean owesSlots() {
+        dev.pacer.ratelimit.api.RateLimiter limiter = activity.control.limiter;
+        if (limiter == null) {
+            return false;
+        }
+        dev.pacer.ratelimit.api.LimiterSnapshot s = limiter.snapshot();
+        return s.lagNanos() + s.reservedNanos() > 0;
     }
 
     /**
@@ -269,11 +296,12 @@ public final class Reporter {
 
     /**
      * Stages 2 and 3: ops in flight finish, in drain intervals, until none is left or the grace period
-     * after the stop ends (or a second stop cuts it short); what is left then is cancelled.
+     * after the schedule's end ends (its deadline when it ended by its duration, however late the stop came within
+     * the end slack; else the stop), or a second stop cuts it short; what is left then is cancelled.
      */
     private void drain(long from) {
         long lastCut = from;
-        long graceEnd = activity.stopNanos() + graceNanos;
+        long graceEnd = scheduleEnd() + graceNanos;
         long nextTick = from + intervalNanos;
         while (!activity.isDone() && !activity.hurried()) {
             long now = clock.nanoTime();
