@@ -22,10 +22,14 @@ out="${OUT:-$(mktemp -d)}"
 pid=$!   # ./pacer execs java: this is the JVM
 start=$(date +%s)
 
-# the heap in use right after a full GC, in KB
+# the heap in use right after a full GC, in KB: G1's one "heap ... used NK" line, or the serial collector's (the
+# launcher's) two generations, "DefNew total ..., used NK" and "Tenured total ..., used NK", summed
 live_kb() {
   "$JAVA_HOME/bin/jcmd" "$pid" GC.run >/dev/null
-  "$JAVA_HOME/bin/jcmd" "$pid" GC.heap_info | sed -n 's/.*heap .*total.* used \([0-9]*\)K.*/\1/p' | head -n 1
+  "$JAVA_HOME/bin/jcmd" "$pid" GC.heap_info \
+    | awk '/^ *(garbage-first heap|DefNew|Tenured|PSYoungGen|ParOldGen) +total/ {
+             for (i = 1; i <= NF; i++) if ($i == "used") { v = $(i + 1); sub(/K.*/, "", v); kb += v } }
+           END { print kb + 0 }'
 }
 at() { local s=$(( $1 - ($(date +%s) - start) )); [ "$s" -le 0 ] || sleep "$s"; }
 

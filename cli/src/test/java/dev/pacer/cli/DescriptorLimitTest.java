@@ -33,7 +33,7 @@ class DescriptorLimitTest {
         NginxServer server = NginxServer.start(nginx, dir, List.of(), "127.0.0.1", port);
         PacerProcess.Result r;
         try {
-            r = PacerProcess.start(dir, ULIMIT_1024, List.of("-Xmx512m"), "run", "--op", "http", "--url",
+            r = PacerProcess.start(dir, ULIMIT_1024, PacerProcess.DEFAULT_JVM_OPTIONS, "run", "--op", "http", "--url",
                     "http://127.0.0.1:" + port + "/{cycle}", "--connections", "600", "--rate", "1000",
                     "--duration", "2s", "--summary", "s.json", "-q").await(120);
         } finally {
@@ -48,8 +48,8 @@ class DescriptorLimitTest {
 
     @Test
     void moreConnectionsThanUlimit1024HoldsAreRefusedInOneLineSayingHowManyFit() throws Exception {
-        PacerProcess.Result r = PacerProcess.start(dir, ULIMIT_1024, List.of("-Xmx512m"), "run", "--op", "http",
-                "--url", "http://127.0.0.1:9/", "--connections", "2000", "--cycles", "1").await(60);
+        PacerProcess.Result r = PacerProcess.start(dir, ULIMIT_1024, PacerProcess.DEFAULT_JVM_OPTIONS, "run", "--op",
+                "http", "--url", "http://127.0.0.1:9/", "--connections", "2000", "--cycles", "1").await(60);
         assertEquals(2, r.exitCode(), r.stdout() + r.stderr());
         String err = r.stderr().strip();
         assertEquals(1, err.lines().count(), "one line: " + err);

@@ -21,11 +21,14 @@ final class PacerProcess {
         this.stderr = stderr;
     }
 
+    /** The JVM options of a pacer started without its own: a heap bound, and the launcher's collector. */
+    static final List<String> DEFAULT_JVM_OPTIONS = List.of("-Xmx512m", "-XX:+UseSerialGC");
+
     static PacerProcess start(Path workDir, String... args) throws IOException {
-        return start(workDir, List.of("-Xmx512m"), args);
+        return start(workDir, DEFAULT_JVM_OPTIONS, args);
     }
 
-    /** Starts pacer with these JVM options (a heap bound, GC logging) in place of the default {@code -Xmx512m}. */
+    /** Starts pacer with these JVM options (a heap bound, GC logging) in place of {@link #DEFAULT_JVM_OPTIONS}. */
     static PacerProcess start(Path workDir, List<String> jvmOptions, String... args) throws IOException {
         return start(workDir, List.of(), jvmOptions, args);
     }
@@ -41,7 +44,7 @@ final class PacerProcess {
      */
     static Result run(Path workDir, java.util.Map<String, String> env, long timeoutSeconds,
             String... args) throws Exception {
-        return start(workDir, env, List.of(), List.of("-Xmx512m"), args).await(timeoutSeconds);
+        return start(workDir, env, List.of(), DEFAULT_JVM_OPTIONS, args).await(timeoutSeconds);
     }
 
     private static PacerProcess start(Path workDir, java.util.Map<String, String> env, List<String> wrapper,

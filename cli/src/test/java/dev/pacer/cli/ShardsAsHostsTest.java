@@ -74,8 +74,8 @@ class ShardsAsHostsTest {
         List<String> logs = new ArrayList<>();
         for (int i = 0; i < SHARDS; i++) {
             logs.add("shard-" + i + ".hlog");
-            shards.add(PacerProcess.start(dir, List.of("ip", "netns", "exec", ns(i)), List.of("-Xmx512m"), "run",
-                    "--op", "http",
+            shards.add(PacerProcess.start(dir, List.of("ip", "netns", "exec", ns(i)), PacerProcess.DEFAULT_JVM_OPTIONS,
+                    "run", "--op", "http",
                     "--url", "http://" + addr(server) + ":8080/{cycle}", "--rate", Integer.toString(RATE), "--duration",
                             "10s",
                     "--shard", i + "/" + SHARDS, "--start-at", startAt.toString(), "--threads", "4", "--hlog",
