@@ -14,6 +14,7 @@
 #   c1       -XX:TieredStopAtLevel=1: C1 only, no C2 compilations during the run (less peak speed)
 #   serial   -XX:+UseSerialGC: no concurrent GC threads, one-thread young collections
 #   parallel -XX:+UseParallelGC
+# PACER_FLAGS adds pacer flags to every round (e.g. "--hlog run.hlog", as benchmarks/http-figures.sh runs it).
 # Needs nginx and python3. Run on a quiet machine; one timing measurement at a time.
 #   benchmarks/start-flags.sh     # RATE=40000 DURATION=10s ROUNDS=5 SETS="default g1 aot c1" PORT=18091
 set -euo pipefail
@@ -52,7 +53,7 @@ if [[ " $SETS " == *" aot "* ]]; then
 fi
 
 echo "start-flags $(date -u +%Y-%m-%dT%H:%MZ): $(nproc) cores shared with nginx $(nginx -v 2>&1 | sed 's/.*nginx\///'), JDK $(pacer_jdk_version "$JAVA_HOME"), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "each round: ./pacer run --op http --url $url --rate $RATE --duration $DURATION --interval 100ms --csv (no warm-up phase)"
+echo "each round: ./pacer run --op http --url $url --rate $RATE --duration $DURATION --interval 100ms --csv ${PACER_FLAGS:-}(no warm-up phase)"
 : > "$dir/rows.txt"
 for round in $(seq "$ROUNDS"); do
   for set in $SETS; do
@@ -60,7 +61,7 @@ for round in $(seq "$ROUNDS"); do
     launched=$(date +%s.%N)
     PACER_SKIP_BUILD=1 PACER_JAVA_OPTS="-Xmx1g $(opts "$set")" \
       ./pacer run --op http --url "$url" --rate "$RATE" --duration "$DURATION" -q --no-console \
-      --summary "$dir/s.json" --interval 100ms --csv "$dir/i.csv" >"$dir/out.txt" 2>&1 </dev/null &
+      --summary "$dir/s.json" --interval 100ms --csv "$dir/i.csv" ${PACER_FLAGS:-} >"$dir/out.txt" 2>&1 </dev/null &
     pid=$!
     first=""; t0=""; c0=""; last=""
     while [ -d "/proc/$pid" ]; do
