@@ -14,6 +14,8 @@
 #   c1       -XX:TieredStopAtLevel=1: C1 only, no C2 compilations during the run (less peak speed)
 #   serial   -XX:+UseSerialGC: no concurrent GC threads, one-thread young collections
 #   parallel -XX:+UseParallelGC
+#   cprio    -XX:ThreadPriorityPolicy=1 -XX:CompilerThreadPriority=1: the JIT's threads at nice 4, below the run's
+#            threads (the JVM warns when not run as root; lowering a priority needs no permission)
 # PACER_FLAGS adds pacer flags to every round (e.g. "--hlog run.hlog", as benchmarks/http-figures.sh runs it).
 # Needs nginx and python3. Run on a quiet machine; one timing measurement at a time.
 #   benchmarks/start-flags.sh     # RATE=40000 DURATION=10s ROUNDS=5 SETS="default g1 aot c1" PORT=18091
@@ -41,6 +43,7 @@ opts() {
     c1) echo "-XX:TieredStopAtLevel=1" ;;
     serial) echo "-XX:+UseSerialGC" ;;
     parallel) echo "-XX:+UseParallelGC" ;;
+    cprio) echo "-XX:ThreadPriorityPolicy=1 -XX:CompilerThreadPriority=1" ;;
     *) echo "start-flags: unknown set $1" >&2; exit 2 ;;
   esac
 }
