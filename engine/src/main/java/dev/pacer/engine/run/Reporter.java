@@ -222,7 +222,7 @@ public final class Reporter {
         long lastCut = startNanos;
         long nextTick = startNanos + intervalNanos;
         java.time.Duration tick = activity.config().pacingTick();
-        long tickSlack = tick == null ? 0 : 2 * tick.toNanos() + END_SLACK_NANOS;
+        long slack = END_SLACK_NANOS + (tick == null ? 0 : 2 * tick.toNanos());
         // the limiter's snapshot loads classes of its own the first time: here, not at the end, where an op may hold
         // every file descriptor and a class read from a directory cannot be opened (RunEndsWritingItsFilesTest)
         owesSlots();
@@ -230,8 +230,7 @@ public final class Reporter {
             long now = clock.nanoTime();
             long nominal = activity.deadlineNanos(); // none: Long.MAX_VALUE
             boolean late = now >= nominal; // past the deadline: only late workers are waited for
-            if (late && !(tick != null ? now - nominal < tickSlack
-                    : now - nominal < END_SLACK_NANOS && owesSlots())) {
+            if (late && (now - nominal >= slack || tick == null && !owesSlots())) {
                 activity.stop(StopReason.DURATION, StopReason.DURATION.label());
                 break;
             }
@@ -252,8 +251,7 @@ public final class Reporter {
             if (!wake) {
                 long until;
                 if (late) { // the workers' end unparks it; without a tick, the limiter is looked at again
-                    until = tick != null ? nominal + tickSlack
-                            : Math.min(now + END_POLL_NANOS, nominal + END_SLACK_NANOS);
+                    until = tick != null ? nominal + slack : Math.min(now + END_POLL_NANOS, nominal + slack);
                 } else {
                     until = Math.min(nextTick, nominal);
                     if (next != null && !next.atOnce() && next.atNanos() - until < 0) {
