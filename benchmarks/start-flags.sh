@@ -7,7 +7,7 @@
 # the worst 100 ms interval's p99 in the first second, the client's CPU (% of a core over the run, /proc/PID/stat),
 # and the time from the JVM's launch to the run's first op (the summary's start line minus the launch).
 # The sets (SETS to choose, space-separated names):
-#   default  the launcher as it is (the serial collector since 2026-11-26)
+#   default  the launcher as it is (the serial collector since 2026-11-26, no uncommon traps since 2026-11-27)
 #   g1       -XX:+UseG1GC: the JDK's own default collector on a machine of 2 cores or more
 #   aot      the JDK's AOT cache (JEP 483/514/515): a training run of TRAIN at the same rate writes it
 #            (-XX:AOTCacheOutput), every round reads it (-XX:AOTCache); needs JDK 25
@@ -44,6 +44,8 @@ opts() {
     serial) echo "-XX:+UseSerialGC" ;;
     parallel) echo "-XX:+UseParallelGC" ;;
     cprio) echo "-XX:ThreadPriorityPolicy=1 -XX:CompilerThreadPriority=1" ;;
+    notraps) echo "-XX:PerMethodTrapLimit=0 -XX:PerBytecodeTrapLimit=0" ;;
+    traps) echo "-XX:PerMethodTrapLimit=100 -XX:PerBytecodeTrapLimit=4" ;;
     *) echo "start-flags: unknown set $1" >&2; exit 2 ;;
   esac
 }

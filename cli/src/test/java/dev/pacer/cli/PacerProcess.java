@@ -21,8 +21,9 @@ final class PacerProcess {
         this.stderr = stderr;
     }
 
-    /** The JVM options of a pacer started without its own: a heap bound, and the launcher's collector. */
-    static final List<String> DEFAULT_JVM_OPTIONS = List.of("-Xmx512m", "-XX:+UseSerialGC");
+    /** The JVM options of a pacer started without its own: a heap bound, and the launcher's collector and traps. */
+    static final List<String> DEFAULT_JVM_OPTIONS = List.of("-Xmx512m", "-XX:+UseSerialGC",
+            "-XX:PerMethodTrapLimit=0", "-XX:PerBytecodeTrapLimit=0");
 
     static PacerProcess start(Path workDir, String... args) throws IOException {
         return start(workDir, DEFAULT_JVM_OPTIONS, args);
