@@ -6,7 +6,8 @@
 # collection pacer makes just before its clock starts): each deoptimisation (where its trap was and why) and each
 # compilation of 1 ms or more, then counts, compile milliseconds (all, and C2's) and the first second's 100 ms
 # response p99s. PACER_JAVA_OPTS is passed on (e.g. the JDK's own trap limits:
-# PACER_JAVA_OPTS="-XX:PerMethodTrapLimit=100 -XX:PerBytecodeTrapLimit=4"). Needs nginx, python3 and the JDK's jfr.
+# PACER_JAVA_OPTS="-XX:PerMethodTrapLimit=100 -XX:PerBytecodeTrapLimit=4"); PACER_FLAGS adds pacer flags to each run
+# (e.g. "--hlog run.hlog", as benchmarks/http-figures.sh runs pacer). Needs nginx, python3 and the JDK's jfr.
 #   benchmarks/jit-in-run.sh      # RATE=60000 DURATION=3s WINDOW=2 ROUNDS=1 PORT=18092
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,11 +26,11 @@ cat > "$dir/jit.jfc" <<'JFC'
   <event name="jdk.GarbageCollection"><setting name="enabled">true</setting><setting name="threshold">0 ms</setting></event>
 </configuration>
 JFC
-echo "jit-in-run $(date -u +%Y-%m-%dT%H:%MZ): $(nproc) cores, JDK $(pacer_jdk_version "$JAVA_HOME"), RATE=$RATE, PACER_JAVA_OPTS=${PACER_JAVA_OPTS:-}"
+echo "jit-in-run $(date -u +%Y-%m-%dT%H:%MZ): $(nproc) cores, JDK $(pacer_jdk_version "$JAVA_HOME"), RATE=$RATE, PACER_JAVA_OPTS=${PACER_JAVA_OPTS:-}, PACER_FLAGS=${PACER_FLAGS:-}"
 for round in $(seq "$ROUNDS"); do
   PACER_SKIP_BUILD=1 PACER_JAVA_OPTS="${PACER_JAVA_OPTS:-} -XX:StartFlightRecording=filename=$dir/run.jfr,settings=$dir/jit.jfc" \
     ./pacer run --op http --url "http://127.0.0.1:$port/{cycle}" --rate "$RATE" --duration "$DURATION" \
-    --interval 100ms --csv "$dir/run.csv" --no-console > "$dir/out.txt" 2>&1 || { cat "$dir/out.txt" >&2; exit 1; }
+    --interval 100ms --csv "$dir/run.csv" --no-console ${PACER_FLAGS:-} > "$dir/out.txt" 2>&1 || { cat "$dir/out.txt" >&2; exit 1; }
   "$JAVA_HOME/bin/jfr" print --json --events jdk.Compilation,jdk.Deoptimization,jdk.GarbageCollection "$dir/run.jfr" \
     > "$dir/run.json"
   echo "round $round: $(grep -E '^  response' "$dir/out.txt" | sed 's/  */ /g')"
