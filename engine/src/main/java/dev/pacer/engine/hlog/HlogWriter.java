@@ -48,10 +48,24 @@ public final class HlogWriter implements AutoCloseable {
      * @param onFailure told once, with one line ({@code cannot write FILE: REASON}), when a write fails
      */
     public HlogWriter(Path path, Map<String, ?> settings, Consumer<String> onFailure) throws IOException {
+        this(new OutputFile(path, onFailure), settings);
+    }
+
+    private HlogWriter(OutputFile file, Map<String, ?> settings) {
         this.settingsComment = HlogComments.run(settings);
-        this.file = new OutputFile(path, onFailure);
+        this.file = file;
         this.writer = new HistogramLogWriter(file.out());
         rehearse();
+    }
+
+    /**
+     * A started log into nothing ({@link OutputFile#discarding()}), for the engine's warm-up: its intervals are
+     * encoded and compressed as a real log's, so the JIT has compiled that before the run's clock starts.
+     */
+    public static HlogWriter discarding(Map<String, ?> settings) {
+        HlogWriter w = new HlogWriter(OutputFile.discarding(), settings);
+        w.start(System.currentTimeMillis());
+        return w;
     }
 
     /**

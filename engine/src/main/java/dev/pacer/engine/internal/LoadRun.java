@@ -36,6 +36,7 @@ import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -160,6 +161,21 @@ public final class LoadRun {
         return !running || finished.await(timeout, unit);
     }
 
+    /**
+     * Sinks of the kinds this run writes (an hlog, a CSV), each into nothing, for the engine's warm-up to write its
+     * private intervals to: their writing is compiled before the clock starts.
+     */
+    private List<Consumer<IntervalReport>> warmUpSinks(boolean hlog, boolean csv) {
+        List<Consumer<IntervalReport>> sinks = new ArrayList<>();
+        if (hlog) {
+            sinks.add(HlogWriter.discarding(StartLines.settings(options.activity()))::interval);
+        }
+        if (csv) {
+            sinks.add(IntervalCsv.discarding());
+        }
+        return sinks;
+    }
+
     /** Runs to the end. Returns the summary (also printed, and written when asked). */
     @SuppressWarnings("try") // the signal handlers are held for the run's length, not used in the block
     public Summary run() throws IOException {
@@ -212,7 +228,8 @@ public final class LoadRun {
             // the op first (the http op's warm-up leaves compilations queued), then the engine, which ends once the
             // JIT has been quiet for two rounds: what both queued is compiled before the first op
             activity.warmUpOp();
-            EngineWarmUp.Result warm = EngineWarmUp.before(activity, options.engineWarmUp());
+            EngineWarmUp.Result warm = EngineWarmUp.before(activity, options.engineWarmUp(),
+                    warmUpSinks(hlog != null, csv != null));
             if (warm != null && options.announce()) {
                 err.println(warm.startLine());
             }

@@ -7,6 +7,7 @@ import dev.pacer.engine.api.Op;
 import dev.pacer.engine.op.OpMix;
 import dev.pacer.engine.api.Outcome;
 import dev.pacer.engine.api.Durations;
+import dev.pacer.engine.api.IntervalReport;
 import dev.pacer.ratelimit.api.RateSpec;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
@@ -17,6 +18,7 @@ import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 
 /**
  * The engine's warm-up: before a run's clock starts, the code it executes per op (the limiter's acquire, the
@@ -82,6 +84,17 @@ public final class EngineWarmUp {
      * from the compiled code (seen: its acquire, claim and grant deoptimised at the first op).
      */
     public static Result before(Activity real, Duration bound) {
+        return before(real, bound, List.of());
+    }
+
+    /**
+     * As {@link #before(Activity, Duration)}, with {@code sinks} called for each of the private reporter's
+     * intervals as the run's own sinks will be for its: a sink of the same kind writing into nothing (an hlog, a
+     * CSV), so its code is compiled too. Measured at 20 000 req/s with {@code --hlog}: the log's encoding was
+     * compiled in the run's first 0.5 s (45-50 ms of C2 on a compiler thread), and the run's first 2 s compiled for
+     * 108-195 ms in all; with these sinks, 23-41 ms.
+     */
+    public static Result before(Activity real, Duration bound, List<Consumer<IntervalReport>> sinks) {
         Objects.requireNonNull(real, "real");
         if (bound.isZero() || bound.isNegative() || !real.isRunning()) {
             return null;
@@ -96,7 +109,7 @@ public final class EngineWarmUp {
         ExecutorService completer = Executors.newSingleThreadExecutor(
                 r -> Thread.ofPlatform().name("pacer-engine-warm-up-completer").daemon(true).unstarted(r));
         try {
-            return rounds(real, config, full, slow, jit, timed, minRounds, maxRounds, completer);
+            return rounds(real, config, full, slow, jit, timed, minRounds, maxRounds, completer, sinks);
         } finally {
             completer.shutdownNow();
         }
@@ -104,7 +117,7 @@ public final class EngineWarmUp {
 
     private static Result rounds(Activity real, ActivityConfig config, RateSpec full, RateSpec slow,
                                  CompilationMXBean jit, boolean timed, long minRounds, long maxRounds,
-                                 Executor completer) {
+                                 Executor completer, List<Consumer<IntervalReport>> sinks) {
         long ops = 0;
         long nanos = 0;
         long before = timed ? jit.getTotalCompilationTime() : 0;
@@ -117,7 +130,9 @@ public final class EngineWarmUp {
             if (!real.isRunning()) {
                 break;
             }
-            Reporter.Measurement m = new Reporter(warm, CUT, Duration.ofSeconds(1)).run();
+            Reporter reporter = new Reporter(warm, CUT, Duration.ofSeconds(1));
+            sinks.forEach(reporter::addListener);
+            Reporter.Measurement m = reporter.run();
             ops += m.figures().ops();
             nanos += Math.max(0, warm.stopNanos() - warm.startNanos());
             long now = timed ? jit.getTotalCompilationTime() : 0;

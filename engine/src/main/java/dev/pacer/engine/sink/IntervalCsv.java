@@ -28,9 +28,18 @@ public final class IntervalCsv implements Consumer<IntervalReport>, AutoCloseabl
 
     /** Opens {@code path} and writes the header; a failed write is reported once to {@code onFailure}. */
     public IntervalCsv(Path path, Consumer<String> onFailure) throws IOException {
-        this.file = new OutputFile(path, onFailure);
+        this(new OutputFile(path, onFailure));
+    }
+
+    private IntervalCsv(OutputFile file) {
+        this.file = file;
         file.out().println(header());
         file.flush();
+    }
+
+    /** Rows into nothing, for the engine's warm-up ({@link OutputFile#discarding()}). */
+    public static IntervalCsv discarding() {
+        return new IntervalCsv(OutputFile.discarding());
     }
 
     /** The header row. */

@@ -31,10 +31,22 @@ public final class OutputFile implements AutoCloseable {
      * @param onFailure told once ({@code cannot write FILE: REASON}) when a write fails
      */
     public OutputFile(Path file, Consumer<String> onFailure) throws IOException {
+        this(file, onFailure, new BufferedOutputStream(Files.newOutputStream(file), 64 * 1024));
+    }
+
+    private OutputFile(Path file, Consumer<String> onFailure, OutputStream stream) {
         this.file = file;
         this.onFailure = onFailure;
-        this.failures = new Failures(new BufferedOutputStream(Files.newOutputStream(file), 64 * 1024));
+        this.failures = new Failures(stream);
         this.out = new PrintStream(failures, false);
+    }
+
+    /**
+     * A file that writes into nothing, through the same code as a real one: what the engine's warm-up writes its
+     * private intervals to, so that the JIT compiles a sink's writing before the run's clock starts.
+     */
+    public static OutputFile discarding() {
+        return new OutputFile(Path.of("(nothing)"), why -> { }, OutputStream.nullOutputStream());
     }
 
     /**

@@ -10,6 +10,7 @@ import dev.pacer.engine.internal.LoadRun;
 import dev.pacer.engine.internal.RunOptions;
 import dev.pacer.engine.api.AsyncOp;
 import dev.pacer.engine.api.Completion;
+import dev.pacer.engine.api.IntervalReport;
 import dev.pacer.engine.api.IntervalStats;
 import dev.pacer.engine.api.Op;
 import dev.pacer.engine.op.OpMix;
@@ -25,6 +26,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -83,6 +85,22 @@ class EngineWarmUpTest {
         assertEquals(0, real.metrics().drain(0, 1, 0, 1).ops(), "nothing reached the real run's recorders");
         assertNull(real.limiterSnapshot(), "the real limiter does not exist yet");
         assertTrue(real.isRunning(), "the real run is still to start");
+    }
+
+    @Test
+    void theRunsSinksAreWrittenEveryPrivateIntervalSoTheirCodeIsCompiledBeforeTheClock() {
+        Counting op = new Counting();
+        Activity real = new Activity(config("20000", 1, 0), op, RunClock.system());
+        List<IntervalReport> seen = new CopyOnWriteArrayList<>();
+        EngineWarmUp.Result warm = EngineWarmUp.before(real, BOUND, List.of(seen::add));
+        assertNotNull(warm);
+        // at least four rounds of 100 ms, each cut every 10 ms
+        assertTrue(seen.size() >= 4 * 100 / EngineWarmUp.CUT.toMillis(),
+                "intervals the sink was given: " + seen.size());
+        assertEquals(warm.ops(), seen.stream().mapToLong(r -> r.stats().ops()).sum(),
+                "each stand-in op in one interval the sink saw");
+        assertEquals(0, op.calls.get(), "the real op is never called");
+        assertEquals(0, real.metrics().drain(0, 1, 0, 1).ops(), "nothing reached the real run's recorders");
     }
 
     @Test
