@@ -13,9 +13,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 RATE="${RATE:-60000}" DURATION="${DURATION:-3s}" WINDOW="${WINDOW:-2}" ROUNDS="${ROUNDS:-1}" port="${PORT:-18092}"
 dir="$(mktemp -d)"
+nginx_pid=""
+trap '[ -n "$nginx_pid" ] && { kill $nginx_pid 2>/dev/null; wait $nginx_pid 2>/dev/null; }; rm -rf "$dir"' EXIT
 . benchmarks/nginx-server.sh
 nginx_start "$dir" "$port" "access_log off;" "location / { return 200 \"ok\\n\"; }"
-trap 'kill $nginx_pid 2>/dev/null; wait $nginx_pid 2>/dev/null; rm -rf "$dir"' EXIT
 ./pacer --version >/dev/null   # build once, outside the runs
 . bin/jdk.sh && pacer_find_jdk
 cat > "$dir/jit.jfc" <<'JFC'
@@ -35,14 +36,19 @@ for round in $(seq "$ROUNDS"); do
     > "$dir/run.json"
   echo "round $round: $(grep -E '^  response' "$dir/out.txt" | sed 's/  */ /g')"
   python3 - "$dir/run.json" "$WINDOW" "$dir/run.csv" <<'PY'
-import csv, datetime, json, sys
+import csv, datetime, json, re, sys
 events = json.load(open(sys.argv[1]))['recording']['events']
 window = float(sys.argv[2])
-def at(s): return datetime.datetime.fromisoformat(s.replace('Z', '+00:00')).timestamp()
+def at(s):  # JFR prints nanoseconds; fromisoformat before Python 3.11 takes at most microseconds
+    return datetime.datetime.fromisoformat(re.sub(r'(\.\d{6})\d+', r'\1', s).replace('Z', '+00:00')).timestamp()
 def secs(d): return float(d.replace('PT', '').rstrip('S'))
 # the clock starts right after the full collection pacer asks for (System.gc()) once its warm-ups are done
-t0 = max(at(e['values']['startTime']) + secs(e['values']['duration']) for e in events
-         if e['type'] == 'jdk.GarbageCollection' and e['values']['cause'] == 'System.gc()')
+ends = [at(e['values']['startTime']) + secs(e['values']['duration']) for e in events
+        if e['type'] == 'jdk.GarbageCollection' and e['values']['cause'] == 'System.gc()']
+if not ends:
+    sys.exit('jit-in-run: no System.gc() in the recording, so no clock start to count from '
+             '(no engine warm-up, or -XX:+DisableExplicitGC?)')
+t0 = max(ends)
 rows = []
 for e in events:
     v = e['values']
@@ -62,7 +68,7 @@ for r in rows:
     elif r[4] >= 1.0:
         print('  %6.3f s  compiled     tier %s %s %.1f ms  %s' % (r[0], r[2], r[3], r[4], r[5]))
 c = [r for r in rows if r[1] == 'compiled']
-p99 = [int(row['response_p99_ns']) / 1e6 for row in csv.DictReader(open(sys.argv[3]))][:10]
+p99 = [int(row['response_p99_ns'] or 0) / 1e6 for row in csv.DictReader(open(sys.argv[3]))][:10]  # empty: no op
 print('  first %.0f s: %d deoptimisations, %d compilations, %.1f ms compiling (C2 %.1f ms); 100 ms p99s of the '
       'first second: %s ms' % (window, len(rows) - len(c), len(c), sum(r[4] for r in c),
                                sum(r[4] for r in c if r[2] == 4), ' '.join('%.1f' % x for x in p99)))

@@ -7,7 +7,8 @@
 # the worst 100 ms interval's p99 in the first second, the client's CPU (% of a core over the run, /proc/PID/stat),
 # and the time from the JVM's launch to the run's first op (the summary's start line minus the launch).
 # The sets (SETS to choose, space-separated names):
-#   default  the launcher as it is (the serial collector since 2026-11-26, no uncommon traps since 2026-11-27)
+#   default  the launcher as it is (the serial collector since 2026-11-26, C2's profile-based traps off since
+#            2026-11-27; every other set runs through the launcher too, so without those traps since then as well)
 #   g1       -XX:+UseG1GC: the JDK's own default collector on a machine of 2 cores or more
 #   aot      the JDK's AOT cache (JEP 483/514/515): a training run of TRAIN at the same rate writes it
 #            (-XX:AOTCacheOutput), every round reads it (-XX:AOTCache); needs JDK 25
@@ -16,9 +17,14 @@
 #   parallel -XX:+UseParallelGC
 #   cprio    -XX:ThreadPriorityPolicy=1 -XX:CompilerThreadPriority=1: the JIT's threads at nice 4, below the run's
 #            threads (the JVM warns when not run as root; lowering a priority needs no permission)
+#   traps    -XX:PerMethodTrapLimit=100 -XX:PerBytecodeTrapLimit=4: the JDK's own trap limits (the launcher before
+#            2026-11-27)
+#   notraps  -XX:PerMethodTrapLimit=0 -XX:PerBytecodeTrapLimit=0: C2 compiles the branches its profile never saw
+#            instead of trapping on them (what the launcher runs since 2026-11-27: the same as default now)
 # PACER_FLAGS adds pacer flags to every round (e.g. "--hlog run.hlog", as benchmarks/http-figures.sh runs it).
 # Needs nginx and python3. Run on a quiet machine; one timing measurement at a time.
 #   benchmarks/start-flags.sh     # RATE=40000 DURATION=10s ROUNDS=5 SETS="default g1 aot c1" PORT=18091
+#   SETS="traps default" benchmarks/start-flags.sh     # the JDK's trap limits against the launcher's
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RATE="${RATE:-40000}"

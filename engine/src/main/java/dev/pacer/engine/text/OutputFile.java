@@ -42,11 +42,13 @@ public final class OutputFile implements AutoCloseable {
     }
 
     /**
-     * A file that writes into nothing, through the same code as a real one: what the engine's warm-up writes its
-     * private intervals to, so that the JIT compiles a sink's writing before the run's clock starts.
+     * A file that writes into nothing, through the same buffering and failure checks as a real one (only the stream
+     * under the buffer differs): what the engine's warm-up writes its private intervals to, so that the JIT
+     * compiles a sink's writing before the run's clock starts.
      */
     public static OutputFile discarding() {
-        return new OutputFile(Path.of("(nothing)"), why -> { }, OutputStream.nullOutputStream());
+        return new OutputFile(Path.of("(nothing)"), why -> { },
+                new BufferedOutputStream(OutputStream.nullOutputStream(), 64 * 1024));
     }
 
     /**
