@@ -21,6 +21,8 @@
 #            2026-11-27)
 #   notraps  -XX:PerMethodTrapLimit=0 -XX:PerBytecodeTrapLimit=0: C2 compiles the branches its profile never saw
 #            instead of trapping on them (what the launcher runs since 2026-11-27: the same as default now)
+#   nospec   -XX:-UseTypeSpeculation: no C2 speculation on argument and return types either (its traps are not
+#            governed by the trap limits)
 # PACER_FLAGS adds pacer flags to every round (e.g. "--hlog run.hlog", as benchmarks/http-figures.sh runs it).
 # Needs nginx and python3. Run on a quiet machine; one timing measurement at a time.
 #   benchmarks/start-flags.sh     # RATE=40000 DURATION=10s ROUNDS=5 SETS="default g1 aot c1" PORT=18091
@@ -52,6 +54,7 @@ opts() {
     cprio) echo "-XX:ThreadPriorityPolicy=1 -XX:CompilerThreadPriority=1" ;;
     notraps) echo "-XX:PerMethodTrapLimit=0 -XX:PerBytecodeTrapLimit=0" ;;
     traps) echo "-XX:PerMethodTrapLimit=100 -XX:PerBytecodeTrapLimit=4" ;;
+    nospec) echo "-XX:-UseTypeSpeculation" ;;
     *) echo "start-flags: unknown set $1" >&2; exit 2 ;;
   esac
 }
