@@ -38,6 +38,7 @@ import org.HdrHistogram.Histogram;
 public final class WorkerDrivenIoProbe {
 
     static final long EARLY_NANOS = 100_000;
+    static final int WARM_SECONDS = 3;
 
     /** Each connection's first handler: nothing, until its {@link Conn} is added once it is open. */
     @ChannelHandler.Sharable
@@ -45,7 +46,6 @@ public final class WorkerDrivenIoProbe {
     }
 
     static final Nothing NOTHING = new Nothing();
-    static final int WARM_SECONDS = 3;
 
     public static void main(String[] args) throws Exception {
         int port = Integer.parseInt(args[0]);

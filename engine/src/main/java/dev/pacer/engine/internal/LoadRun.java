@@ -229,7 +229,7 @@ public final class LoadRun {
             // JIT has been quiet for two rounds: what both queued is compiled before the first op
             activity.warmUpOp();
             EngineWarmUp.Result warm = EngineWarmUp.before(activity, options.engineWarmUp(),
-                    warmUpSinks(hlog != null, csv != null));
+                    options.engineWarmUp().isZero() ? List.of() : warmUpSinks(hlog != null, csv != null));
             if (warm != null && options.announce()) {
                 err.println(warm.startLine());
             }

@@ -21,6 +21,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 import dev.pacer.engine.api.RunClock;
+import dev.pacer.ratelimit.api.LimiterSnapshot;
+import dev.pacer.ratelimit.api.RateLimiter;
 
 /**
  * Cuts a running {@link Activity} into intervals, on the thread that calls {@link #run()}.
@@ -221,7 +223,7 @@ public final class Reporter {
     private long reportSchedule() {
         long lastCut = startNanos;
         long nextTick = startNanos + intervalNanos;
-        java.time.Duration tick = activity.config().pacingTick();
+        Duration tick = activity.config().pacingTick();
         long slack = END_SLACK_NANOS + (tick == null ? 0 : 2 * tick.toNanos());
         // the limiter's snapshot loads classes of its own the first time: here, not at the end, where an op may hold
         // every file descriptor and a class read from a directory cannot be opened (RunEndsWritingItsFilesTest)
@@ -272,11 +274,11 @@ public final class Reporter {
 
     /** Whether the limiter has slots due by now that no worker took yet (false for an unpaced run). */
     private boolean owesSlots() {
-        dev.pacer.ratelimit.api.RateLimiter limiter = activity.control.limiter;
+        RateLimiter limiter = activity.control.limiter;
         if (limiter == null) {
             return false;
         }
-        dev.pacer.ratelimit.api.LimiterSnapshot s = limiter.snapshot();
+        LimiterSnapshot s = limiter.snapshot();
         return s.lagNanos() + s.reservedNanos() > 0;
     }
 
