@@ -69,11 +69,17 @@ final class H1Connection implements Runnable {
 
     /**
      * Opens this (idle, never used) connection ahead of its first request, on its event loop; completes when it is
-     * open or failed to open (then its first request connects again).
+     * open or failed to open (then its first request connects again). A fixed request's head is made here too: made
+     * at the first request, the run's first requests each allocated a direct buffer, and the allocations past the
+     * 127th made the JDK generate code for Netty's {@code malloc} handle on the event loop, a few milliseconds in
+     * the run's first 20 ms (JFR's class loads).
      */
     java.util.concurrent.CompletableFuture<Void> open() {
         java.util.concurrent.CompletableFuture<Void> opened = new java.util.concurrent.CompletableFuture<>();
         loop.execute(() -> {
+            if (fixed == null && pool.template.isFixed()) {
+                fixed = pool.template.fixedHead();
+            }
             if (channel != null) {
                 opened.complete(null);
                 return;

@@ -14,10 +14,13 @@ import dev.pacer.engine.internal.LoadRun;
 import dev.pacer.engine.internal.RunOptions;
 import dev.pacer.engine.api.Summary;
 import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.AsyncOp;
+import dev.pacer.engine.api.Completion;
 import dev.pacer.engine.api.Op;
 import dev.pacer.engine.api.OpSpec;
 import dev.pacer.engine.op.Ops;
 import dev.pacer.ratelimit.api.RateSpec;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -386,6 +389,41 @@ class HttpOpTest {
             assertTrue(mostHeld.get() >= 12, "the connections were used together: " + mostHeld.get());
             long used = directMemory() - before;
             assertTrue(used < 4L * mb, "one shared 1 MB body, not one per connection (24 MB): " + used / mb + " MB");
+        }
+    }
+
+    @Test
+    void aFixedRequestsConnectionsAreReadyWhenOpenedAheadSoTheRunAllocatesNoDirectMemory() throws Exception {
+        OpSpec spec = OpSpec.parse("http", url(base + "/hold", "connections", "24"));
+        // 48 ops, 24 in flight at a time, each held 100 ms by the server: every connection sends its first request
+        ActivityConfig config = new ActivityConfig(spec, 1, false, null, null, 48, 24);
+        AtomicLong atFirstOp = new AtomicLong(-1);
+        try (AsyncOp http = (AsyncOp) Ops.create(spec)) {
+            AsyncOp op = new AsyncOp() { // the http op, noting the direct bytes once its warm-up is over
+                @Override
+                public void start(long cycle, Completion completion) throws Exception {
+                    atFirstOp.compareAndSet(-1, UnpooledByteBufAllocator.DEFAULT.metric().usedDirectMemory());
+                    http.start(cycle, completion);
+                }
+
+                @Override
+                public int capacity() {
+                    return http.capacity();
+                }
+
+                @Override
+                public void warmUp() throws Exception {
+                    http.warmUp();
+                }
+            };
+            Summary s = new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(250)).build(), op,
+                    new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream())).run();
+            assertEquals(48L, s.outcomes().get("2xx"), s.outcomes().toString());
+            assertTrue(mostHeld.get() >= 12, "the connections were used together: " + mostHeld.get());
+            // made at the first request, each connection's head cost a direct allocation on the event loop, and
+            // the JDK generated code for Netty's malloc handle there: milliseconds in a run's first 20 ms
+            assertEquals(atFirstOp.get(), UnpooledByteBufAllocator.DEFAULT.metric().usedDirectMemory(),
+                    "direct bytes at the first op (the connections opened ahead) and after the run");
         }
     }
 
