@@ -1,6 +1,7 @@
 package dev.pacer.engine.internal;
 
 import dev.pacer.engine.control.ConsoleControl;
+import dev.pacer.engine.api.Change;
 import dev.pacer.engine.api.ControlEndpoint;
 import dev.pacer.engine.control.HttpControlServer;
 import dev.pacer.engine.control.LiveFeed;
@@ -189,9 +190,12 @@ public final class LoadRun {
                      : HttpControlServer.start(options.control(), options.controlToken(), controller, feed);
              MetricsEndpoint metrics = options.metrics() == null ? null : startMetrics()) {
             if (hlog != null) {
+                // made now, not at the start: a method reference's first evaluation defines a class, which in the
+                // start listener cost the run's first 10 ms a few milliseconds of lateness (-Xlog:class+load)
+                Consumer<Change> hlogChange = hlog::change;
                 reporter.addStartListener((startNanos, startEpochMs) -> {
                     hlog.start(startEpochMs);
-                    activity.addChangeListenerWithHistory(hlog::change);
+                    activity.addChangeListenerWithHistory(hlogChange);
                 });
                 reporter.addListener(hlog::interval);
             }
@@ -284,9 +288,10 @@ public final class LoadRun {
      * the falling-behind warning the status block shows.
      */
     private void feedConsolePage(LiveFeed feed) {
+        Consumer<Change> feedChange = feed::change; // made now: see the hlog's listener in run()
         reporter.addStartListener((startNanos, startEpochMs) -> {
             feed.start(pageSettings());
-            activity.addChangeListenerWithHistory(feed::change);
+            activity.addChangeListenerWithHistory(feedChange);
         });
         StatusBlock warnings = new StatusBlock();
         reporter.addListener(r -> {
