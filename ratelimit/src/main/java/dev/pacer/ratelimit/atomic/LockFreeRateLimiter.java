@@ -466,15 +466,15 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
                     : sch;
             return waitFor(target, sch, now, cost, permits, grant, interruptible, s);
         }
-        switch (s.mode) {
-            case COMPENSATING -> compensate(now, s);
-            case BURST -> {
-                long release = claimBurstRelease(now, ScheduleUnits.cost(permits, s.burstSliceUnits));
-                if (release > now) {
-                    return waitFor(release, sch, now, cost, permits, grant, interruptible, s);
-                }
+        // if, not a switch on the enum: javac compiles that to a synthetic class loaded on its first execution, which
+        // was the first late slot's in a run, after the clock had started
+        if (s.mode == StrictnessMode.COMPENSATING) {
+            compensate(now, s);
+        } else if (s.mode == StrictnessMode.BURST) {
+            long release = claimBurstRelease(now, ScheduleUnits.cost(permits, s.burstSliceUnits));
+            if (release > now) {
+                return waitFor(release, sch, now, cost, permits, grant, interruptible, s);
             }
-            default -> { }
         }
         return grant.granted(sch, now, permits);
     }
