@@ -50,6 +50,12 @@ final class H1ResponseParser {
     private boolean keepHeaders;
     private boolean keepBody;
 
+    static {
+        // loaded with the parser: the http op never keeps a response, and on a loaded machine the first run of the
+        // compiled reset() loaded this class on the event loop after a run's clock had started (JFR jdk.ClassLoad)
+        H1Response.class.getName();
+    }
+
     /** Starts reading the response to a new request; {@code head}: it was a HEAD request (no body follows). */
     void reset(boolean head) {
         reset(head, null, false, false);
