@@ -85,6 +85,53 @@ class NginxEndToEndTest {
     }
 
     /**
+     * The README's command with an interval log and a CSV loads no class once its clock has started: a class loaded
+     * or defined there costs the run's first milliseconds (a class defined for a method reference first evaluated in
+     * the log's start listener; code generated for Netty's malloc handle when the run's first requests each made
+     * their connection's head: each cost the first 10 ms at 60 000 req/s a few milliseconds of lateness). The JVM's
+     * own log says when: the full collection pacer makes just before its clock marks the start.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void theReadmesCommandWithALogAndACsvLoadsNoClassOnceItsClockHasStarted() throws Exception {
+        Path nginx = nginxOrSkip();
+        int port = Fixtures.freePort();
+        NginxServer server = NginxServer.start(nginx, dir, List.of(), "127.0.0.1", port);
+        PacerProcess.Result r;
+        try {
+            List<String> jvm = new java.util.ArrayList<>(PacerProcess.DEFAULT_JVM_OPTIONS);
+            jvm.add("-Xlog:class+load=info,gc=info:file=jvm.log:uptimenanos");
+            r = PacerProcess.start(dir, jvm, "run", "--rate", "20000", "--duration", "2s", "--op", "http", "--url",
+                    "http://127.0.0.1:" + port + "/", "--interval", "100ms", "--hlog", "run.hlog", "--csv", "run.csv",
+                    "-q").await(120);
+        } finally {
+            server.close();
+        }
+        assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
+        List<String> log = Files.readAllLines(dir.resolve("jvm.log"));
+        int gc = -1;
+        for (int i = 0; i < log.size(); i++) {
+            if (log.get(i).contains("Pause Full (System.gc())")) {
+                gc = i;
+            }
+        }
+        assertTrue(gc >= 0, "the full collection before the clock is in the JVM's log:\n" + String.join("\n", log));
+        long start = uptimeNanos(log.get(gc));
+        // the JDK's own classes (from its class-data archive or its modules) are left out: they are cheap to load,
+        // and on a loaded machine a rare path of the JDK's may load one; pacer's, its libraries' and generated ones
+        // (lambdas, method handles' forms) are parsed, verified or generated where they load
+        List<String> loaded = log.subList(gc + 1, log.size()).stream()
+                .filter(l -> l.contains(" source: ") && !l.contains(" source: shared objects file")
+                        && !l.contains(" source: jrt:/") && uptimeNanos(l) < start + 1_500_000_000L).toList();
+        assertEquals(List.of(), loaded, "classes loaded in the run's first 1.5 s");
+    }
+
+    /** The JVM uptime a {@code -Xlog} line with the {@code uptimenanos} decoration begins with. */
+    private static long uptimeNanos(String line) {
+        return Long.parseLong(line.substring(1, line.indexOf("ns]")));
+    }
+
+    /**
      * With a 1 ms pacing tick the run's requests reach nginx (those due in the last tick before the deadline too),
      * each counted once, and the ops wait about half a tick at the median, where the default pacing's median is 0.
      */
