@@ -16,7 +16,9 @@
 #   benchmarks/http-figures.sh         # RATES="5000 10000 20000 40000" DURATION=20s ALLOC_RATE=20000 PORT=18089
 # Extra pacer flags: PACER_FLAGS="--connections 32" (or "--pacing-tick 1ms": less CPU per request);
 # extra JVM options: JAVA_OPTS_EXTRA="...". WARMUP=0: no warm-up
-# phase (the README's command; the measured phase is then the whole run).
+# phase (the README's command; the measured phase is then the whole run). CYCLE_IN_URL=0 (with WARMUP=0 only) sends
+# the README's fixed URL, without {cycle} (a fixed request takes the client's other path: one encoded head per
+# connection, resent).
 # The peer in the same session: WRK2=/path/to/wrk2/wrk adds, after each pacer row, a wrk2 row at the same rate
 # (wrk2 -t2 -c64 -R rate --latency for WARMUP + DURATION; nginx's log from WARMUP on is judged the same way, and
 # wrk2's own corrected latency stands in for response; wrk2 reports no wait). wrk2: github.com/giltene/wrk2, `make`.
@@ -30,6 +32,13 @@ DURATION="${DURATION:-20s}"
 WARMUP="${WARMUP:-5s}"
 ALLOC_RATE="${ALLOC_RATE:-20000}"
 PACER_FLAGS="${PACER_FLAGS:-}"
+CYCLE_IN_URL="${CYCLE_IN_URL:-1}"
+if [ "$CYCLE_IN_URL" = "0" ] && [ "$WARMUP" != "0" ]; then
+  echo "http-figures: CYCLE_IN_URL=0 needs WARMUP=0 ({cycle} tells the warm-up's requests apart in nginx's log)" >&2
+  exit 2
+fi
+cycle_part="{cycle}"
+[ "$CYCLE_IN_URL" = "0" ] && cycle_part=""
 dir="$(mktemp -d)"
 port="${PORT:-18089}"
 . benchmarks/nginx-server.sh
@@ -53,7 +62,7 @@ sample_cpu() {
 
 echo "http-figures $(date -u +%Y-%m-%dT%H:%MZ): nginx $("$nginx_bin" -v 2>&1 | sed 's/.*nginx\///') (1 worker, return 200, access log), $(nproc) cores shared with the client, JDK $(pacer_jdk_version "$JAVA_HOME"), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "each rate: ./pacer run rate.yaml --summary s.json $PACER_FLAGS, where rate.yaml is:"
-echo "  {op: http, url: '$url{cycle}', expect: 2xx, phases: [{duration: $WARMUP, rate: R, warmup: true}, {duration: $DURATION, rate: R}]}"
+echo "  {op: http, url: '$url$cycle_part', expect: 2xx, phases: [{duration: $WARMUP, rate: R, warmup: true}, {duration: $DURATION, rate: R}]}"
 echo "  (with --interval 100ms --hlog run.hlog --csv i.csv; WARMUP=0 leaves the warm-up phase out)"
 echo
 printf '| %-6s | %-24s | %-22s | %-28s | %-28s | %-9s | %-9s | %-28s |\n' "rate" "nginx total (vs target)" "nginx whole s min–max" \
@@ -72,7 +81,7 @@ for rate in $RATES; do
   [ "$WARMUP" = "0" ] && warm_phase=""
   cat > "$dir/rate.yaml" <<YAML
 op: http
-url: "${url}{cycle}"
+url: "${url}${cycle_part}"
 expect: 2xx
 phases:
 $warm_phase
@@ -95,7 +104,7 @@ except Exception:
     print(f'| {rate:<6} | pacer failed: ' + open(f'{d}/out.txt').read().strip().replace('\n', ' ')[:200]); sys.exit(0)
 warm = 0 if warmup == '0' else s['phases'][0]['ops']
 # the measured phase: cycles after the warm-up's (the phase cut is a hair after the boundary: off by a few requests)
-t = [float(f[0]) for f in (l.split() for l in open(f'{d}/access.log') if l.strip()) if int(f[2][1:]) >= warm]
+t = [float(f[0]) for f in (l.split() for l in open(f'{d}/access.log') if l.strip()) if warm == 0 or int(f[2][1:]) >= warm]
 per = collections.Counter(int(x) for x in t)
 whole = sorted(per)[1:-1]
 counts = [per[s] for s in whole]
