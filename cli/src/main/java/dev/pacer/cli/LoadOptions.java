@@ -46,10 +46,20 @@ final class LoadOptions {
                     "sent) until the JIT has compiled it, at most this long (default: ${DEFAULT-VALUE}); 0 for none."})
     Duration engineWarmUp;
 
-    /** Sets the workers, the run's end, the bound on ops in flight, the warm-up and the grace. */
+    /** Where the JIT's compiler threads run once the engine's warm-up is done. */
+    enum JitPriority { idle, normal }
+
+    @Option(names = "--jit-priority", paramLabel = "idle|normal", defaultValue = "idle",
+            description = "After the engine's warm-up, the JIT's compiler threads move to Linux's idle scheduling"
+                    + " class (chrt), so what it still compiles takes only CPU the run leaves (default:"
+                    + " ${DEFAULT-VALUE}); normal leaves them.")
+    JitPriority jitPriority;
+
+    /** Sets the workers, the run's end, the bound on ops in flight, the warm-ups and the grace. */
     void applyTo(LoadTest test) {
         test.virtualThreads(virtual).duration(duration).cycles(cycles == null ? 0 : cycles)
-                .maxInFlight(maxInFlight == null ? 0 : maxInFlight).engineWarmUp(engineWarmUp).grace(grace);
+                .maxInFlight(maxInFlight == null ? 0 : maxInFlight).engineWarmUp(engineWarmUp).grace(grace)
+                .idleCompilerThreads(jitPriority == JitPriority.idle);
         if (threads != null) {
             test.threads(threads);
         }

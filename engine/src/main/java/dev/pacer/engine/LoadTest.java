@@ -294,6 +294,18 @@ public final class LoadTest {
         return this;
     }
 
+    /**
+     * Once the engine's warm-up is done, moves the JVM's JIT compiler threads to Linux's idle scheduling class for
+     * the rest of the process (with {@code chrt}; nothing changes where there is none), so that what the JIT still
+     * compiles during the run takes only CPU the run leaves (default: off; the CLI's default is on). For a program
+     * that is the test: an unprivileged thread cannot leave that class, so the program's own code is compiled at
+     * idle priority afterwards too. Nothing happens without an engine warm-up ({@link #engineWarmUp}).
+     */
+    public LoadTest idleCompilerThreads(boolean idle) {
+        reporting.idleCompilerThreads(idle);
+        return this;
+    }
+
     /** How long ops in flight at the end may take before they are cancelled (default 10 s). */
     public LoadTest grace(Duration grace) {
         if (grace == null) {

@@ -54,6 +54,7 @@ public final class RunOptions {
     private final StatusBlock statusBlock;
     private final RunClock clock;
     private final Duration engineWarmUp;
+    private final boolean idleCompilerThreads;
 
     private RunOptions(Builder b, ActivityConfig activity) {
         this.clock = b.clock;
@@ -76,6 +77,7 @@ public final class RunOptions {
         this.handleSignals = b.handleSignals;
         this.statusBlock = b.statusBlock;
         this.engineWarmUp = b.engineWarmUp;
+        this.idleCompilerThreads = b.idleCompilerThreads;
     }
 
     /** Options for {@code activity}, every other setting at its default. */
@@ -196,6 +198,14 @@ public final class RunOptions {
         return engineWarmUp;
     }
 
+    /**
+     * Whether the JIT's compiler threads move to the idle scheduling class once the engine's warm-up is done, for
+     * the rest of the process ({@code CompilerThreads}); off by default here, on in the CLI.
+     */
+    public boolean idleCompilerThreads() {
+        return idleCompilerThreads;
+    }
+
     /** The live status block to update every interval (a terminal's view), or null. */
     public StatusBlock statusBlock() {
         return statusBlock;
@@ -229,6 +239,7 @@ public final class RunOptions {
         private boolean handleSignals;
         private StatusBlock statusBlock;
         private Duration engineWarmUp = Duration.ZERO;
+        private boolean idleCompilerThreads;
 
         private Builder(ActivityConfig activity) {
             this.activity = activity;
@@ -351,6 +362,12 @@ public final class RunOptions {
         /** Warms the engine for at most {@code bound} before the run's clock starts; zero for no warm-up. */
         public Builder engineWarmUp(Duration bound) {
             this.engineWarmUp = bound;
+            return this;
+        }
+
+        /** Moves the compiler threads to the idle class after the engine's warm-up ({@link #idleCompilerThreads()}). */
+        public Builder idleCompilerThreads(boolean idle) {
+            this.idleCompilerThreads = idle;
             return this;
         }
 
