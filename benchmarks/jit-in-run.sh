@@ -5,7 +5,8 @@
 # (JFR, threshold 0), and print, per round, those in the run's first WINDOW seconds (from the end of the full
 # collection pacer makes just before its clock starts): each deoptimisation (where its trap was and why) and each
 # compilation of 1 ms or more, then counts, compile milliseconds (all, and C2's) and the first second's 100 ms
-# response p99s. PACER_JAVA_OPTS is passed on (e.g. the JDK's own trap limits:
+# response p99s; then, over the whole run, the 100 ms intervals in which the JIT compiled for 3 ms or more against
+# those in which it hardly did (under 0.5 ms): how many, their median response p99, how many over 3 ms. PACER_JAVA_OPTS is passed on (e.g. the JDK's own trap limits:
 # PACER_JAVA_OPTS="-XX:PerMethodTrapLimit=100 -XX:PerBytecodeTrapLimit=4"); PACER_FLAGS adds pacer flags to each run
 # (e.g. "--hlog run.hlog", as benchmarks/http-figures.sh runs pacer). Needs nginx, python3 and the JDK's jfr.
 #   benchmarks/jit-in-run.sh      # RATE=60000 DURATION=3s WINDOW=2 ROUNDS=1 PORT=18092
@@ -72,5 +73,26 @@ p99 = [int(row['response_p99_ns'] or 0) / 1e6 for row in csv.DictReader(open(sys
 print('  first %.0f s: %d deoptimisations, %d compilations, %.1f ms compiling (C2 %.1f ms); 100 ms p99s of the '
       'first second: %s ms' % (window, len(rows) - len(c), len(c), sum(r[4] for r in c),
                                sum(r[4] for r in c if r[2] == 4), ' '.join('%.1f' % x for x in p99)))
+# over the whole run: the compiling time in each 100 ms interval (a compilation's time spread over the intervals it
+# spans) against the interval's response p99
+spent = {}
+for e in events:
+    if e['type'] != 'jdk.Compilation':
+        continue
+    t, end = at(e['values']['startTime']) - t0, at(e['values']['startTime']) - t0 + secs(e['values']['duration'])
+    while t < end:
+        i = int(t * 10)
+        step = min(end, (i + 1) / 10) - t
+        if i >= 0:
+            spent[i] = spent.get(i, 0) + step * 1000
+        t += max(step, 1e-9)
+all_p99 = [int(row['response_p99_ns'] or 0) / 1e6 for row in csv.DictReader(open(sys.argv[3]))]
+busy = sorted(p for i, p in enumerate(all_p99) if spent.get(i, 0) >= 3)
+quiet = sorted(p for i, p in enumerate(all_p99) if spent.get(i, 0) < 0.5)
+def median(v): return v[len(v) // 2] if v else float('nan')
+print('  whole run: %.0f ms compiling; 100 ms intervals compiling for 3 ms or more: %d, response p99 median %.2f ms, '
+      'over 3 ms in %d; under 0.5 ms: %d, median %.2f ms, over 3 ms in %d' % (
+          sum(v for i, v in spent.items() if i < len(all_p99)), len(busy), median(busy), sum(p > 3 for p in busy),
+          len(quiet), median(quiet), sum(p > 3 for p in quiet)))
 PY
 done

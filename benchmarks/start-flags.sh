@@ -23,6 +23,8 @@
 #            instead of trapping on them (what the launcher runs since 2026-11-27: the same as default now)
 #   nospec   -XX:-UseTypeSpeculation: no C2 speculation on argument and return types either (its traps are not
 #            governed by the trap limits)
+#   jitnormal  pacer's --jit-priority normal: the JIT's compiler threads keep their scheduling class after the
+#            warm-up (by default, since 2026-11-27, they move to the idle class; docs/measuring.md)
 # PACER_FLAGS adds pacer flags to every round (e.g. "--hlog run.hlog", as benchmarks/http-figures.sh runs it).
 # Needs nginx and python3. Run on a quiet machine; one timing measurement at a time.
 #   benchmarks/start-flags.sh     # RATE=40000 DURATION=10s ROUNDS=5 SETS="default g1 aot c1" PORT=18091
@@ -55,7 +57,16 @@ opts() {
     notraps) echo "-XX:PerMethodTrapLimit=0 -XX:PerBytecodeTrapLimit=0" ;;
     traps) echo "-XX:PerMethodTrapLimit=100 -XX:PerBytecodeTrapLimit=4" ;;
     nospec) echo "-XX:-UseTypeSpeculation" ;;
+    jitnormal) echo "" ;;
     *) echo "start-flags: unknown set $1" >&2; exit 2 ;;
+  esac
+}
+
+# pacer's own flags for a set (most sets are JVM options only)
+set_flags() {
+  case "$1" in
+    jitnormal) echo "--jit-priority normal" ;;
+    *) echo "" ;;
   esac
 }
 
@@ -75,7 +86,8 @@ for round in $(seq "$ROUNDS"); do
     launched=$(date +%s.%N)
     PACER_SKIP_BUILD=1 PACER_JAVA_OPTS="-Xmx1g $(opts "$set")" \
       ./pacer run --op http --url "$url" --rate "$RATE" --duration "$DURATION" -q --no-console \
-      --summary "$dir/s.json" --interval 100ms --csv "$dir/i.csv" ${PACER_FLAGS:-} >"$dir/out.txt" 2>&1 </dev/null &
+      --summary "$dir/s.json" --interval 100ms --csv "$dir/i.csv" $(set_flags "$set") ${PACER_FLAGS:-} \
+      >"$dir/out.txt" 2>&1 </dev/null &
     pid=$!
     first=""; t0=""; c0=""; last=""
     while [ -d "/proc/$pid" ]; do
