@@ -13,17 +13,18 @@ import java.util.stream.Stream;
 /**
  * The JVM's JIT compiler threads, moved to Linux's idle scheduling class ({@code SCHED_IDLE}) once a run's warm-ups
  * are done: what the JIT still compiles during the run (the reporter's code, which runs a few times a second and
- * becomes hot only seconds in; a path the warm-up never took) then runs on CPU the run leaves, instead of taking a
- * core from the op and its server for 5 to 40 ms at a time. Measured at 60 000 req/s against nginx on 2 cores: the
- * JIT compiled for about 300 ms in a 20 s run; the 100 ms intervals in which it compiled for 3 ms or more had a
- * median response p99 of 3.2 to 5.1 ms against 0.9 to 1.6 ms in the others; with the threads idle, the whole run's
- * p99 went from 2.3 to 4.1 ms to 1.5 to 1.7 ms ({@code docs/measuring.md}).
+ * becomes hot only seconds in; a path the warm-ups never took) then runs on CPU the run leaves, instead of taking a
+ * core from the op and its server for up to 40 ms of compiling at a time. Measured at 60 000 req/s against nginx on 2
+ * cores: the JIT compiled for about 300 ms in a 20 s run; the 100 ms intervals in which it compiled for 3 ms or more
+ * had a median response p99 of 2.9 to 5.1 ms against 0.9 to 1.6 ms in the others; with the threads idle, the whole
+ * run's p99 went from 3.13 to 1.83 ms (medians of five runs; {@code docs/measuring.md}).
  *
  * <p>For a process that is the test: the change lasts as long as the process (an unprivileged thread may enter the
  * idle class but not leave it), so the Java API leaves it off unless asked. It uses {@code chrt} (util-linux), as
  * the JDK offers no call for a thread's scheduling policy; where there is none (not Linux, no {@code chrt}) nothing
- * changes, and the result says why. Compiler threads the JVM starts later (it adds some on demand on machines with
- * many cores) keep the normal class. Called by the run's thread, once, before the clock starts.
+ * changes, and the result says why. Compiler threads the JVM adds later (on demand, on machines with many cores) are
+ * started by a compiler thread, and a Linux thread starts in its creator's class. Called by the run's thread, once,
+ * before the clock starts.
  */
 public final class CompilerThreads {
 
@@ -32,6 +33,8 @@ public final class CompilerThreads {
     /** The 41st field of {@code /proc/.../stat}: the scheduling policy. */
     private static final int POLICY_FIELD = 41;
     private static final Path TASKS = Path.of("/proc/self/task");
+    /** What {@link #chrtIdle} answers when the thread ended before it was moved. */
+    private static final String ENDED = "ended";
 
     private CompilerThreads() {
     }
@@ -39,7 +42,7 @@ public final class CompilerThreads {
     /**
      * What {@link #idle} did.
      *
-     * @param found   compiler threads found
+     * @param found   compiler threads found (those that ended meanwhile left out)
      * @param moved   of those, now in the idle class
      * @param problem why some or all were not moved, or null
      */
@@ -47,10 +50,13 @@ public final class CompilerThreads {
 
         /** For the warm-up's start line: {@code its 2 compiler threads idle for the run}. */
         public String phrase() {
-            if (problem == null) {
-                return "its " + moved + " compiler thread" + (moved == 1 ? "" : "s") + " idle for the run";
+            if (moved == 0) {
+                return "compiler threads at their priority (" + (problem == null ? "none found" : problem) + ")";
             }
-            return "compiler threads at their priority (" + problem + ")";
+            int of = problem == null ? moved : found;
+            String threads = " compiler thread" + (of == 1 ? "" : "s") + " idle for the run";
+            return problem == null ? "its " + moved + threads : "its " + moved + " of " + found + threads + " ("
+                    + problem + ")";
         }
     }
 
@@ -61,40 +67,52 @@ public final class CompilerThreads {
 
     /** As {@link #idle(long)}, with {@code chrt} the command to run. */
     static Result idle(long timeoutMillis, String chrt) {
+        if (!Files.isDirectory(TASKS)) {
+            return new Result(0, 0, "no /proc/self/task: not Linux");
+        }
         List<String> threads;
         try {
             threads = compilerThreads();
         } catch (IOException | UncheckedIOException e) {
-            return new Result(0, 0, "no /proc/self/task: not Linux");
+            return new Result(0, 0, "reading /proc/self/task failed: " + e.getMessage());
         }
         if (threads.isEmpty()) {
             return new Result(0, 0, "none found");
         }
+        int found = threads.size();
         int moved = 0;
         String problem = null;
         for (String tid : threads) {
             String failure = chrtIdle(chrt, tid, timeoutMillis);
             if (failure == null) {
                 moved++;
+            } else if (failure.equals(ENDED)) {
+                found--;
             } else {
                 problem = failure;
+                if (failure.equals("chrt: not found") || Thread.currentThread().isInterrupted()) {
+                    break; // no other thread would fare better
+                }
             }
         }
-        return new Result(threads.size(), moved, problem);
+        return new Result(found, moved, problem);
     }
 
-    /** The thread ids of this JVM's compiler threads (HotSpot names them "C1 CompilerThread0", "C2 ..."). */
+    /**
+     * The thread ids of this JVM's compiler threads: HotSpot names them "C1 CompilerThread0", "C2 ...", a JVMCI
+     * compiler's "JVMCI CompilerThread0"; the kernel keeps their first 15 characters.
+     */
     static List<String> compilerThreads() throws IOException {
         List<String> ids = new ArrayList<>();
         try (Stream<Path> tasks = Files.list(TASKS)) {
             for (Path task : (Iterable<Path>) tasks::iterator) {
                 String name;
                 try {
-                    name = Files.readString(task.resolve("comm"), StandardCharsets.UTF_8).strip();
+                    name = Files.readString(task.resolve("comm"), StandardCharsets.ISO_8859_1).strip();
                 } catch (IOException e) {
                     continue; // the thread ended meanwhile
                 }
-                if (name.contains("CompilerThre")) { // the kernel keeps 15 characters of a name
+                if (name.matches("\\S+ CompilerT.*")) {
                     ids.add(task.getFileName().toString());
                 }
             }
@@ -104,18 +122,17 @@ public final class CompilerThreads {
 
     /** The scheduling policy of thread {@code tid} of this JVM ({@link #SCHED_IDLE} once moved). */
     static int policy(String tid) throws IOException {
-        String stat = Files.readString(TASKS.resolve(tid).resolve("stat"), StandardCharsets.US_ASCII);
+        String stat = Files.readString(TASKS.resolve(tid).resolve("stat"), StandardCharsets.ISO_8859_1);
         // the name, in parentheses, may hold spaces: count the fields after its closing one (field 2)
         String[] after = stat.substring(stat.lastIndexOf(')') + 2).strip().split(" ");
         return Integer.parseInt(after[POLICY_FIELD - 3]);
     }
 
-    /** Runs {@code chrt --idle --pid 0 TID}; null when it did, else why not. */
+    /** Runs {@code chrt --idle --pid 0 TID}: null when it moved, {@link #ENDED} when the thread ended, else why not. */
     private static String chrtIdle(String chrt, String tid, long timeoutMillis) {
         Process p;
         try {
-            p = new ProcessBuilder(chrt, "--idle", "--pid", "0", tid).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            p = new ProcessBuilder(chrt, "--idle", "--pid", "0", tid).redirectErrorStream(true).start();
         } catch (IOException e) {
             return "chrt: not found";
         }
@@ -129,13 +146,24 @@ public final class CompilerThreads {
             Thread.currentThread().interrupt();
             return "interrupted";
         }
+        if (!Files.exists(TASKS.resolve(tid))) {
+            return ENDED;
+        }
         if (p.exitValue() != 0) {
-            return "chrt: exit " + p.exitValue();
+            String said;
+            try {
+                said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().findFirst()
+                        .orElse("exit " + p.exitValue());
+            } catch (IOException e) {
+                said = "exit " + p.exitValue();
+            }
+            return "chrt: " + said.replaceFirst("^chrt: ", "");
         }
         try {
-            return policy(tid) == SCHED_IDLE ? null : "chrt left its policy at " + policy(tid);
+            int policy = policy(tid);
+            return policy == SCHED_IDLE ? null : "chrt left its policy at " + policy;
         } catch (IOException | RuntimeException e) {
-            return "its policy unreadable: " + e.getMessage();
+            return Files.exists(TASKS.resolve(tid)) ? "its policy unreadable: " + e.getMessage() : ENDED;
         }
     }
 }

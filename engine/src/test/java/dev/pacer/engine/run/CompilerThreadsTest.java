@@ -9,11 +9,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link CompilerThreads} in a JVM of its own ({@link Probe}): the move cannot be undone, and this test JVM's own
@@ -22,9 +22,13 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class CompilerThreadsTest {
 
+    @TempDir
+    Path dir;
+
     @Test
     void everyCompilerThreadAndOnlyThoseEndInTheIdleClass() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux's /proc");
+        assumeTrue(chrtRuns(), "util-linux's chrt");
         List<String> lines = probe("chrt");
         // found moved problem, then a line per thread: tid name policy
         String[] result = lines.get(0).split(" ", 3);
@@ -59,21 +63,49 @@ class CompilerThreadsTest {
         for (String line : lines.subList(1, lines.size())) {
             assertEquals("0", line.split("\t")[2], "nothing moved: " + line);
         }
-        CompilerThreads.Result r = new CompilerThreads.Result(2, 0, "chrt: not found");
-        assertEquals("compiler threads at their priority (chrt: not found)", r.phrase());
+    }
+
+    @Test
+    void theStartLineSaysHowManyMovedAndWhyNotAll() {
         assertEquals("its 2 compiler threads idle for the run", new CompilerThreads.Result(2, 2, null).phrase());
+        assertEquals("its 1 compiler thread idle for the run", new CompilerThreads.Result(1, 1, null).phrase());
+        assertEquals("its 1 of 2 compiler threads idle for the run (chrt: exit 1)",
+                new CompilerThreads.Result(2, 1, "chrt: exit 1").phrase());
+        assertEquals("compiler threads at their priority (chrt: not found)",
+                new CompilerThreads.Result(2, 0, "chrt: not found").phrase());
+        assertEquals("compiler threads at their priority (none found)",
+                new CompilerThreads.Result(0, 0, null).phrase());
+    }
+
+    /** Whether {@code chrt} is there to run. */
+    private static boolean chrtRuns() throws InterruptedException {
+        try {
+            Process p = new ProcessBuilder("chrt", "--version").redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return false;
+            }
+            return p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** Runs {@link Probe} in a fresh JVM with this one's class path; its output's lines. */
-    private static List<String> probe(String chrt) throws IOException, InterruptedException {
+    private List<String> probe(String chrt) throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElse("java");
-        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                Probe.class.getName(), chrt).redirectErrorStream(true).start();
-        byte[] out = p.getInputStream().readAllBytes();
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the probe ended");
-        String text = new String(out, StandardCharsets.UTF_8);
+        Path out = dir.resolve("probe.txt");
+        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Probe.class.getName(), chrt)
+                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        try {
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the probe ended: " + Files.readString(out));
+        } finally {
+            p.destroyForcibly();
+        }
+        String text = Files.readString(out, StandardCharsets.UTF_8);
         assertEquals(0, p.exitValue(), text);
-        List<String> lines = new ArrayList<>(text.lines().toList());
+        List<String> lines = text.lines().toList();
         assertFalse(lines.isEmpty(), "the probe printed its result");
         return lines;
     }
