@@ -69,9 +69,40 @@ class PlotPageInBrowserTest {
         List<String> command = new ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox",
                 "--disable-gpu",
                 "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--hide-scrollbars", "--user-data-dir=" + dir.resolve("profile")));
+                "--disable-sync", "--hide-scrollbars", "--user-data-dir=" + profile()));
         command.addAll(List.of(args));
         return new ProcessBuilder(command).redirectError(dir.resolve("chromium.err").toFile()).start();
+    }
+
+    /**
+     * The browser's profile, outside {@link #dir}: Chromium's helper processes can outlive it by a moment, writing
+     * into the profile while JUnit deletes the temporary directory, which then fails the test; this one is deleted
+     * as far as it can be after each test.
+     */
+    private Path profile;
+
+    private Path profile() throws java.io.IOException {
+        if (profile == null) {
+            profile = Files.createTempDirectory("pacer-chromium-profile");
+        }
+        return profile;
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void deleteTheProfile() throws Exception {
+        if (profile == null) {
+            return;
+        }
+        for (int attempt = 0; attempt < 20; attempt++) {
+            try (var walk = Files.walk(profile)) {
+                for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+                return;
+            } catch (java.io.IOException stillWritten) {
+                Thread.sleep(100); // a helper still writes into it: once it has ended, the rest goes
+            }
+        }
     }
 
     /** The page's DOM after its script ran. */

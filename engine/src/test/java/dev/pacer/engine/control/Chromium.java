@@ -246,9 +246,22 @@ final class Chromium implements AutoCloseable {
     @Override
     public void close() throws Exception {
         socket.abort();
+        // taken while the browser runs: once it has ended, its helpers are no longer its descendants
+        List<ProcessHandle> helpers = process.descendants().toList();
         process.destroy();
         if (!process.waitFor(10, TimeUnit.SECONDS)) {
             process.destroyForcibly();
+        }
+        // its helpers (renderer, GPU, network service) can outlive it by a moment, writing into the profile while the
+        // test's temporary directory is being deleted, which then fails ("DirectoryNotEmptyException: profile/Default")
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        helpers.forEach(ProcessHandle::destroy);
+        for (ProcessHandle h : helpers) {
+            try {
+                h.onExit().get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                h.destroyForcibly();
+            }
         }
     }
 }
