@@ -6,9 +6,10 @@
 # collection pacer makes just before its clock starts): each deoptimisation (where its trap was and why) and each
 # compilation of 1 ms or more, then counts, compile milliseconds (all, and C2's) and the first second's 100 ms
 # response p99s; then, over the whole run, the 100 ms intervals in which the JIT compiled for 3 ms or more against
-# those in which it hardly did (under 0.5 ms): how many, their median response p99, how many over 3 ms. PACER_JAVA_OPTS is passed on (e.g. the JDK's own trap limits:
-# PACER_JAVA_OPTS="-XX:PerMethodTrapLimit=100 -XX:PerBytecodeTrapLimit=4"); PACER_FLAGS adds pacer flags to each run
-# (e.g. "--hlog run.hlog", as benchmarks/http-figures.sh runs pacer). Needs nginx, python3 and the JDK's jfr.
+# those in which it hardly did (under 0.5 ms): how many, their median response p99, how many over 3 ms.
+# PACER_JAVA_OPTS is passed on (e.g. the JDK's own trap limits: PACER_JAVA_OPTS="-XX:PerMethodTrapLimit=100
+# -XX:PerBytecodeTrapLimit=4"); PACER_FLAGS adds pacer flags to each run (e.g. "--hlog run.hlog", as
+# benchmarks/http-figures.sh runs pacer; "--jit-priority normal"). Needs nginx, python3 and the JDK's jfr.
 #   benchmarks/jit-in-run.sh      # RATE=60000 DURATION=3s WINDOW=2 ROUNDS=1 PORT=18092
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +38,7 @@ for round in $(seq "$ROUNDS"); do
     > "$dir/run.json"
   echo "round $round: $(grep -E '^  response' "$dir/out.txt" | sed 's/  */ /g')"
   python3 - "$dir/run.json" "$WINDOW" "$dir/run.csv" <<'PY'
-import csv, datetime, json, re, sys
+import csv, datetime, json, math, re, sys
 events = json.load(open(sys.argv[1]))['recording']['events']
 window = float(sys.argv[2])
 def at(s):  # JFR prints nanoseconds; fromisoformat before Python 3.11 takes at most microseconds
@@ -81,7 +82,7 @@ for e in events:
         continue
     t, end = at(e['values']['startTime']) - t0, at(e['values']['startTime']) - t0 + secs(e['values']['duration'])
     while t < end:
-        i = int(t * 10)
+        i = math.floor(t * 10)
         step = min(end, (i + 1) / 10) - t
         if i >= 0:
             spent[i] = spent.get(i, 0) + step * 1000
