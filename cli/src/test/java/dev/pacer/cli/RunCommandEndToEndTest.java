@@ -134,12 +134,14 @@ class RunCommandEndToEndTest {
         assertEquals(130, r.exitCode(), r.stderr());
         assertTrue(policies.size() >= 2, "a C1 and a C2 thread: " + policies + "; " + r.stderr());
         policies.forEach((thread, actual) -> assertEquals(policy, actual, thread + " of " + policies));
-        String line = r.stderr().lines().filter(l -> l.contains("engine warm-up")).findFirst().orElseThrow();
         java.util.regex.Matcher said = java.util.regex.Pattern
-                .compile(", its (\\d+) compiler threads idle for the run$").matcher(line);
-        assertEquals(policy == 5, said.find(), line);
+                .compile("(?m)^pacer: (\\d+) JIT compiler threads at idle priority for the run$").matcher(r.stderr());
+        assertEquals(policy == 5, said.find(), r.stderr());
         if (policy == 5) {
-            assertTrue(Integer.parseInt(said.group(1)) >= 2, line);
+            assertTrue(Integer.parseInt(said.group(1)) >= 2, r.stderr());
+        } else {
+            assertFalse(r.stderr().contains("JIT compiler threads"), "nothing said when nothing was asked: "
+                    + r.stderr());
         }
     }
 

@@ -243,7 +243,10 @@ public final class LoadRun {
             CompilerThreads.Result jit = warm != null && options.idleCompilerThreads()
                     ? CompilerThreads.idle(IDLE_TIMEOUT_MILLIS) : null;
             if (warm != null && options.announce()) {
-                err.println(warm.startLine() + (jit == null ? "" : ", " + jit.phrase()));
+                err.println(warm.startLine());
+                if (jit != null) {
+                    err.println(jit.startLine());
+                }
             }
             if (warm != null) {
                 // the warm-ups' garbage and what they set up (connections, compiled code's data) are collected now,

@@ -48,14 +48,18 @@ public final class CompilerThreads {
      */
     public record Result(int found, int moved, String problem) {
 
-        /** For the warm-up's start line: {@code its 2 compiler threads idle for the run}. */
-        public String phrase() {
+        /**
+         * Its start line, printed after the warm-up's: {@code pacer: 2 JIT compiler threads at idle priority for the
+         * run}, or why not ({@code pacer: JIT compiler threads left at their priority (chrt: not found)}).
+         */
+        public String startLine() {
             if (moved == 0) {
-                return "compiler threads at their priority (" + (problem == null ? "none found" : problem) + ")";
+                return "pacer: JIT compiler threads left at their priority ("
+                        + (problem == null ? "none found" : problem) + ")";
             }
             int of = problem == null ? moved : found;
-            String threads = " compiler thread" + (of == 1 ? "" : "s") + " idle for the run";
-            return problem == null ? "its " + moved + threads : "its " + moved + " of " + found + threads + " ("
+            String threads = " JIT compiler thread" + (of == 1 ? "" : "s") + " at idle priority for the run";
+            return problem == null ? "pacer: " + moved + threads : "pacer: " + moved + " of " + found + threads + " ("
                     + problem + ")";
         }
     }

@@ -67,14 +67,16 @@ class CompilerThreadsTest {
 
     @Test
     void theStartLineSaysHowManyMovedAndWhyNotAll() {
-        assertEquals("its 2 compiler threads idle for the run", new CompilerThreads.Result(2, 2, null).phrase());
-        assertEquals("its 1 compiler thread idle for the run", new CompilerThreads.Result(1, 1, null).phrase());
-        assertEquals("its 1 of 2 compiler threads idle for the run (chrt: exit 1)",
-                new CompilerThreads.Result(2, 1, "chrt: exit 1").phrase());
-        assertEquals("compiler threads at their priority (chrt: not found)",
-                new CompilerThreads.Result(2, 0, "chrt: not found").phrase());
-        assertEquals("compiler threads at their priority (none found)",
-                new CompilerThreads.Result(0, 0, null).phrase());
+        assertEquals("pacer: 2 JIT compiler threads at idle priority for the run",
+                new CompilerThreads.Result(2, 2, null).startLine());
+        assertEquals("pacer: 1 JIT compiler thread at idle priority for the run",
+                new CompilerThreads.Result(1, 1, null).startLine());
+        assertEquals("pacer: 1 of 2 JIT compiler threads at idle priority for the run (chrt: exit 1)",
+                new CompilerThreads.Result(2, 1, "chrt: exit 1").startLine());
+        assertEquals("pacer: JIT compiler threads left at their priority (chrt: not found)",
+                new CompilerThreads.Result(2, 0, "chrt: not found").startLine());
+        assertEquals("pacer: JIT compiler threads left at their priority (none found)",
+                new CompilerThreads.Result(0, 0, null).startLine());
     }
 
     /** Whether {@code chrt} is there to run. */
