@@ -132,12 +132,16 @@ class ShardsAsHostsTest {
         int start = header.indexOf("start");
         int end = header.indexOf("end");
         int rate = header.indexOf("rate");
+        int drain = header.indexOf("drain");
         int intervals = 0;
         for (String row : rows.subList(1, rows.size())) {
             String[] f = row.split(",", -1);
             double length = Double.parseDouble(f[end]) - Double.parseDouble(f[start]);
             if (Math.abs(length - 1) > 0.01) {
                 continue; // a shard that started late begins its log with a longer interval; the last is cut at the end
+            }
+            if (Boolean.parseBoolean(f[drain])) {
+                continue; // after the schedule's end: ops in flight at 10 s that completed after it, not a rate
             }
             assertEquals(RATE, Double.parseDouble(f[rate]), RATE * 0.03, "merged interval " + row);
             intervals++;
