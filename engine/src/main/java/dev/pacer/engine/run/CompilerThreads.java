@@ -140,6 +140,15 @@ public final class CompilerThreads {
         } catch (IOException e) {
             return "chrt: not found";
         }
+        try (var in = p.getInputStream(); var out = p.getOutputStream()) { // its pipes closed now, not by the GC
+            return answer(p, tid, timeoutMillis);
+        } catch (IOException e) {
+            return "chrt: " + e.getMessage();
+        }
+    }
+
+    /** What {@link #chrtIdle} says of {@code p}, the chrt started for {@code tid}. */
+    private static String answer(Process p, String tid, long timeoutMillis) {
         try {
             if (!p.waitFor(timeoutMillis, TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();
