@@ -78,8 +78,10 @@ class EventStreamDropTest {
                     // counted as not having read to the end
                 }
             });
+            // The kernel's default receive buffer: a small one (set before connecting, it fixes the window's
+            // scale) would fill no sooner, since the server's send buffer takes megabytes, and reading those
+            // megabytes back through it can crawl at one segment per 200 ms delayed ACK (seen under load: 9 KB/s).
             Socket stalled = new Socket();
-            stalled.setReceiveBufferSize(4096);
             stalled.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
             stalled.getOutputStream().write(("GET /events HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
@@ -114,19 +116,26 @@ class EventStreamDropTest {
             assertEquals(published, read.get(), "the reader got every record");
 
             stalled.setSoTimeout(10_000);
-            String tail = drain(stalled.getInputStream());
+            String tail = drain(stalled.getInputStream(), System.nanoTime() + TimeUnit.SECONDS.toNanos(15));
             stalled.close();
             assertFalse(tail.endsWith("0\r\n\r\n"), "it was cut, not ended");
             assertEquals(1, feed.dropped());
         }
     }
 
-    /** What the socket holds until its end (the last 1 000 characters); fails when it does not end in time. */
-    static String drain(InputStream in) throws IOException {
+    /**
+     * What the socket holds until its end (the last 1 000 characters); fails when it does not end by the
+     * deadline (each read is bounded by the socket's timeout).
+     */
+    static String drain(InputStream in, long deadlineNanos) throws IOException {
         StringBuilder tail = new StringBuilder();
         byte[] buf = new byte[64 * 1024];
+        long total = 0;
         try {
             for (int n; (n = in.read(buf)) >= 0; ) {
+                total += n;
+                assertTrue(System.nanoTime() < deadlineNanos, "the stream that was dropped is still open, "
+                        + total + " bytes read from it");
                 tail.append(new String(buf, 0, n, StandardCharsets.UTF_8));
                 if (tail.length() > 1_000_000) {
                     tail.delete(0, tail.length() - 1_000);
