@@ -23,9 +23,11 @@ import picocli.CommandLine.Option;
 
 /** {@code pacer compare-limiters}: the same stalling workload under each limiter design, side by side. */
 @Command(name = "compare-limiters", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs the same workload under each limiter design, one after another, and prints side by side",
-                "what each let through: achieved rate, burst peak (most ops in any 10 ms), ops forfeited, refusals and",
-                "wait percentiles. The op is a no-op that stalls every --stall-every for --stall (a server's hiccup)."})
+        description = {"Runs the same workload under each limiter design, one after another, and prints side by side "
+                + "what each let through.",
+                "Each: achieved rate, burst peak (most ops in any 10 ms), ops forfeited, refusals and wait "
+                        + "percentiles. The op is a no-op that stalls every --stall-every for --stall (a server's "
+                        + "hiccup)."})
 final class CompareLimitersCommand implements Callable<Integer> {
 
     @CommandLine.Spec

@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
  * (a link on PATH) and for {@code ./pacer} (the README runs it from the checkout).
  */
 @Command(name = "generate-completion", mixinStandardHelpOptions = true, helpCommand = true,
-        description = {"Prints a bash completion script for pacer and ./pacer; to use it in this shell:", "",
+        description = {"Prints a bash completion script for pacer and ./pacer.", "To use it in this shell:", "",
                 "  source <(./pacer generate-completion)", ""})
 final class CompletionCommand implements Callable<Integer> {
 

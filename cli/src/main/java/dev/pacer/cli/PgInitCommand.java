@@ -7,8 +7,8 @@ import picocli.CommandLine.Option;
 
 /** {@code pacer pg-init}: pgbench's tables at a scale, for the built-in SQL workloads. */
 @Command(name = "pg-init", mixinStandardHelpOptions = true,
-        description = {"Creates and fills pgbench's tables (replacing them) at a scale, like pgbench -i -s N:",
-                "then pacer run --workload tpcb-like --url ... See docs/postgres.md."})
+        description = {"Creates and fills pgbench's tables (replacing them) at a scale, like pgbench -i -s N.",
+                "Then: pacer run --workload tpcb-like --url ... See docs/postgres.md."})
 final class PgInitCommand implements Callable<Integer> {
 
     @Option(names = "--url", required = true, paramLabel = "URL",

@@ -29,8 +29,8 @@ final class RateOptions {
     @Option(names = "--limiter", paramLabel = "NAME[:KEY=VALUE,...]", converter = Converters.LimiterName.class,
             description = {"The limiter design that paces the run (default: atomic, pacer's lock-free limiter): "
                     + "${COMPLETION-CANDIDATES}.",
-                    "The others model limiters from the field, e.g. leaky:queue=10, warmup:period=10s; see the"
-                            + " README."},
+                    "The others model limiters from the field, e.g. leaky:queue=10, warmup:period=10s; "
+                            + "docs/limiters.md has each one's options."},
             completionCandidates = Converters.LimiterNames.class)
     LimiterDesign limiter;
 

@@ -24,8 +24,9 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-                "Runs an op from many threads at a target rate and reports wait (scheduled -> start),",
-                "service (start -> end) and response (scheduled -> end) time histograms.",
+                // one element: 'pacer --help' lists each command with its description's first element
+                "Runs an op from many threads at a target rate and reports wait (scheduled -> start), "
+                        + "service (start -> end) and response (scheduled -> end) time histograms.",
                 "",
                 "Examples:",
                 "  pacer run --rate 1000 --duration 10s",

@@ -79,7 +79,8 @@ public final class Threshold {
             String stat = stat(subject.substring(dot + 1));
             if (metric == null || stat == null) {
                 throw bad(text, "unknown subject '" + subject + "' "
-                        + "(wait|service|response).(p50|p75|p90|p99|p99.9|p99.99|max|mean|min)");
+                        + "((wait|service|response).(p50|p75|p90|p99|p99.9|p99.99|max|mean|min), or achieved, "
+                        + "target, ops, errors)");
             }
             Duration latency;
             try {

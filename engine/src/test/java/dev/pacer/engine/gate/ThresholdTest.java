@@ -89,7 +89,9 @@ class ThresholdTest {
             "response.p99<20ms and errors<1%|one gate per threshold",
             "achieved>=-1*target|'-1*target' must not be negative",
             "errors<101%|'101%' is over 100 % of the ops",
-            "wait.max<100000h|'100000h' too long"})
+            "wait.max<100000h|'100000h' too long",
+            "respnse.p99<1ms|unknown subject 'respnse.p99' ((wait|service|response).(p50|p75|p90|p99|p99.9|p99.99|"
+                    + "max|mean|min), or achieved, target, ops, errors)"})
     void aBadValueIsNamedForWhatIsWrongWithIt(String gate, String says) {
         String message = assertThrows(IllegalArgumentException.class, () -> Threshold.parse(gate)).getMessage();
         assertTrue(message.startsWith("invalid threshold '" + gate + "': ") && message.contains(says), message);
