@@ -37,16 +37,20 @@ public final class SummaryText {
 
     public static String format(Summary s) {
         StringBuilder b = new StringBuilder(1024);
-        b.append(String.format("pacer: %s, %d %s%s, %.2fs, stopped by %s%n", s.op(), s.threads(),
+        // warm-up phases are left out of the totals: the header says so, or a 15 s run would read as 5 s
+        double warmupSeconds = s.phases().stream().filter(PhaseSummary::warmup)
+                .mapToDouble(p -> p.figures().durationSeconds()).sum();
+        b.append(String.format("pacer: %s, %d %s%s, %.2fs%s, stopped by %s%n", s.op(), s.threads(),
                 s.virtualThreads() ? "virtual " : "", s.threads() == 1 ? "thread" : "threads", s.durationSeconds(),
+                warmupSeconds > 0 ? String.format(" measured after %.2fs of warm-up", warmupSeconds) : "",
                 s.stopReason().planned() ? s.stopReason().label() : s.stoppedBy()));
         b.append(String.format("  ops        %-9d achieved %s ops/s", s.ops(), oneDecimal(s.achievedRate())));
         if (!Double.isNaN(s.targetRate())) {
             b.append(String.format(", target %s (%.2f %%), strictness %s", oneDecimal(s.targetRate()),
                     100 * s.achievedRate() / s.targetRate(), trimNumber(s.strictness())));
         } else if (s.limiter() != null) {
-            b.append(", target ").append(oneDecimal(s.limiter().spec().opsPerSecond())).append(" (stopped before it "
-                    + "started)");
+            b.append(", target ").append(oneDecimal(s.limiter().spec().opsPerSecond()))
+                    .append(warmupSeconds > 0 ? " (stopped in its warm-up)" : " (stopped before it started)");
         } else {
             b.append(", unpaced");
         }

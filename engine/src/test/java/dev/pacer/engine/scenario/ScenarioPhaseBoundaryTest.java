@@ -3,11 +3,13 @@ package dev.pacer.engine.scenario;
 import dev.pacer.engine.ManualClock;
 import dev.pacer.engine.LoadTest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pacer.engine.api.Change;
 import dev.pacer.engine.api.ChangeKind;
 import dev.pacer.engine.api.IntervalReport;
 import dev.pacer.engine.api.ManualRunClock;
+import dev.pacer.engine.sink.SummaryText;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -49,5 +51,29 @@ class ScenarioPhaseBoundaryTest {
                 .findFirst().orElseThrow();
         assertEquals(0.6, measure.elapsedSec(), 1e-9, "the phase's marker is the bound of its first interval");
         assertEquals(1_200, r.summary().ops(), "the run's ops are the measured phase's, warm-up left out");
+    }
+
+    @Test
+    void theSummarysHeaderSaysHowLongTheWarmUpLeftOutWasAndARunCutInItSaysSo() throws Exception {
+        String scenario = """
+                name: warm-then-measure
+                op: noop
+                phases:
+                  - name: warm
+                    duration: 2s
+                    rate: 1000
+                    warmup: true
+                  - name: measure
+                    duration: 3s
+                    rate: 2000
+                """;
+        String whole = SummaryText.format(ManualClock.play(new ManualRunClock(), LoadTest.scenario(
+                ScenarioParser.parse(scenario, "s.yaml"))).summary());
+        String header = whole.lines().findFirst().orElseThrow();
+        assertEquals("pacer: noop, 1 thread, 3.00s measured after 2.00s of warm-up, stopped by duration", header);
+
+        String cut = SummaryText.format(ManualClock.play(new ManualRunClock(), LoadTest.scenario(
+                ScenarioParser.parse(scenario, "s.yaml")).duration(Duration.ofSeconds(1))).summary());
+        assertTrue(cut.contains("measured after 1.00s of warm-up") && cut.contains("(stopped in its warm-up)"), cut);
     }
 }
