@@ -207,8 +207,9 @@ public final class LoadRun {
                 reporter.addListener(csv);
             }
 
+            ProgressLine.Printer progress = null;
             if (options.progress()) {
-                ProgressLine.Printer progress = new ProgressLine.Printer(err, options.interval().toNanos() / 1e9,
+                progress = new ProgressLine.Printer(err, options.interval().toNanos() / 1e9,
                         ConsoleControl.SOURCE);
                 activity.addChangeListener(progress::change);
                 reporter.addListener(progress::interval);
@@ -261,6 +262,10 @@ public final class LoadRun {
                 // its load ends with it (no op starts after this; ops in flight get the grace period)
                 endAfterFailure();
                 throw e;
+            } finally {
+                if (progress != null) {
+                    progress.flush(); // changes made after the last interval line (a stop), above the summary
+                }
             }
             if (activity.failure() != null) {
                 failed(activity.failure(), "worker");

@@ -3,12 +3,14 @@ package dev.pacer.engine.run;
 import dev.pacer.engine.api.Change;
 import dev.pacer.engine.api.ChangeKind;
 import dev.pacer.engine.api.RunClock;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
- * An activity's changes, in order, and the listeners told of each (progress output, .hlog comment, summary).
+ * An activity's changes and the listeners told of each (progress output, .hlog comment, summary).
  *
  * <h2>Threads</h2>
  * Control threads (console, HTTP control, scenario, signal, API) record changes, each while it holds the
@@ -52,9 +54,14 @@ final class ChangeLog {
         }
     }
 
-    /** Every change so far, in order. */
+    /**
+     * Every change so far, in time order: recorded in the order they were made but for a phase's marker, which
+     * the reporter records at its cut, after a change a control thread may have made just past it.
+     */
     List<Change> changes() {
-        return List.copyOf(changes);
+        List<Change> copy = new ArrayList<>(changes);
+        copy.sort(Comparator.comparingDouble(Change::elapsedSec)); // stable: one instant's changes as made
+        return List.copyOf(copy);
     }
 
     /** Records a knee search's probe (a marker, not a setting). Takes the lock. */

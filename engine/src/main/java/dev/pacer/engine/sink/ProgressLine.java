@@ -7,6 +7,10 @@ import dev.pacer.engine.api.Outcome;
 import dev.pacer.engine.api.IntervalReport;
 import dev.pacer.engine.api.Durations;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Locale;
 import org.HdrHistogram.Histogram;
 
@@ -81,6 +85,10 @@ public final class ProgressLine {
     /**
      * Prints progress to a stream: the legend once, a line per interval, and a line per change but those
      * from {@code acknowledgedSource} (the console, whose commands are acknowledged by their own answer).
+     * A change's line goes above the first interval line that ends after it, the changes between two lines
+     * in the order they were made: threads make changes (a scenario's rate at its phase's start) and the
+     * reporter marks its own (the phase, at its cut) in either order, and a line printed the moment its
+     * change was made would come before the interval line that a lagging reporter has yet to print.
      * A short interval cut at a phase boundary is not printed on its own: the phase's change line marks
      * the boundary, and its ops are in the totals.
      */
@@ -88,6 +96,8 @@ public final class ProgressLine {
         private final PrintStream out;
         private final double intervalSeconds;
         private final String acknowledgedSource;
+        /** Changes not printed yet; guarded by this. */
+        private final List<Change> held = new ArrayList<>();
         private boolean legend;
 
         public Printer(PrintStream out, double intervalSeconds, String acknowledgedSource) {
@@ -98,6 +108,7 @@ public final class ProgressLine {
 
         /** Reporter thread. */
         public synchronized void interval(IntervalReport r) {
+            printChangesBefore(r.elapsedSec());
             if (!r.drain() && r.stats().seconds() < intervalSeconds / 2) {
                 return;
             }
@@ -111,7 +122,25 @@ public final class ProgressLine {
         /** Any thread that makes a change. */
         public synchronized void change(Change c) {
             if (!c.source().equals(acknowledgedSource)) {
+                held.add(c);
+            }
+        }
+
+        /** Prints the changes still held: the run has ended, and no interval line follows them. */
+        public synchronized void flush() {
+            printChangesBefore(Double.POSITIVE_INFINITY);
+            out.flush();
+        }
+
+        private void printChangesBefore(double elapsedSec) {
+            held.sort(Comparator.comparingDouble(Change::elapsedSec)); // stable: one instant's changes as made
+            for (Iterator<Change> i = held.iterator(); i.hasNext(); ) {
+                Change c = i.next();
+                if (c.elapsedSec() >= elapsedSec) {
+                    break;
+                }
                 out.println("  >> " + c.describe());
+                i.remove();
             }
         }
     }
