@@ -29,3 +29,14 @@ CONF
   nginx_pid=$!
   for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
 }
+
+# The locations that answer docs/shop.yaml as its checks expect (a JSON item with its /id, 'added', a 201 with an
+# orderId, 'paid'); anything else 404. For nginx_start's LOCATIONS.
+SHOP_LOCATIONS=$(cat <<'NGINX'
+location ~ ^/items/([0-9]+)$ { default_type application/json; return 200 '{"id": $1, "name": "item $1"}'; }
+    location ~ ^/users/([0-9]+)/cart$ { return 201 'added'; }
+    location ~ ^/users/([0-9]+)/orders$ { default_type application/json; return 201 '{"orderId": "o-$1"}'; }
+    location ~ ^/orders/o-([0-9]+)/pay$ { return 200 'paid'; }
+    location / { return 404; }
+NGINX
+)

@@ -18,11 +18,7 @@ dir="$(mktemp -d)"
 nginx_start "$dir" "$port" \
   "log_format timed '\$msec \$request_method \$uri \$status';
   access_log $dir/access.log timed buffer=256k flush=500ms;" \
-  "location ~ ^/items/([0-9]+)$ { default_type application/json; return 200 '{\"id\": \$1, \"name\": \"item \$1\"}'; }
-    location ~ ^/users/([0-9]+)/cart$ { return 201 'added'; }
-    location ~ ^/users/([0-9]+)/orders$ { default_type application/json; return 201 '{\"orderId\": \"o-\$1\"}'; }
-    location ~ ^/orders/o-([0-9]+)/pay$ { return 200 'paid'; }
-    location / { return 404; }"
+  "$SHOP_LOCATIONS"
 trap 'kill $nginx_pid 2>/dev/null; wait $nginx_pid 2>/dev/null; rm -rf "$dir"' EXIT
 sed "s|^base: .*|base: http://127.0.0.1:$port|" docs/shop.yaml > "$dir/shop.yaml"
 ./pacer --version >/dev/null   # build once, outside the runs
