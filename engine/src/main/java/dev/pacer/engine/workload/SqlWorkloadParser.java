@@ -3,7 +3,6 @@ package dev.pacer.engine.workload;
 import dev.pacer.engine.op.OpMix;
 import java.io.IOException;
 import java.io.StringReader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -50,19 +49,15 @@ public final class SqlWorkloadParser {
         this.dir = dir;
     }
 
-    /** True when the file is a SQL workload: a top-level {@code driver: postgres} line. */
+    /** True when the file is a SQL workload: a top-level {@code driver: postgres}. */
     public static boolean isSql(Path file) {
-        try {
-            return Files.readString(file).lines()
-                    .anyMatch(l -> l.matches("driver:\\s*(postgres|postgresql)\\s*(#.*)?"));
-        } catch (IOException | RuntimeException e) {
-            return false;
-        }
+        String driver = WorkloadText.topLevel(file).get("driver");
+        return "postgres".equals(driver) || "postgresql".equals(driver);
     }
 
     /** Reads and compiles a SQL workload file. */
     static SqlWorkload parse(Path file, Map<String, String> vars) throws IOException {
-        String text = Files.readString(file);
+        String text = WorkloadText.read(file);
         return parse(text, file.toString(), file.toAbsolutePath().getParent(), vars);
     }
 

@@ -8,9 +8,7 @@ import java.io.IOException;
 import java.io.StringReader;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -80,16 +78,7 @@ public final class WorkloadParser {
      * @throws IOException       when the file cannot be read at all
      */
     public static Workload parse(Path file, Map<String, String> vars) throws IOException {
-        byte[] bytes = Files.readAllBytes(file);
-        if (bytes.length > MAX_BYTES) {
-            throw new WorkloadException(file.toString(), 1, "over 4 MB; put data in csv files");
-        }
-        String text;
-        try {
-            text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            throw new WorkloadException(file.toString(), 1, "not UTF-8 text");
-        }
+        String text = WorkloadText.read(file);
         Path dir = file.toAbsolutePath().getParent();
         return parse(text, file.toString(), dir, vars);
     }
@@ -99,14 +88,9 @@ public final class WorkloadParser {
         return new WorkloadParser(source, dir, vars == null ? Map.of() : vars).read(text);
     }
 
-    /** True when the YAML text is a workload (it has top-level {@code ops}), not a scenario. */
+    /** True when the YAML file is a workload (it has top-level {@code ops}), not a scenario. */
     public static boolean isWorkload(Path file) {
-        try {
-            String head = Files.readString(file);
-            return head.lines().anyMatch(l -> l.startsWith("ops:"));
-        } catch (IOException | RuntimeException e) {
-            return false;
-        }
+        return WorkloadText.topLevel(file).containsKey("ops");
     }
 
     private Workload read(String text) {

@@ -195,4 +195,41 @@ class WorkloadParserTest {
                 """));
         assertTrue(e.getMessage().contains("rounder weights"), e.getMessage());
     }
+
+    @Test
+    void aFileOverTheBoundIsRefusedAfterTheBoundsBytesNotReadWhole() throws Exception {
+        Path huge = dir.resolve("huge.yaml");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(huge.toFile(), "rw")) {
+            f.setLength(3L << 30); // 3 GB, sparse: read whole it would not fit in an array
+        }
+        WorkloadException e = assertThrows(WorkloadException.class, () -> WorkloadParser.parse(huge, Map.of()));
+        assertEquals(huge + ":1: over 4 MB; put data in csv files", e.getMessage());
+        assertEquals(false, WorkloadParser.isWorkload(huge));
+        if (Files.isReadable(Path.of("/dev/zero"))) {
+            assertThrows(WorkloadException.class, () -> WorkloadParser.parse(Path.of("/dev/zero"), Map.of()));
+        }
+    }
+
+    /** A case of {@link #aWorkloadAndASqlOneAreToldByTheirTopLevelKeysInAnyYamlSpelling}. */
+    private record Kind(String text, boolean workload, boolean sql) {
+    }
+
+    @Test
+    void aWorkloadAndASqlOneAreToldByTheirTopLevelKeysInAnyYamlSpelling() throws IOException {
+        for (Kind k : new Kind[] {
+                new Kind("base: http://127.0.0.1:1\n\"ops\": {a: {weight: 1, request: \"GET /\"}}\n", true, false),
+                new Kind("base: http://127.0.0.1:1\nops : {a: {weight: 1, request: \"GET /\"}}\n", true, false),
+                new Kind("{base: 'http://127.0.0.1:1', ops: {a: {weight: 1, request: GET /}}}\n", true, false),
+                new Kind("driver: \"postgres\"\nurl: x\nops: {a: {sql: select 1}}\n", true, true),
+                new Kind("\"driver\": postgresql  # a comment\nops: {}\n", true, true),
+                // YAML only once its var is put in: told by its lines
+                new Kind("vars: {n: 1}\nops: {a: {weight: ${n}, request: GET /}}\n", true, false),
+                new Kind("phases:\n  - {duration: 1s, rate: 10}\n# ops: not a key\n", false, false),
+                new Kind("description: 'ops: in a value'\nphases: []\n", false, false)}) {
+            Path file = dir.resolve("kind.yaml");
+            Files.writeString(file, k.text());
+            assertEquals(k.workload(), WorkloadParser.isWorkload(file), k.text());
+            assertEquals(k.sql(), SqlWorkloadParser.isSql(file), k.text());
+        }
+    }
 }
