@@ -3,6 +3,7 @@ package dev.pacer.cli;
 import dev.pacer.engine.api.SettingException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Properties;
@@ -61,7 +62,25 @@ public final class PacerCommand implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+        CommandLine cl = commandLine();
+        int code = cl.execute(args);
+        cl.getOut().flush();
+        cl.getSubcommands().values().forEach(c -> c.getOut().flush());
+        System.exit(afterOutput(code, System.out, System.err));
+    }
+
+    /**
+     * The exit code once standard output is flushed: a write to it that failed (a full disk, a closed pipe's reader
+     * gone, {@code > /dev/full}) is said on {@code err} and fails a command that had succeeded. A PrintStream
+     * keeps such failures to itself until asked.
+     */
+    static int afterOutput(int code, PrintStream out, PrintStream err) {
+        if (!out.checkError()) {
+            return code;
+        }
+        err.println("pacer: could not write to standard output; what it should have shown is lost");
+        err.flush();
+        return code == 0 ? EXIT_FAILED : code;
     }
 
     /**

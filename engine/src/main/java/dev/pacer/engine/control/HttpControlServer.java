@@ -19,6 +19,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.Set;
 import java.time.Duration;
@@ -68,7 +70,15 @@ public final class HttpControlServer implements AutoCloseable {
     /** How long a client may take to send its request line and headers. */
     static final long MAX_REQUEST_SECONDS = 10;
 
+    /**
+     * The JDK server's log: it warns on stderr of a client's slips (a HEAD request, a reset), which would land in the
+     * run's live view and progress lines; only its severe records are let through. Held here: the logging
+     * framework keeps its loggers weakly.
+     */
+    private static final Logger JDK_SERVER_LOG = Logger.getLogger("com.sun.net.httpserver");
+
     static {
+        JDK_SERVER_LOG.setLevel(Level.SEVERE);
         // Both are read once, when the server's classes load, so they must be set before the first server
         // is created. The JDK server leaves Nagle's algorithm on by default; with delayed ACKs that adds
         // milliseconds to every answer, and control answers are small and should be immediate.
@@ -319,6 +329,10 @@ public final class HttpControlServer implements AutoCloseable {
     private static void send(HttpExchange ex, int status, JsonNode body) throws IOException {
         byte[] bytes = Json.PRETTY.writeValueAsBytes(body);
         ex.getResponseHeaders().set("Content-Type", "application/json");
+        if (ex.getRequestMethod().equals("HEAD")) {
+            ex.sendResponseHeaders(status, -1); // a HEAD answer has no body
+            return;
+        }
         ex.sendResponseHeaders(status, bytes.length);
         try (OutputStream out = ex.getResponseBody()) {
             out.write(bytes);

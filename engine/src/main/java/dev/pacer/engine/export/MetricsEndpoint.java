@@ -13,6 +13,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * The Prometheus scrape endpoint of a run ({@code GET /metrics}, text or protobuf as the scraper asks),
@@ -22,6 +24,13 @@ import java.util.concurrent.Executors;
  * {@code authorization: credentials} sends it).
  */
 public final class MetricsEndpoint implements AutoCloseable {
+
+    /** The JDK server's log, severe records only: its warnings would land in the run's lines (as the control's). */
+    private static final Logger JDK_SERVER_LOG = Logger.getLogger("com.sun.net.httpserver");
+
+    static {
+        JDK_SERVER_LOG.setLevel(Level.SEVERE);
+    }
 
     private final HTTPServer server;
     private final ExecutorService executor;

@@ -265,4 +265,37 @@ class HttpControlServerTest {
         assertThrows(IllegalArgumentException.class, () -> ControlEndpoint.parse("host:"));
         assertThrows(IllegalArgumentException.class, () -> ControlEndpoint.parse("seven"));
     }
+
+    @Test
+    void aHeadRequestIsAnsweredWithoutABodyAndTheJdkServerWritesNothingOfItToStderr() throws Exception {
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger("com.sun.net.httpserver");
+        List<java.util.logging.LogRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler catcher = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                if (log.isLoggable(r.getLevel())) {
+                    records.add(r);
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(catcher);
+        try (HttpControlServer s = HttpControlServer.start(ControlEndpoint.parse("0"), "s3cret", controller)) {
+            HttpResponse<String> status = send(s, "HEAD", "/status", null, "Bearer s3cret");
+            assertEquals(405, status.statusCode(), "status is read with GET");
+            assertEquals("", status.body());
+            assertEquals(401, send(s, "HEAD", "/status", null, null).statusCode());
+            assertEquals(List.of(), records.stream().map(r -> r.getLevel() + " " + r.getMessage()).toList(),
+                    "what the JDK server logged (its console handler prints it on stderr)");
+        } finally {
+            log.removeHandler(catcher);
+        }
+    }
 }
