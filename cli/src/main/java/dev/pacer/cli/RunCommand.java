@@ -1,6 +1,8 @@
 package dev.pacer.cli;
 
 import dev.pacer.engine.LoadTest;
+import dev.pacer.engine.WorkloadFiles;
+import dev.pacer.engine.api.OpSpec;
 import dev.pacer.engine.api.StopReason;
 import dev.pacer.engine.api.Summary;
 import dev.pacer.engine.api.Scenario;
@@ -72,6 +74,9 @@ final class RunCommand implements Callable<Integer> {
     @CommandLine.Mixin
     PostgresOptions postgres = new PostgresOptions();
 
+    /** The op the run was given, once {@link #loadTest} has read the flags and the scenario. */
+    private OpSpec opSpec;
+
     @Override
     public Integer call() throws Exception {
         Scenario scenario = scenarios.scenario(output.interval, sharding.shard);
@@ -81,12 +86,13 @@ final class RunCommand implements Callable<Integer> {
         test.handleSignals(true);
         Map<Path, String> inputs = new LinkedHashMap<>();
         if (scenarios.file != null) {
-            inputs.put(scenarios.file, "the scenario file");
+            inputs.put(scenarios.file, scenarios.workloadFile() != null ? "the workload file" : "the scenario file");
         }
         Path bodyFile = bodyFile(scenario);
         if (bodyFile != null) {
             inputs.putIfAbsent(bodyFile, "the file --body sends");
         }
+        WorkloadFiles.inputs(opSpec).forEach(inputs::putIfAbsent);
         output.check(inputs);
         control.applyTo(test);
         boolean live = !output.quiet && !control.noConsole && Terminal.isInteractive();
@@ -127,7 +133,8 @@ final class RunCommand implements Callable<Integer> {
     private LoadTest loadTest(Scenario scenario) {
         LoadTest test = rates.newTest(scenario);
         rates.applyTo(test, scenario);
-        test.op(ops.spec(scenario, scenarios.workloadFile(), opOptions()));
+        opSpec = ops.spec(scenario, scenarios.workloadFile(), opOptions());
+        test.op(opSpec);
         load.applyTo(test);
         sharding.applyTo(test);
         return test;

@@ -85,4 +85,32 @@ class NoOutputOverwritesAnInputTest {
                 "--url", "http://127.0.0.1:1/", "--rate", "10", "--body", "@" + body, "--csv", body.toString(),
                         "--duration", "1s", "-q");
     }
+
+    @Test
+    void aRunsOutputsOverItsWorkloadFileOrTheDataItReadsAreRefused() throws Exception {
+        Path data = Files.writeString(dir.resolve("ids.csv"), "id\n1\n2\n");
+        Path payload = Files.writeString(dir.resolve("payload.txt"), "x");
+        Path workload = Files.writeString(dir.resolve("w.yaml"), """
+                base: http://127.0.0.1:1
+                bindings:
+                  id: csv(ids.csv, id)
+                  note: extract(payload.txt, 0, 1)
+                ops:
+                  a: {weight: 1, request: "GET /{id}?n={note}"}
+                """);
+        assertRefusedAndKept(data, "invalid --csv '" + data + "': is a file the workload reads", "run",
+                workload.toString(), "--rate", "10", "--duration", "1s", "--csv", data.toString(), "-q");
+        assertRefusedAndKept(payload, "invalid --summary '" + payload + "': is a file the workload reads", "run",
+                workload.toString(), "--rate", "10", "--duration", "1s", "--summary", payload.toString(), "-q");
+        assertRefusedAndKept(workload, "invalid --hlog '" + workload + "': is the workload file", "run",
+                workload.toString(), "--rate", "10", "--duration", "1s", "--hlog", workload.toString(), "-q");
+        // a scenario's workload, by another path
+        Path scenario = Files.writeString(dir.resolve("s.yaml"), """
+                workload: w.yaml
+                phases:
+                  - {duration: 1s, rate: 10}
+                """);
+        assertRefusedAndKept(workload, "invalid --hlog '" + dir.resolve("./w.yaml") + "': is the workload file",
+                "run", scenario.toString(), "--hlog", dir.resolve("./w.yaml").toString(), "-q");
+    }
 }

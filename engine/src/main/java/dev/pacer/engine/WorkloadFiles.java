@@ -1,7 +1,9 @@
 package dev.pacer.engine;
 
+import dev.pacer.engine.api.OpSpec;
 import dev.pacer.engine.workload.PgBench;
 import dev.pacer.engine.workload.SqlWorkloadParser;
+import dev.pacer.engine.workload.WorkloadOpProvider;
 import dev.pacer.engine.workload.WorkloadParser;
 import dev.pacer.engine.workload.WorkloadShow;
 import java.io.IOException;
@@ -21,6 +23,14 @@ public final class WorkloadFiles {
     /** Whether {@code file} is a workload (it has top-level ops) rather than a scenario. */
     public static boolean isWorkload(Path file) {
         return WorkloadParser.isWorkload(file);
+    }
+
+    /**
+     * The files a run of the op {@code spec} reads that no output may overwrite (a workload file, its data files),
+     * each with what it is in words; empty for ops that read none.
+     */
+    public static Map<Path, String> inputs(OpSpec spec) {
+        return WorkloadOpProvider.inputs(spec);
     }
 
     /** Whether {@code file} is a SQL workload (for PostgreSQL) rather than an HTTP one. */

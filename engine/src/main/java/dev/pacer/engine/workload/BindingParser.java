@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
@@ -34,6 +35,8 @@ final class BindingParser {
 
     private final Path base;
     private final Map<Path, Object> files;
+    /** Every file a binding read, resolved, in the order first read. */
+    private final Set<Path> read = new LinkedHashSet<>();
 
     /**
      * @param base  the directory relative file names are resolved against (the workload file's)
@@ -336,8 +339,14 @@ final class BindingParser {
         return new CsvTable.Column(salt, table, column, pick);
     }
 
+    /** The files the bindings compiled so far read ({@code csv()}, {@code extract()}), resolved. */
+    Set<Path> filesRead() {
+        return Set.copyOf(read);
+    }
+
     private byte[] file(Call c, String name, boolean csv) {
         Path path = base.resolve(name).normalize();
+        read.add(path);
         try {
             if (!Files.isRegularFile(path)) {
                 throw new IllegalArgumentException(c.name + ": no such file " + path);

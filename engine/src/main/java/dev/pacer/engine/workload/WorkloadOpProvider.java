@@ -6,6 +6,7 @@ import dev.pacer.engine.api.OpProvider;
 import dev.pacer.engine.api.OpSpec;
 import dev.pacer.engine.api.Durations;
 import dev.pacer.engine.api.SettingException;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,6 +64,33 @@ public final class WorkloadOpProvider implements OpProvider {
             }
         }
         return new WorkloadOp(w, shards, connect, request, connections, clock);
+    }
+
+    /**
+     * The files a run of this op reads, each with what it is in words, that no output may overwrite: a workload file
+     * (HTTP or SQL) and an HTTP workload's data files; none for other ops. A workload that does not compile yields
+     * only its own file: the run says what is wrong with it.
+     */
+    public static Map<Path, String> inputs(OpSpec spec) {
+        Map<Path, String> files = new LinkedHashMap<>();
+        boolean http = spec.name().equals("workload");
+        if (!http && !spec.name().equals("postgres") || spec.argument().isEmpty()) {
+            return files;
+        }
+        Path file = Path.of(spec.argument());
+        if (!Files.isRegularFile(file)) {
+            return files; // postgres:tpcb-like names a built-in workload
+        }
+        files.put(file, "the workload file");
+        if (http) {
+            try {
+                WorkloadParser.dataFiles(file, vars(spec)).stream().sorted()
+                        .forEach(data -> files.putIfAbsent(data, "a file the workload reads"));
+            } catch (IOException | RuntimeException e) {
+                // said with its file and line when the run compiles it
+            }
+        }
+        return files;
     }
 
     /** The {@code var} options as a map. */

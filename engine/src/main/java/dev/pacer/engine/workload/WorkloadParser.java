@@ -64,6 +64,9 @@ public final class WorkloadParser {
     private final Map<String, Node> varNodes = new LinkedHashMap<>();
     private final Map<String, Workload.Binding> bindings = new LinkedHashMap<>();
 
+    /** The data files the bindings read (csv(), extract()), resolved; this parse's thread only. */
+    private final Set<Path> dataFiles = new LinkedHashSet<>();
+
     private WorkloadParser(String source, Path dir, Map<String, String> overrides) {
         this.source = source;
         this.dir = dir;
@@ -86,6 +89,19 @@ public final class WorkloadParser {
     /** Compiles workload text; {@code dir} resolves the csv files it names. */
     public static Workload parse(String text, String source, Path dir, Map<String, String> vars) {
         return new WorkloadParser(source, dir, vars == null ? Map.of() : vars).read(text);
+    }
+
+    /**
+     * The data files the workload file's bindings read ({@code csv()}, {@code extract()}), resolved: compiling it
+     * finds them, so each is loaded once more than a run loads it.
+     *
+     * @throws WorkloadException {@code file:line: what is wrong}
+     */
+    public static Set<Path> dataFiles(Path file, Map<String, String> vars) throws IOException {
+        WorkloadParser p = new WorkloadParser(file.toString(), file.toAbsolutePath().getParent(),
+                vars == null ? Map.of() : vars);
+        p.read(WorkloadText.read(file));
+        return Set.copyOf(p.dataFiles);
     }
 
     /** True when the YAML file is a workload (it has top-level {@code ops}), not a scenario. */
@@ -166,6 +182,7 @@ public final class WorkloadParser {
                             + e.getMessage());
                 }
             }
+            dataFiles.addAll(bp.filesRead());
         }
         if (!top.containsKey("ops")) {
             throw new WorkloadException(source, line(root), "a workload needs 'ops', e.g. ops: {get: {weight: 1, "
