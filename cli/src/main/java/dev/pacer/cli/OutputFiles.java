@@ -1,12 +1,8 @@
 package dev.pacer.cli;
 
+import dev.pacer.engine.api.IoReason;
 import java.io.IOException;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -120,16 +116,6 @@ final class OutputFiles {
 
     /** Why a file or folder could not be made, in words (not an exception's class name). */
     static String why(IOException e) {
-        if (e instanceof FileSystemException f && f.getReason() != null) {
-            return f.getReason();
-        }
-        return switch (e) {
-            case AccessDeniedException a -> "permission denied";
-            case NoSuchFileException n -> "no such file or folder";
-            case NotDirectoryException n -> "not a folder";
-            case FileAlreadyExistsException f -> "a file is in the way";
-            default -> e instanceof FileSystemException || e.getMessage() == null
-                    ? e.getClass().getSimpleName().replaceFirst("Exception$", "") : e.getMessage();
-        };
+        return IoReason.of(e);
     }
 }

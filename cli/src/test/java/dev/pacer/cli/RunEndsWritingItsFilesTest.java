@@ -101,6 +101,18 @@ class RunEndsWritingItsFilesTest {
         assertFalse(full.stdout().isEmpty(), "the report itself is printed");
     }
 
+    @Test
+    void aSummaryThatCannotBeWrittenIsSaidInOneLineFailsTheRunAndTheRunsPageIsStillMade() throws Exception {
+        if (!Files.isWritable(Path.of("/dev/full"))) {
+            return; // not Linux: no device that fails every write
+        }
+        PacerProcess.Result r = PacerProcess.run(dir, 60, "run", "--rate", "200", "--duration", "500ms",
+                "--engine-warm-up", "0", "-q", "--summary", "/dev/full", "--hlog", "run.hlog", "--plot", "run.html");
+        assertEquals(1, r.exitCode(), r.stderr());
+        assertEquals("pacer: cannot write the summary to /dev/full: No space left on device", r.stderr().strip());
+        assertTrue(Files.readString(dir.resolve("run.html")).contains("<html"), "the page after the summary");
+    }
+
     private static boolean hasAnInterval(Path hlog) throws IOException {
         return Files.exists(hlog)
                 && Files.readString(hlog, java.nio.charset.StandardCharsets.ISO_8859_1).contains("Tag=");

@@ -41,6 +41,13 @@ public record Summary(String op, int threads, boolean virtualThreads, double str
         return failure == null;
     }
 
+    /** This summary, failed with {@code why} unless it had failed already (then its first failure stays). */
+    public Summary failedWith(String why) {
+        return failure != null ? this : new Summary(op, threads, virtualThreads, strictness, figures, outcomes,
+                errorsByType, changes, phases, thresholds, maxErrorRatio, stopReason, stoppedBy, why, knee, limiter,
+                perOp);
+    }
+
     public long ops() {
         return figures.ops();
     }

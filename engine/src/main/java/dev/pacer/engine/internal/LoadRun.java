@@ -1,6 +1,7 @@
 package dev.pacer.engine.internal;
 
 import dev.pacer.engine.control.ConsoleControl;
+import dev.pacer.engine.api.IoReason;
 import dev.pacer.engine.api.Change;
 import dev.pacer.engine.api.ControlEndpoint;
 import dev.pacer.engine.control.HttpControlServer;
@@ -283,7 +284,15 @@ public final class LoadRun {
                 }
             }
             if (options.summaryJson() != null) {
-                SummaryJson.write(summary, options.summaryJson());
+                try {
+                    SummaryJson.write(summary, options.summaryJson());
+                } catch (IOException e) {
+                    // said in one line and the run failed with it; what comes after (the report page) is still made
+                    String why = "cannot write the summary to " + options.summaryJson() + ": " + IoReason.of(e);
+                    err.println("pacer: " + why);
+                    err.flush();
+                    summary = summary.failedWith(why);
+                }
             }
             for (Consumer<Summary> l : finishListeners) {
                 l.accept(summary);
