@@ -67,6 +67,8 @@ class LimiterFlagTest {
                         "--pacing-tick", "200ms"},
                 {"invalid strictness (after the rate: --rate RATE,STRICTNESS) '1': cannot go with a pacing tick", "run",
                         "--rate", "10,1", "-n", "3", "--pacing-tick", "1ms"},
+                {"invalid --pacing-tick '1.00ms': cannot go with a knee search (--search or a search phase)", "run",
+                        "-d", "3s", "--search", "response.p99<1ms", "--pacing-tick", "1ms"},
                 {"invalid --seed '5': seeds Poisson arrivals", "run", "-d", "1s", "--rate", "10", "--seed", "5"},
                 {"invalid --bytes-rate '1M': and the limiter's own bytes-rate=1k", "run", "--rate", "10",
                         "--bytes-rate", "1M",

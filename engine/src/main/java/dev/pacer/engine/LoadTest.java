@@ -26,6 +26,8 @@ import dev.pacer.engine.api.Scenario;
 import dev.pacer.engine.scenario.ScenarioParser;
 import dev.pacer.engine.scenario.ScenarioRunner;
 import dev.pacer.engine.api.StatusBlock;
+import dev.pacer.engine.api.Durations;
+import dev.pacer.engine.api.ScenarioException;
 import dev.pacer.engine.api.SettingException;
 import dev.pacer.ratelimit.api.Arrivals;
 import dev.pacer.ratelimit.LimiterDesign;
@@ -538,7 +540,7 @@ public final class LoadTest {
         if (scenario != null) {
             ScenarioRunner.check(scenario, limiter, shard); // first: a phase's problem names its line
             if (pacingTick != null) {
-                checkStrictnessWithTick(scenario);
+                checkStrictnessWithTick(scenario, pacingTick);
             }
         }
         ActivityConfig activity = new ActivityConfig(opSpec, workers, virtualThreads, rate, runs, cycles, maxInFlight,
@@ -546,17 +548,27 @@ public final class LoadTest {
         return reporting.scenario(scenario).clock(clock).build(activity);
     }
 
-    /** Refuses a scenario that sets a strictness other than 0 anywhere, with a pacing tick. */
-    private static void checkStrictnessWithTick(Scenario scenario) {
+    /** Refuses a scenario that sets a strictness other than 0 anywhere, or searches for a knee, with a pacing tick. */
+    private static void checkStrictnessWithTick(Scenario scenario, Duration tick) {
         if (scenario.strictness() != null) {
             ActivityConfig.checkStrictnessWithTick(scenario.strictness());
         }
         for (Phase phase : scenario.phases()) {
-            if (phase.strictness() != null) {
-                ActivityConfig.checkStrictnessWithTick(phase.strictness());
+            try {
+                if (phase.strictness() != null) {
+                    ActivityConfig.checkStrictnessWithTick(phase.strictness());
+                }
+                if (phase.rate() instanceof RatePlan.Constant c && c.strictness() != null) {
+                    ActivityConfig.checkStrictnessWithTick(c.strictness());
+                }
+            } catch (SettingException e) { // the phase's own, at its line
+                throw new ScenarioException(scenario.source(), phase.line(), "phase '" + phase.name() + "': strictness "
+                        + e.value() + " " + e.reason());
             }
-            if (phase.rate() instanceof RatePlan.Constant c && c.strictness() != null) {
-                ActivityConfig.checkStrictnessWithTick(c.strictness());
+            if (phase.rate() instanceof RatePlan.Search) {
+                throw new SettingException("pacing-tick", Durations.format(tick), "cannot go with a knee search "
+                        + "(${search} or a search phase): its probes are strict (strictness 1), and a tick makes "
+                        + "every op late by design");
             }
         }
     }

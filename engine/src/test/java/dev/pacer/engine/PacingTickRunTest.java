@@ -60,6 +60,19 @@ class PacingTickRunTest {
     }
 
     @Test
+    void aScenarioPhasesStrictnessWithATickIsRefusedAtThePhasesLine() {
+        var scenario = dev.pacer.engine.scenario.ScenarioParser.parse("""
+                phases:
+                  - {rate: 100, duration: 1s}
+                  - {rate: 100, duration: 1s, strictness: 1}
+                """, "st.yaml");
+        var e = assertThrows(dev.pacer.engine.api.ScenarioException.class, () -> PoissonRunTest.quiet(
+                LoadTest.scenario(scenario).pacingTick(Duration.ofMillis(1))).start());
+        assertTrue(e.getMessage().startsWith("st.yaml:3: phase 'phase-2': strictness 1 cannot go with a pacing tick"),
+                e.getMessage());
+    }
+
+    @Test
     void aTickOutsideItsBoundsIsRefused() {
         for (Duration bad : new Duration[] {Duration.ZERO, Duration.ofMillis(-1), Duration.ofMillis(101)}) {
             SettingException e = assertThrows(SettingException.class, () -> PoissonRunTest.quiet(LoadTest.rate("1000")
