@@ -4,7 +4,10 @@ import dev.pacer.engine.api.ControlAction;
 import dev.pacer.engine.api.ControlEndpoint;
 
 import dev.pacer.engine.api.SettingException;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
@@ -67,6 +70,10 @@ public final class HttpControlServer implements AutoCloseable {
     /** The request header the console page sets on its commands, with the value {@code 1}. */
     public static final String PAGE_HEADER = "Pacer-Page";
     private static final Pattern LINE_BREAK = Pattern.compile("\\R");
+    /** A body's JSON: nothing after the value, no key twice, numbers exact. */
+    private static final ObjectReader STRICT_JSON = Json.MAPPER.reader()
+            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS, DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     /** How long a client may take to send its request line and headers. */
     static final long MAX_REQUEST_SECONDS = 10;
 
@@ -281,18 +288,30 @@ public final class HttpControlServer implements AutoCloseable {
         }
         JsonNode node;
         try {
-            node = Json.MAPPER.readTree(body);
+            node = STRICT_JSON.readTree(body);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("malformed JSON body for /" + verb + ": "
                     + e.getOriginalMessage().split("\n")[0] + "; expected e.g. " + example(verb));
         }
         if (node.isObject()) {
+            // one value, named: a key this verb does not take (a strictness beside a rate) is refused, not dropped
+            boolean named = node.has(verb) || node.has("value");
+            for (var names = node.fieldNames(); names.hasNext(); ) {
+                String key = names.next();
+                boolean ours = key.equals(verb) || key.equals("value");
+                if (!ours || node.size() > 1 && key.equals("value") && node.has(verb)) {
+                    throw new IllegalArgumentException("POST /" + verb + " body takes one key, '" + verb + "' (or "
+                            + "'value'), not '" + Origins.printable(key) + "'" + (named ? " beside it" : "")
+                            + "; expected e.g. " + example(verb));
+                }
+            }
             node = node.has(verb) ? node.get(verb) : node.get("value");
         }
         if (node == null || !node.isValueNode() || node.isNull()) {
             throw new IllegalArgumentException("POST /" + verb + " body has no value; expected e.g. " + example(verb));
         }
-        return oneLine(verb, node.asText());
+        // a number as written (1e-400, not the 0.0 a double would make of it)
+        return oneLine(verb, node.isNumber() ? node.decimalValue().toString() : node.asText());
     }
 
     /** A value is one line: one with a line break is refused without echoing it (the answer is one line too). */

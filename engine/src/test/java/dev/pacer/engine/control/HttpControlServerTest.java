@@ -298,4 +298,24 @@ class HttpControlServerTest {
             log.removeHandler(catcher);
         }
     }
+
+    @Test
+    void aJsonBodyIsOneNamedValueAndNothingElse() {
+        assertEquals("8000,0.5", HttpControlServer.value("rate", "{\"rate\": \"8000,0.5\"}"));
+        assertEquals("3", HttpControlServer.value("threads", "{\"threads\": 3}"));
+        assertEquals("2", HttpControlServer.value("threads", "{\"value\": 2}"));
+        assertEquals("1E-400", HttpControlServer.value("rate", "{\"rate\": 1e-400}"), "as written, not 0.0");
+        for (String[] c : new String[][] {
+                {"{\"rate\": \"1k\", \"strictness\": 5}", "body takes one key, 'rate' (or 'value'), not 'strictness' "
+                        + "beside it"},
+                {"{\"strictness\": 5}", "body takes one key, 'rate' (or 'value'), not 'strictness';"},
+                {"{\"rate\": 5, \"value\": 6}", "not 'value' beside it"},
+                {"{\"rate\": \"5\"}garbage", "malformed JSON body"},
+                {"{\"rate\": \"5\"}{\"rate\": \"6\"}", "malformed JSON body"},
+                {"{\"rate\": \"5\", \"rate\": \"6\"}", "malformed JSON body for /rate: Duplicate field 'rate'"}}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> HttpControlServer.value("rate", c[0]));
+            assertTrue(e.getMessage().contains(c[1]), c[0] + " -> " + e.getMessage());
+        }
+    }
 }
