@@ -28,7 +28,8 @@ final class CsvTable {
      * @throws IllegalArgumentException naming the line of a malformed row ("line N: ...")
      */
     static CsvTable parse(String text) {
-        List<List<String>> records = records(text);
+        List<Integer> lines = new ArrayList<>();
+        List<List<String>> records = records(text, lines);
         if (records.isEmpty()) {
             throw new IllegalArgumentException("the file is empty; it needs a header row naming its columns");
         }
@@ -41,8 +42,8 @@ final class CsvTable {
         for (int r = 0; r < rows; r++) {
             List<String> rec = records.get(r + 1);
             if (rec.size() != header.size()) {
-                throw new IllegalArgumentException("row " + (r + 1) + " has " + rec.size() + " fields, the header "
-                        + header.size());
+                throw new IllegalArgumentException("line " + lines.get(r + 1) + " has " + rec.size()
+                        + (rec.size() == 1 ? " field" : " fields") + ", the header " + header.size());
             }
             for (int c = 0; c < header.size(); c++) {
                 columns[c][r] = rec.get(c).getBytes(StandardCharsets.UTF_8);
@@ -51,14 +52,21 @@ final class CsvTable {
         return new CsvTable(List.copyOf(header), columns, rows);
     }
 
-    private static List<List<String>> records(String text) {
+    /** The records of {@code text}; the line each begins on goes into {@code lines} (1-based, as an editor counts). */
+    private static List<List<String>> records(String text, List<Integer> lines) {
         List<List<String>> out = new ArrayList<>();
         List<String> rec = new ArrayList<>();
         StringBuilder field = new StringBuilder();
         boolean quoted = false;
         boolean any = false;
+        int line = 1;
+        int recordLine = 1;
+        int quoteLine = 0;
         for (int i = 0; i < text.length(); i++) {
             char ch = text.charAt(i);
+            if (ch == '\n' || ch == '\r' && (i + 1 == text.length() || text.charAt(i + 1) != '\n')) {
+                line++; // a line ends here (\r\n counts at its \n)
+            }
             if (quoted) {
                 if (ch == '"') {
                     if (i + 1 < text.length() && text.charAt(i + 1) == '"') {
@@ -72,6 +80,7 @@ final class CsvTable {
                 }
             } else if (ch == '"') {
                 quoted = true;
+                quoteLine = line;
                 any = true;
             } else if (ch == ',') {
                 rec.add(field.toString());
@@ -80,25 +89,29 @@ final class CsvTable {
             } else if (ch == '\n' || ch == '\r') {
                 if (ch == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n') {
                     i++;
+                    line++;
                 }
                 if (any || field.length() > 0) {
                     rec.add(field.toString());
                     out.add(rec);
+                    lines.add(recordLine);
                 }
                 rec = new ArrayList<>();
                 field.setLength(0);
                 any = false;
+                recordLine = line;
             } else {
                 field.append(ch);
                 any = true;
             }
         }
         if (quoted) {
-            throw new IllegalArgumentException("a quoted field is not closed");
+            throw new IllegalArgumentException("line " + quoteLine + ": a quoted field is not closed");
         }
         if (any || field.length() > 0) {
             rec.add(field.toString());
             out.add(rec);
+            lines.add(recordLine);
         }
         return out;
     }
