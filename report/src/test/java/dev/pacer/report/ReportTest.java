@@ -241,6 +241,15 @@ class ReportTest {
         assertTrue(message.startsWith("'" + junk + "' has no readable interval histogram: " + junk + ":2: "), message);
     }
 
+    @Test
+    void aFileOfJunkIsGivenUpOnAfterItsFirstTenThousandBadLinesNotReadToItsEnd() throws IOException {
+        Path junk = Files.writeString(dir.resolve("junk.hlog"), "not,a,log\n".repeat(20_000)
+                + "0.1,1.0,1.0,HISTFAAAA\n");
+        String message = assertThrows(IllegalArgumentException.class, () -> HlogReader.read(junk)).getMessage();
+        assertTrue(message.startsWith("'" + junk + "' has no readable interval histogram in its first 10000 lines: "
+                + junk + ":1: "), message);
+    }
+
     /** An interval note for interval k of a log with one-second intervals. */
     static String note(int k, double target, long ops, Map<String, Long> errors, String phase, boolean warmup) {
         return HlogComments.interval(new IntervalNote(k, k + 1, target, ops, errors, phase, warmup, false));

@@ -1,5 +1,6 @@
 package dev.pacer.engine.hlog;
 
+import dev.pacer.engine.api.IoReason;
 import dev.pacer.engine.text.BoundedLineReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -38,6 +39,11 @@ public final class HlogReader {
 
     /** The longest line read; pacer's interval lines are a few KB. */
     static final int MAX_LINE_BYTES = 8 << 20;
+    /**
+     * Unreadable lines before any readable interval after which a file is taken for no log at all: far more than a
+     * log whose first intervals were damaged has, far fewer than a large file of something else.
+     */
+    static final int MAX_BAD_LINES_FIRST = 10_000;
     /** The most counts a histogram may need (8 bytes each): 4 M, 32 MB, e.g. 5 digits up to 78 hours in ns. */
     static final long MAX_COUNTS = 1 << 22;
 
@@ -68,6 +74,11 @@ public final class HlogReader {
         long read = 0;
         try (BoundedLineReader lines = new BoundedLineReader(Files.newInputStream(file), MAX_LINE_BYTES)) {
             for (BoundedLineReader.Line l; (l = lines.next()) != null; ) {
+                if (read == 0 && warnings.size() >= MAX_BAD_LINES_FIRST) {
+                    // not a log (or one whose start is lost): said, not read to its end, which may never come
+                    throw new IllegalArgumentException("'" + file + "' has no readable interval histogram in its first "
+                            + (l.number() - 1) + " lines: " + warnings.get(0));
+                }
                 String at = file + ":" + l.number() + ": ";
                 if (l.problem() != null) {
                     warnings.add(at + l.problem());
@@ -125,7 +136,7 @@ public final class HlogReader {
         } catch (NoSuchFileException e) {
             throw new IllegalArgumentException("cannot read '" + file + "': no such file");
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read '" + file + "': " + e.getMessage());
+            throw new IllegalArgumentException("cannot read '" + file + "': " + IoReason.of(e));
         }
         if (read == 0) {
             throw new IllegalArgumentException("'" + file + "' has no readable interval histogram"
