@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.pacer.engine.api.Change;
+import dev.pacer.engine.text.JdkServerLog;
 import dev.pacer.engine.text.Json;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,10 +23,10 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.Set;
+import java.util.List;
+import java.util.ArrayList;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -77,15 +78,8 @@ public final class HttpControlServer implements AutoCloseable {
     /** How long a client may take to send its request line and headers. */
     static final long MAX_REQUEST_SECONDS = 10;
 
-    /**
-     * The JDK server's log: it warns on stderr of a client's slips (a HEAD request, a reset), which would land in the
-     * run's live view and progress lines; only its severe records are let through. Held here: the logging
-     * framework keeps its loggers weakly.
-     */
-    private static final Logger JDK_SERVER_LOG = Logger.getLogger("com.sun.net.httpserver");
-
     static {
-        JDK_SERVER_LOG.setLevel(Level.SEVERE);
+        JdkServerLog.quiet();
         // Both are read once, when the server's classes load, so they must be set before the first server
         // is created. The JDK server leaves Nagle's algorithm on by default; with delayed ACKs that adds
         // milliseconds to every answer, and control answers are small and should be immediate.
@@ -295,15 +289,15 @@ public final class HttpControlServer implements AutoCloseable {
         }
         if (node.isObject()) {
             // one value, named: a key this verb does not take (a strictness beside a rate) is refused, not dropped
-            boolean named = node.has(verb) || node.has("value");
-            for (var names = node.fieldNames(); names.hasNext(); ) {
-                String key = names.next();
-                boolean ours = key.equals(verb) || key.equals("value");
-                if (!ours || node.size() > 1 && key.equals("value") && node.has(verb)) {
-                    throw new IllegalArgumentException("POST /" + verb + " body takes one key, '" + verb + "' (or "
-                            + "'value'), not '" + Origins.printable(key) + "'" + (named ? " beside it" : "")
-                            + "; expected e.g. " + example(verb));
-                }
+            List<String> keys = new ArrayList<>();
+            node.fieldNames().forEachRemaining(keys::add);
+            String stray = keys.stream().filter(k -> !k.equals(verb) && !k.equals("value")).findFirst()
+                    .orElse(keys.size() > 1 ? "value" : null); // else both the verb's key and 'value'
+            if (stray != null) {
+                throw new IllegalArgumentException("POST /" + verb + " body takes one key, '" + verb + "' (or "
+                        + "'value'), not '" + Origins.printable(stray) + "'"
+                        + (node.has(verb) || node.has("value") ? " beside it" : "") + "; expected e.g. "
+                        + example(verb));
             }
             node = node.has(verb) ? node.get(verb) : node.get("value");
         }

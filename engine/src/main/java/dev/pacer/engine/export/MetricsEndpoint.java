@@ -4,6 +4,7 @@ import com.sun.net.httpserver.Authenticator;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpPrincipal;
 import dev.pacer.engine.api.SettingException;
+import dev.pacer.engine.text.JdkServerLog;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
@@ -13,8 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * The Prometheus scrape endpoint of a run ({@code GET /metrics}, text or protobuf as the scraper asks),
@@ -25,11 +24,8 @@ import java.util.logging.Logger;
  */
 public final class MetricsEndpoint implements AutoCloseable {
 
-    /** The JDK server's log, severe records only: its warnings would land in the run's lines (as the control's). */
-    private static final Logger JDK_SERVER_LOG = Logger.getLogger("com.sun.net.httpserver");
-
     static {
-        JDK_SERVER_LOG.setLevel(Level.SEVERE);
+        JdkServerLog.quiet();
     }
 
     private final HTTPServer server;

@@ -3,8 +3,6 @@ package dev.pacer.engine.run;
 import dev.pacer.engine.api.Change;
 import dev.pacer.engine.api.ChangeKind;
 import dev.pacer.engine.api.RunClock;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -18,8 +16,10 @@ import java.util.function.Consumer;
  * thread that made the change, under the lock.
  *
  * <h2>Shared fields</h2>
- * {@code changes}: appended under the lock by {@link #record(Change)}, read by any thread (a copy-on-write list:
- * a reader sees a prefix of the changes, in order). {@code listeners}: appended by any thread (copy-on-write);
+ * {@code changes}: in time order, written under the lock by {@link #record(Change)} (appended, but for a phase's
+ * marker, which the reporter records at its cut after a change a control thread may have made just past it, and
+ * which goes in before that change); read by any thread (a copy-on-write list: a reader sees the changes as they
+ * were after some record). {@code listeners}: appended by any thread (copy-on-write);
  * {@link #record(Change)} iterates it under the lock, and {@link #addListenerWithHistory} replays the changes
  * and appends under the lock too, so a listener added that way sees every change exactly once.
  */
@@ -54,14 +54,9 @@ final class ChangeLog {
         }
     }
 
-    /**
-     * Every change so far, in time order: recorded in the order they were made but for a phase's marker, which
-     * the reporter records at its cut, after a change a control thread may have made just past it.
-     */
+    /** Every change so far, in time order. */
     List<Change> changes() {
-        List<Change> copy = new ArrayList<>(changes);
-        copy.sort(Comparator.comparingDouble(Change::elapsedSec)); // stable: one instant's changes as made
-        return List.copyOf(copy);
+        return List.copyOf(changes);
     }
 
     /** Records a knee search's probe (a marker, not a setting). Takes the lock. */
@@ -93,7 +88,11 @@ final class ChangeLog {
      * exception handler (printed on stderr by default). Under the lock.
      */
     Change record(Change c) {
-        changes.add(c);
+        int at = changes.size();
+        while (at > 0 && changes.get(at - 1).elapsedSec() > c.elapsedSec()) {
+            at--; // a phase's marker, recorded at its cut after a change made just past it
+        }
+        changes.add(at, c);
         for (Consumer<Change> l : listeners) {
             try {
                 l.accept(c);
