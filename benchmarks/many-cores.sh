@@ -4,12 +4,14 @@
 #                                                    # of OLD_COMMIT (default 9e2ae1f, before the scaling fix) in DIR
 #   DIR/run.sh OUT                                   # there: AcquireBenchmark old vs new, peers and floors at
 #                                                    # 1..16 threads, the scaling proxy; CSV and text into OUT
+#   DIR/run-strict.sh OUT                            # there: strict and burst, old vs new, against Resilience4j
+#                                                    # and the floors of a strict grant (ROUNDS=2)
 # The run takes about 6 minutes on 16 cores. Each side is a whole benchmarks jar built from its own commit (the
 # limiter's classes moved packages since 9e2ae1f, so one jar cannot shadow the other's); results:
 # benchmarks/results/<date>-16-cores/, docs/limiters.md.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-[ "${1:-}" = pack ] && [ -n "${2:-}" ] || { sed -n 2,9p "$0"; exit 2; }
+[ "${1:-}" = pack ] && [ -n "${2:-}" ] || { sed -n 2,11p "$0"; exit 2; }
 dir="$(mkdir -p "$2" && cd "$2" && pwd)" old="${3:-9e2ae1f}"
 . "$here/bin/jdk.sh"
 pacer_find_jdk
@@ -55,5 +57,36 @@ for t in 1 2 4 8 16; do
   jmh new $NEW 1 $t 'AcquireBenchmark.(guavaAcquire|resilience4jAcquirePermission|floorGetAndAdd)$'
 done
 RUN
-chmod +x "$dir/run.sh"
+cat > "$dir/run-strict.sh" <<'RUN'
+#!/usr/bin/env bash
+# Strict (1) and burst (1.1) modes, old jar and this tree's, against Resilience4j and the floors a strict grant
+# stands on (a clock read, a CAS, both), ROUNDS rounds, the order reversed in every second one.
+set -u
+cd "$(dirname "$0")"
+OUT="$(mkdir -p "$1" && cd "$1" && pwd)"
+J=rt/bin/java W="${W:--wi 2 -w 500ms -i 3 -r 1s}" ROUNDS="${ROUNDS:-2}"
+(nproc; lscpu | grep -E "Model name|Socket|Core|Thread|NUMA|L3"
+ cat /sys/devices/system/clocksource/clocksource0/current_clocksource) > "$OUT/cpu.txt" 2>&1
+one() { # label jar threads regex [JMH args]
+  local label=$1 jar=$2 t=$3 re=$4; shift 4
+  $J -cp $jar org.openjdk.jmh.Main "$re" -f 1 -t $t $W "$@" -rf csv -rff /tmp/r.csv >> "$OUT/log.txt" 2>&1 \
+    || echo "FAILED $label $t $re" >> "$OUT/log.txt"
+  tail -n +2 /tmp/r.csv | sed "s/^/$label,$t,/" >> "$OUT/strict.csv"
+}
+for r in $(seq "$ROUNDS"); do
+  order="old new r4j floor"
+  [ $((r % 2)) -eq 0 ] && order="floor r4j new old"
+  for t in ${THREADS:-1 2 4 8 16}; do
+    for v in $order; do
+      case $v in
+        old) one old old-bench.jar $t 'AcquireBenchmark.pacerAcquireGrant$' -p strictness=1,1.1 ;;
+        new) one new bench.jar $t 'AcquireBenchmark.pacerAcquireGrant$' -p strictness=1,1.1 ;;
+        r4j) one r4j bench.jar $t 'AcquireBenchmark.resilience4jAcquirePermission$' ;;
+        floor) [ "$r" -eq 1 ] && one floor bench.jar $t 'AcquireBenchmark.floor(NanoTime|Cas|ClockCas)$' ;;
+      esac
+    done
+  done
+done
+RUN
+chmod +x "$dir/run.sh" "$dir/run-strict.sh"
 du -sh "$dir"

@@ -151,4 +151,34 @@ public class AcquireBenchmark {
     public long floorGetAndAdd(Counter c) {
         return c.value.getAndAdd(256);
     }
+
+    /**
+     * Floor of a strict grant: one clock read, then {@code value = max(value, now) + 256} by CAS, retried from
+     * the witness; what a limiter that reads the clock and moves a shared schedule on every op pays at least.
+     */
+    @Benchmark
+    public long floorClockCas(Counter c) {
+        long now = System.nanoTime();
+        long a = c.value.get();
+        while (true) {
+            long witness = c.value.compareAndExchange(a, Math.max(a, now) + 256);
+            if (witness == a) {
+                return a;
+            }
+            a = witness;
+        }
+    }
+
+    /** Floor: the same CAS loop without the clock ({@code value += 256} by CAS). */
+    @Benchmark
+    public long floorCas(Counter c) {
+        long a = c.value.get();
+        while (true) {
+            long witness = c.value.compareAndExchange(a, a + 256);
+            if (witness == a) {
+                return a;
+            }
+            a = witness;
+        }
+    }
 }
