@@ -250,6 +250,14 @@ class ReportTest {
                 + junk + ":1: "), message);
     }
 
+    @Test
+    void aLineWithNoEndIsGivenUpOnNotReadForever() {
+        Path zero = Path.of("/dev/zero"); // a line without end: read to its end, it would never come
+        String message = assertThrows(IllegalArgumentException.class, () -> HlogReader.read(zero)).getMessage();
+        assertTrue(message.startsWith("'/dev/zero' has no readable interval histogram: /dev/zero:1: over 8388608 "
+                + "bytes, no line end in its first "), message);
+    }
+
     /** An interval note for interval k of a log with one-second intervals. */
     static String note(int k, double target, long ops, Map<String, Long> errors, String phase, boolean warmup) {
         return HlogComments.interval(new IntervalNote(k, k + 1, target, ops, errors, phase, warmup, false));

@@ -39,6 +39,8 @@ public final class HlogReader {
 
     /** The longest line read; pacer's interval lines are a few KB. */
     static final int MAX_LINE_BYTES = 8 << 20;
+    /** How far a line over {@link #MAX_LINE_BYTES} is skipped in search of its end before reading stops. */
+    static final long GIVE_UP_BYTES = 64L << 20;
     /**
      * Unreadable lines before any readable interval after which a file is taken for no log at all: far more than a
      * log whose first intervals were damaged has, far fewer than a large file of something else.
@@ -72,7 +74,8 @@ public final class HlogReader {
         Map<String, String> settings = Map.of();
         double startSec = Double.NaN;
         long read = 0;
-        try (BoundedLineReader lines = new BoundedLineReader(Files.newInputStream(file), MAX_LINE_BYTES)) {
+        try (BoundedLineReader lines = new BoundedLineReader(Files.newInputStream(file), MAX_LINE_BYTES,
+                GIVE_UP_BYTES)) {
             for (BoundedLineReader.Line l; (l = lines.next()) != null; ) {
                 if (read == 0 && warnings.size() >= MAX_BAD_LINES_FIRST) {
                     // not a log (or one whose start is lost): said, not read to its end, which may never come

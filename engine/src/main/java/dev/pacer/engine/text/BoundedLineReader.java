@@ -14,8 +14,9 @@ import java.util.Arrays;
  * Lines of UTF-8 text from a stream, each at most {@code maxBytes} long, so that input without newlines
  * ({@code head -c 4G /dev/zero}) costs a bounded buffer, never the heap. A line that is too long, or is
  * not UTF-8, is returned as a {@link Line} with a problem instead of text, and reading goes on with the
- * next line. Line ends are {@code \n}, with or without a {@code \r} before it; the last line needs none.
- * Not thread-safe: one reader thread.
+ * next line, unless the line runs past a second bound with no end in sight ({@code /dev/zero}): then
+ * that is the last line returned. Line ends are {@code \n}, with or without a {@code \r} before it; the
+ * last line needs none. Not thread-safe: one reader thread.
  */
 public final class BoundedLineReader implements Closeable {
 
@@ -31,21 +32,37 @@ public final class BoundedLineReader implements Closeable {
 
     private final InputStream in;
     private final int maxBytes;
+    private final long giveUpBytes;
     private final byte[] buffer = new byte[8192];
     private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder();
     private byte[] line = new byte[256];
     private int bufferStart;
     private int bufferEnd;
     private long number;
+    private boolean gaveUp;
 
+    /** Lines of at most {@code maxBytes}; a longer one is skipped to its end, however far. */
     public BoundedLineReader(InputStream in, int maxBytes) {
+        this(in, maxBytes, Long.MAX_VALUE);
+    }
+
+    /**
+     * Lines of at most {@code maxBytes}; a longer one is skipped to its end unless that lies past
+     * {@code giveUpBytes}, where reading ends with that line's problem.
+     */
+    public BoundedLineReader(InputStream in, int maxBytes, long giveUpBytes) {
         this.in = in;
         this.maxBytes = maxBytes;
+        this.giveUpBytes = giveUpBytes;
     }
 
     /** The next line, or null at the end of the input. */
     public Line next() throws IOException {
+        if (gaveUp) {
+            return null;
+        }
         int length = 0;
+        long skipped = 0;
         boolean tooLong = false;
         boolean any = false;
         while (true) {
@@ -71,6 +88,13 @@ public final class BoundedLineReader implements Closeable {
                 length += n;
             } else {
                 tooLong = true;
+                skipped += n;
+                if (skipped > giveUpBytes && end == bufferEnd) {
+                    gaveUp = true;
+                    number++;
+                    return new Line(number, null, "over " + maxBytes + " bytes, no line end in its first "
+                            + (length + skipped) + " bytes");
+                }
             }
             bufferStart = end;
             if (end < bufferEnd) {

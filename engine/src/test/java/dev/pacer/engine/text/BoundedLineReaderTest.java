@@ -2,6 +2,7 @@ package dev.pacer.engine.text;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -51,6 +52,26 @@ class BoundedLineReaderTest {
         BoundedLineReader r = new BoundedLineReader(zerosThenStop, 4096);
         assertEquals(new BoundedLineReader.Line(1, null, "over 4096 bytes"), r.next());
         assertEquals(new BoundedLineReader.Line(2, "stop", null), r.next());
+        assertNull(r.next());
+    }
+
+    @Test
+    void aLineWhoseEndLiesPastTheGiveUpBoundIsTheLastOneRead() throws IOException {
+        InputStream endless = new InputStream() { // "ok\n", then zeros for ever
+            long at;
+
+            @Override
+            public int read() {
+                return at++ < 3 ? "ok\n".charAt((int) at - 1) : 0;
+            }
+        };
+        BoundedLineReader r = new BoundedLineReader(endless, 16, 100_000);
+        assertEquals(new BoundedLineReader.Line(1, "ok", null), r.next());
+        BoundedLineReader.Line last = r.next();
+        assertEquals(2, last.number());
+        assertNull(last.text());
+        assertTrue(last.problem().startsWith("over 16 bytes, no line end in its first "), last.problem());
+        assertNull(r.next());
         assertNull(r.next());
     }
 
