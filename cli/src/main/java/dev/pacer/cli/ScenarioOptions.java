@@ -8,6 +8,7 @@ import dev.pacer.engine.WorkloadFiles;
 import dev.pacer.ratelimit.api.RateSpec;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine;
@@ -25,8 +26,8 @@ final class ScenarioOptions {
     Path file;
 
     @Option(names = "--scenario", paramLabel = "NAME",
-            description = "Run a built-in scenario by name (see: pacer scenarios). Flags given here override the"
-                    + " file's.")
+            description = "Run a built-in scenario by name (see: pacer scenarios), or a scenario file. Flags given"
+                    + " here override the file's.")
     String name;
 
     @Option(names = "--search", paramLabel = "SLO",
@@ -66,6 +67,10 @@ final class ScenarioOptions {
         if (file != null && name != null) {
             throw new IllegalArgumentException("give a scenario file or --scenario NAME, not both");
         }
+        if (name != null && !ScenarioCatalog.builtIn().containsKey(name) && isFile(name)) {
+            file = Path.of(name); // a file where a name goes: run it as the file it is
+            name = null;
+        }
         if (search != null) {
             return search(interval, shard);
         }
@@ -91,6 +96,14 @@ final class ScenarioOptions {
             return null;
         }
         return ScenarioCatalog.read(file);
+    }
+
+    private static boolean isFile(String name) {
+        try {
+            return Files.isRegularFile(Path.of(name));
+        } catch (InvalidPathException e) {
+            return false;
+        }
     }
 
     /** The workload file given in place of a scenario file, once {@link #scenario} has looked; else null. */

@@ -132,6 +132,19 @@ class ScenarioEndToEndTest {
     }
 
     @Test
+    void aFileGivenToTheScenarioFlagRunsAsTheFileItIs() throws Exception {
+        Files.writeString(dir.resolve("short.yaml"), "phases:\n  - {name: only, duration: 500ms, rate: 200}\n");
+        PacerProcess.Result r = PacerProcess.run(dir, 60, "run", "--scenario", "short.yaml", "--summary", "s.json",
+                "-q");
+        assertEquals(0, r.exitCode(), r.stderr());
+        assertEquals("only", JSON.readTree(dir.resolve("s.json").toFile()).get("phases").get(0).get("name").asText());
+        PacerProcess.Result neither = PacerProcess.run(dir, 30, "run", "--scenario", "nosuch.yaml");
+        assertEquals(2, neither.exitCode());
+        assertTrue(neither.stderr().contains("invalid --scenario 'nosuch.yaml': no such built-in scenario"),
+                neither.stderr());
+    }
+
+    @Test
     void theBuiltInScenariosAreListedWithTheirDescriptions() throws Exception {
         PacerProcess.Result r = PacerProcess.run(dir, 30, "scenarios");
         assertEquals(0, r.exitCode());
