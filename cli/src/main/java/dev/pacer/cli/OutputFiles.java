@@ -1,6 +1,7 @@
 package dev.pacer.cli;
 
 import dev.pacer.engine.api.IoReason;
+import dev.pacer.engine.api.StandardStreams;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,7 +61,7 @@ final class OutputFiles {
                 return;
             }
             Path real = checkOne(flag, file);
-            boolean shareable = Files.exists(real) && !Files.isRegularFile(real);
+            boolean shareable = Files.exists(real) && !Files.isRegularFile(real) || StandardStreams.isStream(file);
             String other = shareable ? null : seen.putIfAbsent(real, flag);
             if (other != null) {
                 throw new IllegalArgumentException("invalid " + flag + " '" + file + "': " + other
@@ -87,7 +88,10 @@ final class OutputFiles {
                 if (!Files.isWritable(file)) {
                     throw new IllegalArgumentException(bad + "cannot write it");
                 }
-                return file.toRealPath();
+                // a pipe has no real path (/dev/stdout of `pacer ... | gzip`, /dev/fd/63 of >(gzip)); a device or a
+                // pipe may be shared, so its name serves
+                return Files.isRegularFile(file) && !StandardStreams.isStream(file) ? file.toRealPath()
+                        : file.toAbsolutePath().normalize();
             }
             Path real = parent.toRealPath().resolve(file.getFileName());
             Files.newOutputStream(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();

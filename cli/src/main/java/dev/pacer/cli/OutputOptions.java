@@ -1,7 +1,9 @@
 package dev.pacer.cli;
 
 import dev.pacer.engine.LoadTest;
+import dev.pacer.engine.api.StandardStreams;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -51,10 +53,24 @@ final class OutputOptions {
         OutputFiles.check(outputs, inputs);
     }
 
-    /** Sets the interval, the files and the text on stdout and stderr (progress lines off a terminal only if asked). */
+    /**
+     * Sets the interval, the files and the text on stdout and stderr (progress lines off a terminal only if asked).
+     * When a file flag names standard output ({@code --summary /dev/stdout | jq}), the summary's text goes to stderr,
+     * so that stdout carries only what the flag asked for.
+     */
     void applyTo(LoadTest test) {
-        test.interval(interval).hlog(hlog).summaryJson(summary).csv(csv).output(System.out, System.err)
+        test.interval(interval).hlog(hlog).summaryJson(summary).csv(csv).output(summaryText(), System.err)
                 .announce(!quiet).progress(!quiet && (progress || Terminal.stderrIsTerminal()));
+    }
+
+    /** Where the summary's text is printed: stdout, unless an output flag writes there. */
+    PrintStream summaryText() {
+        for (Path p : new Path[] {hlog, summary, csv, plot}) {
+            if (p != null && StandardStreams.isOutput(p)) {
+                return System.err;
+            }
+        }
+        return System.out;
     }
 
     /** The {@code --plot} page, set to be written when the run finishes; null without {@code --plot}. */

@@ -10,6 +10,7 @@ import dev.pacer.engine.api.ScenarioException;
 import dev.pacer.engine.api.SettingException;
 import dev.pacer.report.Report;
 import dev.pacer.report.ReportHtml;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -124,8 +125,9 @@ final class RunCommand implements Callable<Integer> {
             summaryText = console.interact(running);
             result = running.await();
         }
-        System.out.print(summaryText);
-        System.out.flush();
+        PrintStream out = output.summaryText();
+        out.print(summaryText);
+        out.flush();
         return result.summary();
     }
 

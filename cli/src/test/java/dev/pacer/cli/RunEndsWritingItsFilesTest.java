@@ -42,6 +42,23 @@ class RunEndsWritingItsFilesTest {
     }
 
     @Test
+    void filesNamedAsStandardStreamsShareThemWithoutOverwriting() throws Exception {
+        // the process's stdout and stderr are files here (what `> out 2> err` makes): opened again by name, each would
+        // write from its own offset over what the process wrote through its descriptor
+        PacerProcess.Result json = PacerProcess.run(dir, 60, "run", "--op", "noop", "--rate", "200", "--duration",
+                "500ms", "--summary", "/dev/stdout", "-q");
+        assertEquals(0, json.exitCode(), json.stderr());
+        assertEquals(100, ControlEndToEndTest.JSON.readTree(json.stdout()).get("ops").asLong(), json.stdout());
+        assertTrue(json.stderr().contains("achieved 200.0 ops/s"), "the summary's text on stderr: " + json.stderr());
+        PacerProcess.Result csv = PacerProcess.run(dir, 60, "run", "--op", "noop", "--rate", "200", "--duration",
+                "1s", "--interval", "250ms", "--csv", "/dev/stdout", "--hlog", "/dev/stderr", "-q");
+        assertEquals(0, csv.exitCode(), csv.stderr());
+        List<String> rows = csv.stdout().strip().lines().toList();
+        assertEquals(5, rows.size(), "a header and four intervals, nothing else: " + csv.stdout());
+        assertTrue(csv.stderr().contains("#[Histogram log format version"), csv.stderr());
+    }
+
+    @Test
     void sighupEndsTheRunWithItsSummaryAndItsLastInterval() throws Exception {
         PacerProcess p = PacerProcess.start(dir, "run", "--rate", "1000", "--duration", "60s", "--interval", "200ms",
                 "--hlog", "hup.hlog", "--summary", "hup.json", "-q", "--no-console");

@@ -1,5 +1,6 @@
 package dev.pacer.engine.text;
 
+import dev.pacer.engine.api.StandardStreams;
 import java.io.BufferedOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -31,7 +32,12 @@ public final class OutputFile implements AutoCloseable {
      * @param onFailure told once ({@code cannot write FILE: REASON}) when a write fails
      */
     public OutputFile(Path file, Consumer<String> onFailure) throws IOException {
-        this(file, onFailure, new BufferedOutputStream(Files.newOutputStream(file), 64 * 1024));
+        this(file, onFailure, new BufferedOutputStream(open(file), 64 * 1024));
+    }
+
+    private static OutputStream open(Path file) throws IOException {
+        OutputStream stream = StandardStreams.openIfStream(file);
+        return stream != null ? stream : Files.newOutputStream(file);
     }
 
     private OutputFile(Path file, Consumer<String> onFailure, OutputStream stream) {
@@ -55,12 +61,18 @@ public final class OutputFile implements AutoCloseable {
      * Writes a whole file at once. A regular file (or one not there yet) is replaced atomically: a temp file beside
      * it, then a move, so a reader never sees half a file, and a write that fails (a full disk, the folder gone)
      * leaves no truncated file and what was there before in place; through a symbolic link, the file it points to
-     * is replaced and the link kept. Anything else ({@code /dev/null}, {@code /dev/stdout}, a pipe) is written
-     * into, never replaced. The temp file is created like any other file (the umask decides its mode; a
-     * createTempFile would be private, 0600, and so would the file).
+     * is replaced and the link kept. Anything else ({@code /dev/null}, a pipe) is written into, never replaced, and
+     * a standard stream ({@link StandardStreams}) is appended to. The temp file is created like any other file (the
+     * umask decides its mode; a createTempFile would be private, 0600, and so would the file).
      */
     public static void replace(Path file, byte[] bytes) throws IOException {
-        Path target = Files.exists(file) ? file.toRealPath() : file;
+        try (OutputStream stream = StandardStreams.openIfStream(file)) {
+            if (stream != null) {
+                stream.write(bytes);
+                return;
+            }
+        }
+        Path target = Files.isRegularFile(file) ? file.toRealPath() : file; // a pipe has no real path
         if (Files.exists(target) && !Files.isRegularFile(target) || Files.isSymbolicLink(target)) {
             Files.write(target, bytes); // a device, a pipe, or a link to nowhere yet (writing makes its file)
             return;
