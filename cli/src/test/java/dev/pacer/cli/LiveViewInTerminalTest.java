@@ -28,6 +28,13 @@ import org.junit.jupiter.api.io.TempDir;
 class LiveViewInTerminalTest {
 
     static final int WIDTH = 100;
+    /**
+     * A tmux server of this JVM's own (its socket named after the process), so no other tmux user, a second test run
+     * included, can end it or take its session names.
+     */
+    static final String SOCKET = "pacer-test-" + ProcessHandle.current().pid();
+    /** What the last {@link #tmux} call printed. */
+    static volatile String lastOutput = "";
 
     @TempDir
     Path dir;
@@ -62,12 +69,17 @@ class LiveViewInTerminalTest {
         String command = "cd '" + dir + "' && '" + java + "' -Xmx256m -cp '" + System.getProperty("java.class.path")
                 + "' "
                 + PacerCommand.class.getName() + " run " + args + "; echo $? > exit.txt; sleep 60";
-        assertEquals(0, tmux("new-session", "-d", "-s", session, "-x", Integer.toString(width), "-y", "40", command));
+        String[] newSession = {"new-session", "-d", "-s", session, "-x", Integer.toString(width), "-y", "40", command};
+        if (tmux(newSession) != 0) {
+            // the previous test's kill-session ended this socket's server, which may still be exiting: once more
+            Thread.sleep(500);
+            assertEquals(0, tmux(newSession), "tmux new-session: " + lastOutput);
+        }
     }
 
     /** The screen, wrapped lines joined (so a line wider than the terminal shows as one long line). */
     String screen() throws Exception {
-        Process p = new ProcessBuilder("tmux", "capture-pane", "-p", "-J", "-t",
+        Process p = new ProcessBuilder("tmux", "-L", SOCKET, "capture-pane", "-p", "-J", "-t",
                 session).redirectErrorStream(true).start();
         String text = new String(p.getInputStream().readAllBytes());
         p.waitFor(10, TimeUnit.SECONDS);
@@ -111,10 +123,10 @@ class LiveViewInTerminalTest {
     }
 
     static int tmux(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("tmux"));
+        List<String> cmd = new ArrayList<>(List.of("tmux", "-L", SOCKET));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        p.getInputStream().readAllBytes();
+        lastOutput = new String(p.getInputStream().readAllBytes()).strip();
         return p.waitFor(10, TimeUnit.SECONDS) ? p.exitValue() : -1;
     }
 
