@@ -65,7 +65,7 @@ public final class EngineWarmUp {
      */
     public record Result(long ops, double seconds, boolean settled) {
 
-        /** Its start line: {@code pacer: engine warm-up 0.62s off the record (310 000 stand-in ops), JIT settled}. */
+        /** Its start line: {@code pacer: engine warm-up 620ms off the record (310,000 stand-in ops), JIT settled}. */
         public String startLine() {
             return String.format(Locale.ROOT, "pacer: engine warm-up %s off the record (%,d stand-in ops), %s",
                     Durations.format(seconds * 1e9), ops, settled ? "JIT settled" : "stopped at its bound");
