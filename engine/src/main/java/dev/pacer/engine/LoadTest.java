@@ -584,9 +584,12 @@ public final class LoadTest {
             this.result = result;
         }
 
-        /** Sets the target rate ({@code 8000}, {@code 8k,0.5}); the schedule goes on from where it is. */
+        /**
+         * Sets the target rate ({@code 8000}, {@code 8k,0.5}); the schedule goes on from where it is, and the
+         * strictness in force stays unless one is given.
+         */
         public Change rate(String spec) {
-            return apply(new ControlAction.SetRate(RateSpec.parse(spec)));
+            return apply(ControlAction.of("rate", spec));
         }
 
         /** Sets the strictness (see {@link RateSpec}). */

@@ -82,6 +82,21 @@ class LoadTestTest {
     }
 
     @Test
+    void aRateWithoutAStrictnessKeepsTheOneInForce() throws Exception {
+        LoadTest.Running running = LoadTest.rate("500,0.5").op(cycle -> null).duration(Duration.ofSeconds(60)).start();
+        try {
+            assertEquals("800,0.5", running.rate("800").value());
+            assertEquals("0.25", running.strictness(0.25).value());
+            assertEquals("900,0.25", running.rate("900").value());
+            assertEquals("1000,0", running.rate("1k,0").value(), "one given is set");
+            assertEquals(0.0, running.status().get("strictness").asDouble());
+        } finally {
+            running.stop();
+            running.await(Duration.ofSeconds(30));
+        }
+    }
+
+    @Test
     void badSettingsAreRefusedBeforeAnythingRuns() {
         SettingException e = assertThrows(SettingException.class, () -> LoadTest.rate(100).threads(0).start());
         assertEquals("threads", e.setting());

@@ -12,7 +12,13 @@ public sealed interface ControlAction {
     /** The verbs, as typed and as HTTP paths. */
     String VERBS = "rate RATE[,STRICTNESS] | strictness S | threads N | pause | resume | status | stop | help";
 
-    record SetRate(RateSpec spec) implements ControlAction {
+    /**
+     * A new target rate.
+     *
+     * @param spec            the rate, and the strictness when one was given
+     * @param keepsStrictness no strictness was given ({@code rate 8000}): the one in force stays
+     */
+    record SetRate(RateSpec spec, boolean keepsStrictness) implements ControlAction {
     }
 
     record SetStrictness(double strictness) implements ControlAction {
@@ -57,7 +63,8 @@ public sealed interface ControlAction {
     static ControlAction of(String verb, String value) {
         switch (verb) {
             case "rate" -> {
-                return new SetRate(RateSpec.parse(required(verb, value)));
+                String v = required(verb, value);
+                return new SetRate(RateSpec.parse(v), !v.contains(","));
             }
             case "strictness" -> {
                 String v = required(verb, value);

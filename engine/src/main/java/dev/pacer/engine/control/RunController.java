@@ -44,7 +44,8 @@ public final class RunController {
             throw new IllegalStateException("the run has stopped");
         }
         return switch (action) {
-            case ControlAction.SetRate a -> activity.setRate(a.spec(), source);
+            case ControlAction.SetRate a -> a.keepsStrictness() ? activity.setRateKeepingStrictness(a.spec(), source)
+                    : activity.setRate(a.spec(), source);
             case ControlAction.SetStrictness a -> activity.setStrictness(a.strictness(), source);
             case ControlAction.SetThreads a -> activity.setThreads(a.threads(), source);
             case ControlAction.Pause a -> activity.pause(source);

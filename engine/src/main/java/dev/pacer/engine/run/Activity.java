@@ -217,6 +217,11 @@ public final class Activity {
         return control.setRate(spec, source);
     }
 
+    /** Sets the target rate; the strictness in force stays (none in force yet: the spec's). */
+    public Change setRateKeepingStrictness(RateSpec spec, String source) {
+        return control.setRateKeepingStrictness(spec, source);
+    }
+
     /**
      * Retunes the rate without recording a change: for continuous ramps, which record one change when
      * they begin rather than one per retune.

@@ -110,6 +110,14 @@ final class RunControl {
         }
     }
 
+    /** Sets the target rate with the strictness in force (the spec's when none is yet). Takes the lock. */
+    Change setRateKeepingStrictness(RateSpec spec, String source) {
+        synchronized (lock) {
+            RateSpec global = Objects.requireNonNull(spec, "spec");
+            return setRate(globalRate == null ? global : global.withStrictness(globalRate.strictness()), source);
+        }
+    }
+
     /** Retunes the rate without recording a change. Takes the lock. */
     void adjustRate(RateSpec spec) {
         synchronized (lock) {
