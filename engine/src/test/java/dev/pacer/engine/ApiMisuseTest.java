@@ -52,6 +52,19 @@ class ApiMisuseTest {
     }
 
     @Test
+    void anIntervalGraceOrWarmUpTooLongToTimeIsRefusedNamingTheSetting() {
+        Duration forever = Duration.ofSeconds(Long.MAX_VALUE);
+        for (var c : java.util.Map.<String, java.util.function.UnaryOperator<LoadTest>>of(
+                "interval", t -> t.interval(forever), "grace", t -> t.grace(forever),
+                "engine-warm-up", t -> t.engineWarmUp(forever)).entrySet()) {
+            SettingException e = assertThrows(SettingException.class,
+                    () -> c.getValue().apply(LoadTest.rate(10).op(cycle -> null).cycles(1)).start());
+            assertEquals(c.getKey(), e.setting());
+            assertTrue(e.getMessage().contains("too long: at most 8760h"), e.getMessage());
+        }
+    }
+
+    @Test
     void aNullIntervalOrGraceIsRefusedNamingTheSetting() {
         SettingException e = assertThrows(SettingException.class, () -> LoadTest.rate(10).interval(null));
         assertEquals("interval", e.setting());

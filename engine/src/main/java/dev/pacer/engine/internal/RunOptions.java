@@ -396,12 +396,14 @@ public final class RunOptions {
             if (interval.compareTo(MIN_INTERVAL) < 0) {
                 throw new SettingException("interval", Durations.format(interval), "must be at least 10ms");
             }
+            checkNotTooLong("interval", interval);
             if (grace == null) {
                 throw new SettingException("grace", "null", "must be given (a duration, 0 or more)");
             }
             if (grace.isNegative()) {
                 throw new SettingException("grace", Durations.format(grace), "must not be negative");
             }
+            checkNotTooLong("grace", grace);
             if (!(maxErrorRatio >= 0 && maxErrorRatio <= 1)) {
                 throw new SettingException("max-error-ratio", Double.toString(maxErrorRatio), "must be between 0 and "
                         + "1");
@@ -418,11 +420,19 @@ public final class RunOptions {
                         : Durations.format(engineWarmUp),
                         "must not be negative");
             }
+            checkNotTooLong("engine-warm-up", engineWarmUp);
             if (metrics != null && !metrics.isLoopback() && controlToken == null) {
                 throw new SettingException("metrics", metrics.text(),
                         "listens beyond this machine, so it needs ${control-token}");
             }
             return new RunOptions(this, activity);
+        }
+
+        /** Refuses a duration over {@link Durations#MAX}: its nanoseconds, which the run counts in, would overflow. */
+        private static void checkNotTooLong(String setting, Duration d) {
+            if (d.compareTo(Durations.MAX) > 0) {
+                throw new SettingException(setting, Durations.format(d), "too long: at most " + Durations.MAX_TEXT);
+            }
         }
     }
 }
