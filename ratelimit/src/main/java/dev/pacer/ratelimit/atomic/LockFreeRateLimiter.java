@@ -159,6 +159,8 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     /** BURST mode: earliest release of the next late caller, in units. Writers: CAS. Own line. */
     private final PaddedAtomicLong burstNext = new PaddedAtomicLong(Long.MIN_VALUE);
 
+    /** What a reschedule inside another's returns to it (a wait is never negative): take the next slot. */
+    private static final long RESCHEDULED = -1;
     /** Rewinds remembered for waiters that slept through several (a waiter further behind is rescheduled). */
     static final int REWIND_RING = 64;
     /**
@@ -580,7 +582,23 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     private long reschedule(long cost, long permits, AtomicGrant grant, boolean interruptible)
             throws InterruptedException {
         idle.getAndAdd(cost);
-        return acquireShared(permits, grant, interruptible);
+        GrantState st = grant.state;
+        if (st.rescheduling) {
+            // the new slot was taken back too: every frame between here and the outer reschedule returns what
+            // it is given, so this goes straight back to that one's loop, which takes the next slot; the stack
+            // stays as deep however many rewinds a wait sees
+            return RESCHEDULED;
+        }
+        st.rescheduling = true;
+        try {
+            long wait;
+            do {
+                wait = acquireShared(permits, grant, interruptible);
+            } while (wait == RESCHEDULED);
+            return wait;
+        } finally {
+            st.rescheduling = false;
+        }
     }
 
     /** The clock, in units since origin. */
