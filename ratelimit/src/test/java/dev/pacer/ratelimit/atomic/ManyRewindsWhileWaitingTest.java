@@ -47,6 +47,18 @@ class ManyRewindsWhileWaitingTest {
         acquireOnASmallStack();
     }
 
+    @Test
+    void aWaiterWokenByEachOfManySmallRisesKeepsItsSlotNotPushedOutByEach() throws Exception {
+        l.acquire(g); // the first slot, at once; the next is 100 s away
+        for (int k = 1; k <= 90_000; k++) {
+            double rate = 0.01 + k * 1e-9; // a rise every millisecond, each too small to take that slot back
+            sleeper.at(T0 + k * MS, () -> l.reconfigure(RateSpec.of(rate)));
+        }
+        acquireOnASmallStack();
+        // pushed to a new slot a new slice out at every 32nd rise, it went only after the rises ended, at 199 s
+        assertEquals(100_000 * MS, g.scheduledNanos() - T0, "the slot the first rate gave it");
+    }
+
     /** One acquire on a thread with a small stack, as a worker may have: it must not grow with the rewinds. */
     private void acquireOnASmallStack() throws InterruptedException {
         Throwable[] failed = new Throwable[1];
