@@ -329,7 +329,16 @@ public final class ScenarioParser {
         double to = plainRate(m.get("to").getValueNode());
         double by = plainRate(m.get("by").getValueNode());
         Duration every = duration(m.get("every").getValueNode());
-        return new RatePlan.Steps(from, to, to >= from ? by : -by, every);
+        RatePlan.Steps steps = new RatePlan.Steps(from, to, to >= from ? by : -by, every);
+        if (Math.abs(to - from) / by >= Integer.MAX_VALUE) { // count() would overflow
+            throw new ScenarioException(source, line(node), "steps from " + plain(from) + " to " + plain(to) + " by "
+                    + plain(by) + " are more than " + Integer.MAX_VALUE + " steps; take larger ones (or a ramp)");
+        }
+        return steps;
+    }
+
+    private static String plain(double rate) {
+        return java.math.BigDecimal.valueOf(rate).stripTrailingZeros().toPlainString();
     }
 
     /** A rate without strictness: 1000, 2.5k. */
