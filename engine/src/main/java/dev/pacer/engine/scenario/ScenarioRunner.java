@@ -187,6 +187,24 @@ public final class ScenarioRunner {
         }
     }
 
+    /**
+     * Refuses a phase's threads beyond what the run's kind of thread allows ({@code virtual} or platform threads),
+     * before anything runs: the file allows up to the virtual threads' bound.
+     *
+     * @throws ScenarioException naming the phase's file and line
+     */
+    public static void checkThreads(Scenario s, boolean virtual) {
+        for (Phase p : s.phases()) {
+            if (p.threads() != null) {
+                try {
+                    ActivityConfig.checkThreads(p.threads(), virtual);
+                } catch (SettingException e) {
+                    throw new ScenarioException(s.source(), p.line(), "phase '" + p.name() + "': " + e.getMessage());
+                }
+            }
+        }
+    }
+
     private void applyPhaseStart(Activity activity, Phase p, boolean first) {
         if (p.threads() != null && p.threads() != activity.threads()) {
             activity.setThreads(p.threads(), SOURCE);
