@@ -73,7 +73,9 @@ final class ControlCommand implements Callable<Integer> {
         if (targets.isEmpty()) {
             throw new SettingException("to", to, "names no run");
         }
-        String bearer = token != null ? token : System.getenv("PACER_CONTROL_TOKEN");
+        String envToken = System.getenv("PACER_CONTROL_TOKEN"); // blank: none, as pacer run reads it
+        String bearer = token != null ? token : envToken == null || envToken.isBlank() ? null : envToken;
+        ControlEndpoint.checkToken(token != null ? "token" : "PACER_CONTROL_TOKEN", bearer);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         int worst = PacerCommand.EXIT_OK;

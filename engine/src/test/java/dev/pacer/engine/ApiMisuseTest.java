@@ -65,6 +65,17 @@ class ApiMisuseTest {
     }
 
     @Test
+    void aTokenNoClientCanSendIsRefusedWithoutShowingIt() {
+        for (String token : new String[] {"s3cret\n", "s3cret ", " s3cret", "s3\tcret"}) {
+            SettingException e = assertThrows(SettingException.class,
+                    () -> LoadTest.rate(10).op(cycle -> null).cycles(1).control("0.0.0.0:0", token).start());
+            assertEquals("control-token", e.setting());
+            assertTrue(e.getMessage().contains("Authorization header"), e.getMessage());
+            assertTrue(!e.getMessage().contains("s3"), "the token is not shown: " + e.getMessage());
+        }
+    }
+
+    @Test
     void aNullIntervalOrGraceIsRefusedNamingTheSetting() {
         SettingException e = assertThrows(SettingException.class, () -> LoadTest.rate(10).interval(null));
         assertEquals("interval", e.setting());

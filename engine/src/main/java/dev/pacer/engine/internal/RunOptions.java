@@ -408,9 +408,7 @@ public final class RunOptions {
                 throw new SettingException("max-error-ratio", Double.toString(maxErrorRatio), "must be between 0 and "
                         + "1");
             }
-            if (controlToken != null && controlToken.isBlank()) {
-                throw new SettingException("control-token", "", "must not be blank");
-            }
+            ControlEndpoint.checkToken("control-token", controlToken);
             if (control != null && !control.isLoopback() && controlToken == null) {
                 throw new SettingException("control", control.text(),
                         "listens beyond this machine, so it needs ${control-token}");
