@@ -664,10 +664,10 @@ public final class LoadTest {
             }
         }
 
-        /** Waits at most {@code timeout} for the test's end. */
+        /** Waits at most {@code timeout} for the test's end (one too long to count in nanoseconds: without end). */
         public Result await(Duration timeout) throws Exception {
             try {
-                return result.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+                return result.get(TimeUnit.NANOSECONDS.convert(timeout), TimeUnit.NANOSECONDS); // saturates
             } catch (ExecutionException e) {
                 throw unwrap(e);
             } catch (TimeoutException e) {

@@ -76,6 +76,13 @@ class ApiMisuseTest {
     }
 
     @Test
+    void awaitingForeverWaitsForTheEndInsteadOfOverflowing() throws Exception {
+        LoadTest.Running running = LoadTest.rate(1000).op(cycle -> null).cycles(5).start();
+        assertEquals(5, running.await(Duration.ofSeconds(Long.MAX_VALUE)).summary().ops());
+        assertEquals(5, running.await(java.time.temporal.ChronoUnit.FOREVER.getDuration()).summary().ops());
+    }
+
+    @Test
     void aNullIntervalOrGraceIsRefusedNamingTheSetting() {
         SettingException e = assertThrows(SettingException.class, () -> LoadTest.rate(10).interval(null));
         assertEquals("interval", e.setting());
