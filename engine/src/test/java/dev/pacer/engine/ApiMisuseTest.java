@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pacer.engine.api.Op;
 import dev.pacer.engine.api.Outcome;
 import dev.pacer.engine.api.ManualRunClock;
+import dev.pacer.engine.api.Phase;
+import dev.pacer.engine.api.RatePlan;
+import dev.pacer.engine.api.Scenario;
 import dev.pacer.engine.api.SettingException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -80,6 +83,28 @@ class ApiMisuseTest {
         LoadTest.Running running = LoadTest.rate(1000).op(cycle -> null).cycles(5).start();
         assertEquals(5, running.await(Duration.ofSeconds(Long.MAX_VALUE)).summary().ops());
         assertEquals(5, running.await(java.time.temporal.ChronoUnit.FOREVER.getDuration()).summary().ops());
+    }
+
+    @Test
+    void aScenarioBuiltInCodeIsRefusedAsAFileWouldBeNotRunWrongOrCrashed() {
+        Duration s = Duration.ofSeconds(1);
+        java.util.Map<String, org.junit.jupiter.api.function.Executable> bad = java.util.Map.of(
+                "every", () -> new RatePlan.Steps(1, 10, 1, Duration.ZERO),
+                "by", () -> new RatePlan.Steps(1, 10, 0, s), // ran as 1 op at 1 ops/s: its step count overflowed
+                "by ", () -> new RatePlan.Steps(10, 1, 1, s),
+                "by  ", () -> new RatePlan.Steps(1, 1e6, 1e-6, s),
+                "duration", () -> new RatePlan.Ramp(1, 10, Duration.ZERO),
+                "duration ", () -> new Phase("a", null, new RatePlan.Constant(1, null), null, null, false, 0),
+                "phases", () -> scenario(),
+                "phases ", () -> scenario(new Phase("a", s, new RatePlan.Constant(1, null), null, null, false, 0),
+                        new Phase("a", s, new RatePlan.Constant(2, null), null, null, false, 0)));
+        bad.forEach((setting, make) -> assertEquals(setting.strip(),
+                assertThrows(SettingException.class, make, setting).setting(), setting));
+    }
+
+    private static Scenario scenario(Phase... phases) {
+        return new Scenario("s", "", "api", null, java.util.Map.of(), null, null, java.util.List.of(phases),
+                java.util.Map.of(), null, null);
     }
 
     @Test

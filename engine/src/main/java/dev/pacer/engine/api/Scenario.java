@@ -27,10 +27,20 @@ public record Scenario(String name, String description, String source, String op
                        Integer threads, Double strictness, List<Phase> phases, Map<String, Integer> lines,
                        Arrivals arrivals, LimiterDesign limiter) {
 
+    /** @throws SettingException a scenario without phases, or with two phases of one name */
     public Scenario {
         opOptions = Map.copyOf(opOptions);
         phases = List.copyOf(phases);
         lines = Map.copyOf(lines);
+        if (phases.isEmpty()) {
+            throw new SettingException("phases", null, "a scenario needs at least one phase");
+        }
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (Phase p : phases) {
+            if (!names.add(p.name())) {
+                throw new SettingException("phases", p.name(), "two phases have this name");
+            }
+        }
     }
 
     /**

@@ -329,12 +329,11 @@ public final class ScenarioParser {
         double to = plainRate(m.get("to").getValueNode());
         double by = plainRate(m.get("by").getValueNode());
         Duration every = duration(m.get("every").getValueNode());
-        RatePlan.Steps steps = new RatePlan.Steps(from, to, to >= from ? by : -by, every);
         if (Math.abs(to - from) / by >= Integer.MAX_VALUE) { // count() would overflow
             throw new ScenarioException(source, line(node), "steps from " + plain(from) + " to " + plain(to) + " by "
                     + plain(by) + " are more than " + Integer.MAX_VALUE + " steps; take larger ones (or a ramp)");
         }
-        return steps;
+        return new RatePlan.Steps(from, to, to >= from ? by : -by, every);
     }
 
     private static String plain(double rate) {
