@@ -627,6 +627,7 @@ public final class LoadTest {
          * test, a second ends the grace period at once. For a terminal library that catches Ctrl-C itself.
          */
         public void signal(String name) {
+            Objects.requireNonNull(name, "name"); // before the stop: it is recorded with the name
             run.requestStop(StopReason.SIGNAL, name);
         }
 

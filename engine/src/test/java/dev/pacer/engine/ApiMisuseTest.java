@@ -108,6 +108,15 @@ class ApiMisuseTest {
     }
 
     @Test
+    void aSignalWithoutANameIsRefusedAndTheRunGoesOn() throws Exception {
+        LoadTest.Running r = LoadTest.rate(100).op(cycle -> null).duration(Duration.ofSeconds(30)).start();
+        assertThrows(NullPointerException.class, () -> r.signal(null));
+        assertTrue(r.status().get("running").asBoolean(), "not stopped by a stop it could not record");
+        r.signal("SIGTERM");
+        assertEquals("SIGTERM", r.await(Duration.ofSeconds(20)).summary().stoppedBy());
+    }
+
+    @Test
     void aNullIntervalOrGraceIsRefusedNamingTheSetting() {
         SettingException e = assertThrows(SettingException.class, () -> LoadTest.rate(10).interval(null));
         assertEquals("interval", e.setting());
