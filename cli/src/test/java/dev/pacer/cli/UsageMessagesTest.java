@@ -43,6 +43,13 @@ class UsageMessagesTest {
     }
 
     @Test
+    void showsShardCountIsNamedAsItsOwnFlagWithTheValueGiven() throws Exception {
+        Path shop = Files.copy(NewUserTest.ROOT.resolve("docs/shop.yaml"), dir.resolve("shop.yaml"));
+        refused("pacer: invalid --shards '0': needs 1 to 100000 shards", "show", shop.toString(), "--shards", "0");
+        refused("pacer: invalid --shards '-1': needs 1 to 100000", "show", shop.toString(), "--shards", "-1");
+    }
+
+    @Test
     void aPortPastTheRangeNamesTheUrl() {
         refused("pacer: invalid --url 'http://127.0.0.1:65536/': port 65536 is out of range (1 to 65535)",
                 "run", "--op", "http", "--url", "http://127.0.0.1:65536/", "--rate", "10", "--duration", "1s", "-q");
