@@ -117,6 +117,14 @@ class ApiMisuseTest {
     }
 
     @Test
+    void anInFlightBoundTooLargeToMakeIsRefusedNotAnOutOfMemoryError() {
+        SettingException e = assertThrows(SettingException.class,
+                () -> LoadTest.rate(10).op(cycle -> null).cycles(1).maxInFlight(Integer.MAX_VALUE).start());
+        assertEquals("max-in-flight", e.setting());
+        assertTrue(e.getMessage().contains("must be at most 1000000"), e.getMessage());
+    }
+
+    @Test
     void aNullIntervalOrGraceIsRefusedNamingTheSetting() {
         SettingException e = assertThrows(SettingException.class, () -> LoadTest.rate(10).interval(null));
         assertEquals("interval", e.setting());

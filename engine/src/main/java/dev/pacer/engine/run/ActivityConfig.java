@@ -43,6 +43,8 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
     public static final int MAX_PLATFORM_THREADS = 4_096;
     /** Virtual threads are cheap, but each holds a grant and a stack: bounded all the same. */
     public static final int MAX_VIRTUAL_THREADS = 100_000;
+    /** Ops in flight at once, at most: each has a slot of the run's, made when it starts (about 80 bytes). */
+    public static final int MAX_IN_FLIGHT = 1_000_000;
 
     public ActivityConfig {
         Objects.requireNonNull(op, "op");
@@ -72,6 +74,10 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
         }
         if (maxInFlight < 0) {
             throw new SettingException("max-in-flight", Integer.toString(maxInFlight), "must not be negative");
+        }
+        if (maxInFlight > MAX_IN_FLIGHT) { // each is a slot made when the run starts
+            throw new SettingException("max-in-flight", Integer.toString(maxInFlight), "must be at most "
+                    + MAX_IN_FLIGHT);
         }
         if (startAt != null) {
             checkStartAt(startAt, duration, Instant.now());
