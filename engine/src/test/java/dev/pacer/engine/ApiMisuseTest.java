@@ -125,6 +125,22 @@ class ApiMisuseTest {
     }
 
     @Test
+    void twoOutputsNamingOneFileAreRefusedSoNeitherIsLost(@TempDir Path dir) throws Exception {
+        Path same = dir.resolve("run.out");
+        SettingException e = assertThrows(SettingException.class, () -> LoadTest.rate(10).op(cycle -> null).cycles(1)
+                .hlog(same).summaryJson(dir.resolve("./run.out")).start());
+        assertEquals("summary", e.setting());
+        assertTrue(e.getMessage().contains("hlog writes the same file"), e.getMessage());
+        java.nio.file.Files.writeString(same, "an earlier run's log");
+        java.nio.file.Files.createSymbolicLink(dir.resolve("link.csv"), same);
+        assertEquals("csv", assertThrows(SettingException.class, () -> LoadTest.rate(10).op(cycle -> null).cycles(1)
+                .hlog(same).csv(dir.resolve("link.csv")).start()).setting());
+        Path devNull = Path.of("/dev/null");
+        assertEquals(1, LoadTest.rate(1000).op(cycle -> null).cycles(1).hlog(devNull).summaryJson(devNull).csv(devNull)
+                .run().summary().ops(), "a device takes several");
+    }
+
+    @Test
     void aNullIntervalOrGraceIsRefusedNamingTheSetting() {
         SettingException e = assertThrows(SettingException.class, () -> LoadTest.rate(10).interval(null));
         assertEquals("interval", e.setting());

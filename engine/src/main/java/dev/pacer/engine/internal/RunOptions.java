@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -409,6 +410,7 @@ public final class RunOptions {
                         + "1");
             }
             ControlEndpoint.checkToken("control-token", controlToken);
+            checkOwnFiles();
             if (control != null && !control.isLoopback() && controlToken == null) {
                 throw new SettingException("control", control.text(),
                         "listens beyond this machine, so it needs ${control-token}");
@@ -424,6 +426,42 @@ public final class RunOptions {
                         "listens beyond this machine, so it needs ${control-token}");
             }
             return new RunOptions(this, activity);
+        }
+
+        /**
+         * Refuses two outputs (the log, the CSV, the summary) naming one regular file, by its absolute path with links
+         * resolved as far as the file exists: the one written last would leave nothing of the other. A device or a
+         * pipe ({@code /dev/null}) may take several.
+         */
+        private void checkOwnFiles() {
+            Map<Path, String> seen = new java.util.HashMap<>();
+            Map<String, Path> outputs = new java.util.LinkedHashMap<>();
+            outputs.put("hlog", hlog);
+            outputs.put("csv", csv);
+            outputs.put("summary", summaryJson);
+            outputs.forEach((setting, file) -> {
+                if (file == null || java.nio.file.Files.exists(file) && !java.nio.file.Files.isRegularFile(file)) {
+                    return;
+                }
+                String other = seen.putIfAbsent(resolved(file), setting);
+                if (other != null) {
+                    throw new SettingException(setting, file.toString(), "${" + other + "} writes the same file; give"
+                            + " each its own");
+                }
+            });
+        }
+
+        /** {@code file} absolute, with the links of its longest part that exists resolved. */
+        private static Path resolved(Path file) {
+            Path abs = file.toAbsolutePath().normalize();
+            for (Path p = abs; p != null; p = p.getParent()) {
+                try {
+                    return p.toRealPath().resolve(p.relativize(abs));
+                } catch (java.io.IOException notThere) {
+                    // try its folder
+                }
+            }
+            return abs;
         }
 
         /** Refuses a duration over {@link Durations#MAX}: its nanoseconds, which the run counts in, would overflow. */
