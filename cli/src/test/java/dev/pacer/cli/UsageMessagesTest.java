@@ -50,6 +50,26 @@ class UsageMessagesTest {
     }
 
     @Test
+    void anOpProviderThatCannotBeLoadedIsOneLineNotAStackTrace() throws Exception {
+        // a jar of ops whose service file names a class it lacks (or whose constructor throws)
+        Path services = Files.createDirectories(dir.resolve("ops/META-INF/services"));
+        Files.writeString(services.resolve("dev.pacer.engine.api.OpProvider"), "com.example.MissingOp\n");
+        for (String[] args : new String[][] {{"ops"}, {"run", "--op", "noop", "--cycles", "1", "-q"}}) {
+            java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                    System.getProperty("java.class.path") + java.io.File.pathSeparator + dir.resolve("ops"),
+                    PacerCommand.class.getName()));
+            command.addAll(java.util.List.of(args));
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(50, java.util.concurrent.TimeUnit.SECONDS), out);
+            assertEquals(2, p.exitValue(), out);
+            assertEquals("pacer: an op provider on the class path cannot be loaded: Provider com.example.MissingOp not "
+                    + "found", out.strip(), String.join(" ", args));
+        }
+    }
+
+    @Test
     void aPortPastTheRangeNamesTheUrl() {
         refused("pacer: invalid --url 'http://127.0.0.1:65536/': port 65536 is out of range (1 to 65535)",
                 "run", "--op", "http", "--url", "http://127.0.0.1:65536/", "--rate", "10", "--duration", "1s", "-q");
