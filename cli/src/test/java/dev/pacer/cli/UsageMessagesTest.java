@@ -70,6 +70,14 @@ class UsageMessagesTest {
     }
 
     @Test
+    void anOpWhoseClassPathLacksAClassFailsInOneLineNotAStackTrace() throws Exception {
+        PacerProcess.Result r = PacerProcess.run(dir, 60, "run", "--op", "missing-class", "--cycles", "1", "-q");
+        assertEquals(1, r.exitCode(), r.stderr());
+        assertEquals("pacer: NoClassDefFoundError: com/example/Driver\n  (set PACER_DEBUG=1 for the stack trace)",
+                r.stderr().strip());
+    }
+
+    @Test
     void aPortPastTheRangeNamesTheUrl() {
         refused("pacer: invalid --url 'http://127.0.0.1:65536/': port 65536 is out of range (1 to 65535)",
                 "run", "--op", "http", "--url", "http://127.0.0.1:65536/", "--rate", "10", "--duration", "1s", "-q");
