@@ -78,6 +78,12 @@ class UsageMessagesTest {
     }
 
     @Test
+    void aSearchHoldTooLongForARunNamesTheHoldNotADurationNobodyGave() {
+        refused("pacer: invalid --hold '8760h00m': the search may take 11 probes of it, 96360h00m in all", "run",
+                "--search", "response.p99<1s", "--from", "1", "--to", "2", "--hold", "8760h", "-q");
+    }
+
+    @Test
     void aPortPastTheRangeNamesTheUrl() {
         refused("pacer: invalid --url 'http://127.0.0.1:65536/': port 65536 is out of range (1 to 65535)",
                 "run", "--op", "http", "--url", "http://127.0.0.1:65536/", "--rate", "10", "--duration", "1s", "-q");
