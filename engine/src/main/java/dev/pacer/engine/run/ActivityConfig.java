@@ -60,7 +60,14 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
                     "applies to the atomic limiter only; the " + limiter.name() + " limiter has none");
         }
         if (rate != null) {
-            checkDesign(limiter, share(shard, rate)); // options fine at some rates only are judged at this one
+            RateSpec mine;
+            try {
+                mine = share(shard, rate);
+            } catch (IllegalArgumentException e) { // a share below the least rate: the test's rate is what was given
+                throw new SettingException("rate", rate.toString().replaceFirst(",0$", ""), "as shard " + shard
+                        + " this process runs 1/" + shard.count() + " of it: " + e.getMessage());
+            }
+            checkDesign(limiter, mine); // options fine at some rates only are judged at this one
         }
         checkThreads(threads, virtualThreads);
         if (duration != null && (duration.isNegative() || duration.isZero())) {

@@ -136,6 +136,15 @@ class ShardTest {
     }
 
     @Test
+    void aRateWhoseShareIsBelowTheLeastIsRefusedNamingTheRateGiven() {
+        SettingException e = assertThrows(SettingException.class, () -> dev.pacer.engine.LoadTest.rate(0.000001)
+                .shard(new Shard(7, 8)).duration(Duration.ofSeconds(1)).op(cycle -> null).start());
+        assertEquals("rate", e.setting());
+        assertEquals("invalid rate '0.000001': as shard 7/8 this process runs 1/8 of it: invalid rate 0.000000125: "
+                + "below the minimum of 0.000001 ops/s", e.getMessage());
+    }
+
+    @Test
     void theIndexComesFromTheFlagOrFromAnIndexedJob() {
         assertEquals(new Shard(3, 8), Shard.parse("3/8", null));
         assertEquals(new Shard(2, 4), Shard.parse("/4", "2"));
