@@ -67,7 +67,11 @@ final class ControlCommand implements Callable<Integer> {
         List<String> targets = new ArrayList<>();
         for (String t : to.split(",")) {
             if (!t.isBlank()) {
-                targets.add(address(t.strip()));
+                String where = address(t.strip());
+                if (targets.contains(where)) { // a second stop would end the first's grace period at once
+                    throw new SettingException("to", to, "names " + where + " twice; each run once");
+                }
+                targets.add(where);
             }
         }
         if (targets.isEmpty()) {

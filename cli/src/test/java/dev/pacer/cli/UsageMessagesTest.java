@@ -84,6 +84,13 @@ class UsageMessagesTest {
     }
 
     @Test
+    void aRunNamedTwiceInControlsTargetsIsRefusedBeforeAnythingIsSent() {
+        // two stops would end the grace period at once, cancelling the ops in flight
+        refused("pacer: invalid --to '127.0.0.1:7070,7070': names 127.0.0.1:7070 twice; each run once",
+                "control", "--to", "127.0.0.1:7070,7070", "stop");
+    }
+
+    @Test
     void aPortPastTheRangeNamesTheUrl() {
         refused("pacer: invalid --url 'http://127.0.0.1:65536/': port 65536 is out of range (1 to 65535)",
                 "run", "--op", "http", "--url", "http://127.0.0.1:65536/", "--rate", "10", "--duration", "1s", "-q");
