@@ -87,6 +87,9 @@ final class OutputFiles {
                 if (!Files.isWritable(file)) {
                     throw new IllegalArgumentException(bad + "cannot write it");
                 }
+                if (!Files.isRegularFile(file)) {
+                    return file; // a device or a pipe: /dev/stdout into '| jq' links to 'pipe:[N]', which is no path
+                }
                 return file.toRealPath();
             }
             Path real = parent.toRealPath().resolve(file.getFileName());

@@ -60,6 +60,10 @@ public final class OutputFile implements AutoCloseable {
      * createTempFile would be private, 0600, and so would the file).
      */
     public static void replace(Path file, byte[] bytes) throws IOException {
+        if (Files.exists(file) && !Files.isRegularFile(file)) { // /dev/stdout into '| jq' links to 'pipe:[N]', no path
+            Files.write(file, bytes);
+            return;
+        }
         Path target = Files.exists(file) ? file.toRealPath() : file;
         if (Files.exists(target) && !Files.isRegularFile(target) || Files.isSymbolicLink(target)) {
             Files.write(target, bytes); // a device, a pipe, or a link to nowhere yet (writing makes its file)
