@@ -539,7 +539,7 @@ public final class LoadTest {
         Duration runs = scenario == null ? duration : ScenarioRunner.runDuration(scenario, duration);
         if (scenario != null) {
             ScenarioRunner.check(scenario, limiter, shard); // first: a phase's problem names its line
-            ScenarioRunner.checkThreads(scenario, virtualThreads);
+            ScenarioRunner.checkThreads(scenario, virtualThreads, workers);
             if (pacingTick != null) {
                 checkStrictnessWithTick(scenario, pacingTick);
             }

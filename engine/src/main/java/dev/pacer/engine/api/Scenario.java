@@ -21,7 +21,7 @@ import dev.pacer.ratelimit.LimiterDesign;
  * @param strictness  strictness (default for every phase), or null
  * @param phases      the phases, in order
  * @param lines       the line of each op setting the file gives ({@code op}, {@code url}, {@code header}, ...,
- *                    as the op names them), for problems found when the op is made
+ *                    as the op names them), for problems found when the op is made, and of its {@code threads}
  */
 public record Scenario(String name, String description, String source, String op, Map<String, List<String>> opOptions,
                        Integer threads, Double strictness, List<Phase> phases, Map<String, Integer> lines,

@@ -196,6 +196,9 @@ public final class ScenarioParser {
         if (op != null) {
             lines.put("op", line(top.get(top.containsKey("op") ? "op" : "workload").getKeyNode()));
         }
+        if (threads != null) {
+            lines.put("threads", line(top.get("threads").getKeyNode()));
+        }
         for (Map.Entry<String, String> k : OP_OPTION_KEYS.entrySet()) {
             if (top.containsKey(k.getKey())) {
                 opOptions.put(k.getValue(), values(top.get(k.getKey()).getValueNode(), k.getKey()));
