@@ -51,6 +51,9 @@ final class ShowCommand implements Callable<Integer> {
         if (cycle != null && cycle < 0) {
             throw new IllegalArgumentException("--cycle " + cycle + ": cycles start at 0");
         }
+        if (cycle != null && cycle == Long.MAX_VALUE) { // the cycles shown end before cycle + 1, which overflows
+            throw new IllegalArgumentException("--cycle " + cycle + ": the last cycle is " + (Long.MAX_VALUE - 1));
+        }
         try {
             new Shard(0, shards); // the same bounds as --shard
         } catch (SettingException e) {

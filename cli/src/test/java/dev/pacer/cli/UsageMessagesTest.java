@@ -50,6 +50,14 @@ class UsageMessagesTest {
     }
 
     @Test
+    void showsLastPossibleCyclePlusOneIsRefusedNotShownAsNothing() throws Exception {
+        Path shop = Files.copy(NewUserTest.ROOT.resolve("docs/shop.yaml"), dir.resolve("shop.yaml"));
+        // it showed the file's header and no cycle at all, exit 0
+        refused("pacer: --cycle 9223372036854775807: the last cycle is 9223372036854775806", "show", shop.toString(),
+                "--cycle", "9223372036854775807");
+    }
+
+    @Test
     void anOpProviderThatCannotBeLoadedIsOneLineNotAStackTrace() throws Exception {
         // a jar of ops whose service file names a class it lacks (or whose constructor throws)
         Path services = Files.createDirectories(dir.resolve("ops/META-INF/services"));
