@@ -99,6 +99,14 @@ class UsageMessagesTest {
     }
 
     @Test
+    void aRateBesideASearchNamesTheSearchNotAScenarioNobodyGave() {
+        refused("pacer: --rate cannot be combined with --search: its probes set the rate (--from, --to)", "run",
+                "--search", "response.p99<1s", "--rate", "100", "-q");
+        refused("pacer: --rate cannot be combined with a scenario: its phases set the rate", "run", "--scenario",
+                "steady", "--rate", "100", "-q");
+    }
+
+    @Test
     void aPortPastTheRangeNamesTheUrl() {
         refused("pacer: invalid --url 'http://127.0.0.1:65536/': port 65536 is out of range (1 to 65535)",
                 "run", "--op", "http", "--url", "http://127.0.0.1:65536/", "--rate", "10", "--duration", "1s", "-q");
