@@ -67,13 +67,19 @@ final class ControlCommand implements Callable<Integer> {
         List<String> targets = new ArrayList<>();
         for (String t : to.split(",")) {
             if (!t.isBlank()) {
-                targets.add(address(t.strip()));
+                String where = address(t.strip());
+                if (targets.contains(where)) { // a second stop would end the first's grace period at once
+                    throw new SettingException("to", to, "names " + where + " twice; each run once");
+                }
+                targets.add(where);
             }
         }
         if (targets.isEmpty()) {
             throw new SettingException("to", to, "names no run");
         }
-        String bearer = token != null ? token : System.getenv("PACER_CONTROL_TOKEN");
+        String envToken = System.getenv("PACER_CONTROL_TOKEN"); // blank: none, as pacer run reads it
+        String bearer = token != null ? token : envToken == null || envToken.isBlank() ? null : envToken;
+        ControlEndpoint.checkToken(token != null ? "token" : "PACER_CONTROL_TOKEN", bearer);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         int worst = PacerCommand.EXIT_OK;

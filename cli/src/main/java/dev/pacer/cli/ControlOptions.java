@@ -1,6 +1,7 @@
 package dev.pacer.cli;
 
 import dev.pacer.engine.LoadTest;
+import dev.pacer.engine.api.ControlEndpoint;
 import picocli.CommandLine.Option;
 
 /**
@@ -41,6 +42,7 @@ final class ControlOptions {
         }
         String envToken = System.getenv("PACER_CONTROL_TOKEN");
         String token = controlToken != null ? controlToken : envToken == null || envToken.isBlank() ? null : envToken;
+        ControlEndpoint.checkToken(controlToken != null ? "control-token" : "PACER_CONTROL_TOKEN", token);
         test.token(token);
         if (control != null) {
             test.control(control, token);

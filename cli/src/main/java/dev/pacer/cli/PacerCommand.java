@@ -100,8 +100,19 @@ public final class PacerCommand implements Callable<Integer> {
             err.flush();
             return EXIT_USAGE;
         });
+        CommandLine.IExecutionStrategy runLast = new CommandLine.RunLast();
+        cl.setExecutionStrategy(parseResult -> {
+            try {
+                return runLast.execute(parseResult);
+            } catch (Error e) { // an op's jar lacking a class it needs (NoClassDefFoundError), the heap: one line too
+                List<CommandLine> chain = parseResult.asCommandLineList();
+                throw new CommandLine.ExecutionException(chain.get(chain.size() - 1), String.valueOf(e.getMessage()),
+                        new ErrorInCommand(e));
+            }
+        });
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
+            Throwable shown = ex instanceof ErrorInCommand e ? e.getCause() : ex;
             if (ex instanceof SettingException se) {
                 err.println("pacer: " + oneLine(se.render(Flags::of)));
                 err.flush();
@@ -112,9 +123,10 @@ public final class PacerCommand implements Callable<Integer> {
                 err.flush();
                 return EXIT_USAGE;
             }
-            err.println("pacer: " + ex.getClass().getSimpleName() + ": " + oneLine(String.valueOf(ex.getMessage())));
+            err.println("pacer: " + shown.getClass().getSimpleName() + ": "
+                    + oneLine(String.valueOf(shown.getMessage())));
             if (System.getenv("PACER_DEBUG") != null) {
-                ex.printStackTrace(err);
+                shown.printStackTrace(err);
             } else {
                 err.println("  (set PACER_DEBUG=1 for the stack trace)");
             }
@@ -122,6 +134,13 @@ public final class PacerCommand implements Callable<Integer> {
             return EXIT_FAILED;
         });
         return cl;
+    }
+
+    /** An {@link Error} a command threw, carried to the execution exception handler, which takes exceptions only. */
+    private static final class ErrorInCommand extends Exception {
+        ErrorInCommand(Error e) {
+            super(e);
+        }
     }
 
     /** The exit status of a run stopped by a signal (SIGINT, SIGTERM, SIGHUP): 128 + its number. */

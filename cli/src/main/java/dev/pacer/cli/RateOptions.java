@@ -58,8 +58,9 @@ final class RateOptions {
     LoadTest newTest(Scenario scenario) {
         if (scenario != null) {
             if (rate != null) {
-                throw new IllegalArgumentException(
-                        "--rate cannot be combined with a scenario: its phases set the rate");
+                throw new IllegalArgumentException("--search".equals(scenario.source())
+                        ? "--rate cannot be combined with --search: its probes set the rate (--from, --to)"
+                        : "--rate cannot be combined with a scenario: its phases set the rate");
             }
             return LoadTest.scenario(scenario);
         }

@@ -1,5 +1,6 @@
 package dev.pacer.cli;
 
+import dev.pacer.engine.api.SettingException;
 import dev.pacer.engine.api.Shard;
 import dev.pacer.engine.WorkloadFiles;
 import java.io.PrintStream;
@@ -50,7 +51,14 @@ final class ShowCommand implements Callable<Integer> {
         if (cycle != null && cycle < 0) {
             throw new IllegalArgumentException("--cycle " + cycle + ": cycles start at 0");
         }
-        new Shard(0, shards); // the same bounds as --shard
+        if (cycle != null && cycle == Long.MAX_VALUE) { // the cycles shown end before cycle + 1, which overflows
+            throw new IllegalArgumentException("--cycle " + cycle + ": the last cycle is " + (Long.MAX_VALUE - 1));
+        }
+        try {
+            new Shard(0, shards); // the same bounds as --shard
+        } catch (SettingException e) {
+            throw new SettingException("shards", Integer.toString(shards), e.reason());
+        }
         if (!Files.isRegularFile(file)) {
             throw new IllegalArgumentException("workload file '" + file + "' does not exist");
         }

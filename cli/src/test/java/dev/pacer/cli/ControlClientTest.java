@@ -60,6 +60,24 @@ class ControlClientTest {
     }
 
     @Test
+    void aTokenWithALineBreakIsRefusedInOneLineNotSentAndNotShown() throws Exception {
+        HttpServer server = answering("{\"running\": true}");
+        try {
+            String to = "127.0.0.1:" + server.getAddress().getPort();
+            PacerProcess.Result r = NewUserTest.pacer("control", "--to", to, "--token", "s3cret\n", "status");
+            assertEquals(2, r.exitCode(), r.stdout() + r.stderr());
+            Fixtures.assertOneLineNaming(r, "invalid --token '(not shown)': holds a line break");
+            assertFalse(r.stderr().contains("s3cret"), r.stderr());
+            PacerProcess.Result env = PacerProcess.run(dir, Map.of("PACER_CONTROL_TOKEN", "s3cret\n"), 60,
+                    "control", "--to", to, "status");
+            assertEquals(2, env.exitCode(), env.stdout() + env.stderr());
+            Fixtures.assertOneLineNaming(env, "invalid PACER_CONTROL_TOKEN '(not shown)'");
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
     void stopDuringTheWarmUpIsAnsweredAndStopsTheRunCleanly() throws Exception {
         int port = Fixtures.freePort();
         Path gate = dir.resolve("go");

@@ -47,6 +47,29 @@ class OutputFilesEndToEndTest {
     }
 
     @Test
+    void devStdoutIntoAPipeTakesTheSummaryAndTheRows() throws Exception {
+        // as `pacer run --summary /dev/stdout | jq` runs: /dev/stdout links to 'pipe:[N]', which names no file
+        java.util.List<String> command = java.util.List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), PacerCommand.class.getName(), "run", "--rate", "100",
+                "--duration", "300ms", "-q", "--engine-warm-up", "0", "--summary", "/dev/stdout", "--csv",
+                "/dev/stdout");
+        Process p = new ProcessBuilder(command).directory(dir.toFile()).start(); // stdout: a pipe to this JVM
+        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> {
+            try {
+                return new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), "not 'cannot make a file there': " + err.get());
+        assertTrue(out.contains("start_s,end_s,phase"), "the CSV rows: " + out);
+        assertTrue(out.contains("\"ops\" : 30"), "the summary: " + out);
+    }
+
+    @Test
     void aSummaryThroughASymlinkUpdatesItsTargetAndKeepsTheLink() throws Exception {
         Path target = Files.writeString(dir.resolve("real.json"), "{}");
         Path link = Files.createSymbolicLink(dir.resolve("link.json"), target.getFileName());

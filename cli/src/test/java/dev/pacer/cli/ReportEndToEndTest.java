@@ -27,6 +27,27 @@ class ReportEndToEndTest {
     Path dir;
 
     @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void aLogThroughAPipeIsReportedWhole() throws Exception {
+        Path log = dir.resolve("run.hlog");
+        dev.pacer.engine.LoadTest.rate(2000).op(cycle -> null).cycles(500).hlog(log).run();
+        Path fifo = dir.resolve("fifo"); // as zcat run.hlog.gz | pacer report /dev/stdin gives it
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        // a daemon: a reader that stops early leaves it blocked
+        Thread writer = Thread.ofPlatform().daemon(true).start(() -> {
+            try {
+                Files.write(fifo, Files.readAllBytes(log));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        PacerProcess.Result r = NewUserTest.pacer("report", fifo.toString(), "--json");
+        writer.join();
+        assertEquals(0, r.exitCode(), "not 'has no readable interval histogram' after a first look: " + r.stderr());
+        assertEquals(500, JSON.readTree(r.stdout()).get("ops").asLong());
+    }
+
+    @Test
     void aRunsSummaryAndTheReportOfItsLogAgreeOnCountsAndPercentiles() throws Exception {
         PacerProcess.Result run = PacerProcess.run(dir, 60, "run", "--rate", "2000", "--threads", "2", "--duration",
                 "3s",

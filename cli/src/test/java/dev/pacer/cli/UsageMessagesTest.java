@@ -43,6 +43,70 @@ class UsageMessagesTest {
     }
 
     @Test
+    void showsShardCountIsNamedAsItsOwnFlagWithTheValueGiven() throws Exception {
+        Path shop = Files.copy(NewUserTest.ROOT.resolve("docs/shop.yaml"), dir.resolve("shop.yaml"));
+        refused("pacer: invalid --shards '0': needs 1 to 100000 shards", "show", shop.toString(), "--shards", "0");
+        refused("pacer: invalid --shards '-1': needs 1 to 100000", "show", shop.toString(), "--shards", "-1");
+    }
+
+    @Test
+    void showsLastPossibleCyclePlusOneIsRefusedNotShownAsNothing() throws Exception {
+        Path shop = Files.copy(NewUserTest.ROOT.resolve("docs/shop.yaml"), dir.resolve("shop.yaml"));
+        // it showed the file's header and no cycle at all, exit 0
+        refused("pacer: --cycle 9223372036854775807: the last cycle is 9223372036854775806", "show", shop.toString(),
+                "--cycle", "9223372036854775807");
+    }
+
+    @Test
+    void anOpProviderThatCannotBeLoadedIsOneLineNotAStackTrace() throws Exception {
+        // a jar of ops whose service file names a class it lacks (or whose constructor throws)
+        Path services = Files.createDirectories(dir.resolve("ops/META-INF/services"));
+        Files.writeString(services.resolve("dev.pacer.engine.api.OpProvider"), "com.example.MissingOp\n");
+        for (String[] args : new String[][] {{"ops"}, {"run", "--op", "noop", "--cycles", "1", "-q"}}) {
+            java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                    System.getProperty("java.class.path") + java.io.File.pathSeparator + dir.resolve("ops"),
+                    PacerCommand.class.getName()));
+            command.addAll(java.util.List.of(args));
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(50, java.util.concurrent.TimeUnit.SECONDS), out);
+            assertEquals(2, p.exitValue(), out);
+            assertEquals("pacer: an op provider on the class path cannot be loaded: Provider com.example.MissingOp not "
+                    + "found", out.strip(), String.join(" ", args));
+        }
+    }
+
+    @Test
+    void anOpWhoseClassPathLacksAClassFailsInOneLineNotAStackTrace() throws Exception {
+        PacerProcess.Result r = PacerProcess.run(dir, 60, "run", "--op", "missing-class", "--cycles", "1", "-q");
+        assertEquals(1, r.exitCode(), r.stderr());
+        assertEquals("pacer: NoClassDefFoundError: com/example/Driver\n  (set PACER_DEBUG=1 for the stack trace)",
+                r.stderr().strip());
+    }
+
+    @Test
+    void aSearchHoldTooLongForARunNamesTheHoldNotADurationNobodyGave() {
+        refused("pacer: invalid --hold '8760h00m': the search may take 11 probes of it, 96360h00m in all", "run",
+                "--search", "response.p99<1s", "--from", "1", "--to", "2", "--hold", "8760h", "-q");
+    }
+
+    @Test
+    void aRunNamedTwiceInControlsTargetsIsRefusedBeforeAnythingIsSent() {
+        // two stops would end the grace period at once, cancelling the ops in flight
+        refused("pacer: invalid --to '127.0.0.1:7070,7070': names 127.0.0.1:7070 twice; each run once",
+                "control", "--to", "127.0.0.1:7070,7070", "stop");
+    }
+
+    @Test
+    void aRateBesideASearchNamesTheSearchNotAScenarioNobodyGave() {
+        refused("pacer: --rate cannot be combined with --search: its probes set the rate (--from, --to)", "run",
+                "--search", "response.p99<1s", "--rate", "100", "-q");
+        refused("pacer: --rate cannot be combined with a scenario: its phases set the rate", "run", "--scenario",
+                "steady", "--rate", "100", "-q");
+    }
+
+    @Test
     void aPortPastTheRangeNamesTheUrl() {
         refused("pacer: invalid --url 'http://127.0.0.1:65536/': port 65536 is out of range (1 to 65535)",
                 "run", "--op", "http", "--url", "http://127.0.0.1:65536/", "--rate", "10", "--duration", "1s", "-q");

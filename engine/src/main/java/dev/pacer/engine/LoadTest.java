@@ -539,6 +539,7 @@ public final class LoadTest {
         Duration runs = scenario == null ? duration : ScenarioRunner.runDuration(scenario, duration);
         if (scenario != null) {
             ScenarioRunner.check(scenario, limiter, shard); // first: a phase's problem names its line
+            ScenarioRunner.checkThreads(scenario, virtualThreads, workers);
             if (pacingTick != null) {
                 checkStrictnessWithTick(scenario, pacingTick);
             }
@@ -629,6 +630,7 @@ public final class LoadTest {
          * test, a second ends the grace period at once. For a terminal library that catches Ctrl-C itself.
          */
         public void signal(String name) {
+            Objects.requireNonNull(name, "name"); // before the stop: it is recorded with the name
             run.requestStop(StopReason.SIGNAL, name);
         }
 
@@ -666,10 +668,10 @@ public final class LoadTest {
             }
         }
 
-        /** Waits at most {@code timeout} for the test's end. */
+        /** Waits at most {@code timeout} for the test's end (one too long to count in nanoseconds: without end). */
         public Result await(Duration timeout) throws Exception {
             try {
-                return result.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+                return result.get(TimeUnit.NANOSECONDS.convert(timeout), TimeUnit.NANOSECONDS); // saturates
             } catch (ExecutionException e) {
                 throw unwrap(e);
             } catch (TimeoutException e) {

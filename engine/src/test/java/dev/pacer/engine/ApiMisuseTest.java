@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pacer.engine.api.Op;
 import dev.pacer.engine.api.Outcome;
 import dev.pacer.engine.api.ManualRunClock;
+import dev.pacer.engine.api.Phase;
+import dev.pacer.engine.api.RatePlan;
+import dev.pacer.engine.api.Scenario;
 import dev.pacer.engine.api.SettingException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,6 +52,92 @@ class ApiMisuseTest {
                 () -> LoadTest.rate(10).op(cycle -> null).duration(Duration.ofSeconds(Long.MAX_VALUE)).start());
         assertEquals("duration", e.setting());
         assertTrue(e.getMessage().contains("too long: at most 8760h"), e.getMessage());
+    }
+
+    @Test
+    void anIntervalGraceOrWarmUpTooLongToTimeIsRefusedNamingTheSetting() {
+        Duration forever = Duration.ofSeconds(Long.MAX_VALUE);
+        for (var c : java.util.Map.<String, java.util.function.UnaryOperator<LoadTest>>of(
+                "interval", t -> t.interval(forever), "grace", t -> t.grace(forever),
+                "engine-warm-up", t -> t.engineWarmUp(forever)).entrySet()) {
+            SettingException e = assertThrows(SettingException.class,
+                    () -> c.getValue().apply(LoadTest.rate(10).op(cycle -> null).cycles(1)).start());
+            assertEquals(c.getKey(), e.setting());
+            assertTrue(e.getMessage().contains("too long: at most 8760h"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aTokenNoClientCanSendIsRefusedWithoutShowingIt() {
+        for (String token : new String[] {"s3cret\n", "s3cret ", " s3cret", "s3\tcret"}) {
+            SettingException e = assertThrows(SettingException.class,
+                    () -> LoadTest.rate(10).op(cycle -> null).cycles(1).control("0.0.0.0:0", token).start());
+            assertEquals("control-token", e.setting());
+            assertTrue(e.getMessage().contains("Authorization header"), e.getMessage());
+            assertTrue(!e.getMessage().contains("s3"), "the token is not shown: " + e.getMessage());
+        }
+    }
+
+    @Test
+    void awaitingForeverWaitsForTheEndInsteadOfOverflowing() throws Exception {
+        LoadTest.Running running = LoadTest.rate(1000).op(cycle -> null).cycles(5).start();
+        assertEquals(5, running.await(Duration.ofSeconds(Long.MAX_VALUE)).summary().ops());
+        assertEquals(5, running.await(java.time.temporal.ChronoUnit.FOREVER.getDuration()).summary().ops());
+    }
+
+    @Test
+    void aScenarioBuiltInCodeIsRefusedAsAFileWouldBeNotRunWrongOrCrashed() {
+        Duration s = Duration.ofSeconds(1);
+        java.util.Map<String, org.junit.jupiter.api.function.Executable> bad = java.util.Map.of(
+                "every", () -> new RatePlan.Steps(1, 10, 1, Duration.ZERO),
+                "by", () -> new RatePlan.Steps(1, 10, 0, s), // ran as 1 op at 1 ops/s: its step count overflowed
+                "by ", () -> new RatePlan.Steps(10, 1, 1, s),
+                "by  ", () -> new RatePlan.Steps(1, 1e6, 1e-6, s),
+                "duration", () -> new RatePlan.Ramp(1, 10, Duration.ZERO),
+                "duration ", () -> new Phase("a", null, new RatePlan.Constant(1, null), null, null, false, 0),
+                "phases", () -> scenario(),
+                "phases ", () -> scenario(new Phase("a", s, new RatePlan.Constant(1, null), null, null, false, 0),
+                        new Phase("a", s, new RatePlan.Constant(2, null), null, null, false, 0)));
+        bad.forEach((setting, make) -> assertEquals(setting.strip(),
+                assertThrows(SettingException.class, make, setting).setting(), setting));
+    }
+
+    private static Scenario scenario(Phase... phases) {
+        return new Scenario("s", "", "api", null, java.util.Map.of(), null, null, java.util.List.of(phases),
+                java.util.Map.of(), null, null);
+    }
+
+    @Test
+    void aSignalWithoutANameIsRefusedAndTheRunGoesOn() throws Exception {
+        LoadTest.Running r = LoadTest.rate(100).op(cycle -> null).duration(Duration.ofSeconds(30)).start();
+        assertThrows(NullPointerException.class, () -> r.signal(null));
+        assertTrue(r.status().get("running").asBoolean(), "not stopped by a stop it could not record");
+        r.signal("SIGTERM");
+        assertEquals("SIGTERM", r.await(Duration.ofSeconds(20)).summary().stoppedBy());
+    }
+
+    @Test
+    void anInFlightBoundTooLargeToMakeIsRefusedNotAnOutOfMemoryError() {
+        SettingException e = assertThrows(SettingException.class,
+                () -> LoadTest.rate(10).op(cycle -> null).cycles(1).maxInFlight(Integer.MAX_VALUE).start());
+        assertEquals("max-in-flight", e.setting());
+        assertTrue(e.getMessage().contains("must be at most 1000000"), e.getMessage());
+    }
+
+    @Test
+    void twoOutputsNamingOneFileAreRefusedSoNeitherIsLost(@TempDir Path dir) throws Exception {
+        Path same = dir.resolve("run.out");
+        SettingException e = assertThrows(SettingException.class, () -> LoadTest.rate(10).op(cycle -> null).cycles(1)
+                .hlog(same).summaryJson(dir.resolve("./run.out")).start());
+        assertEquals("summary", e.setting());
+        assertTrue(e.getMessage().contains("hlog writes the same file"), e.getMessage());
+        java.nio.file.Files.writeString(same, "an earlier run's log");
+        java.nio.file.Files.createSymbolicLink(dir.resolve("link.csv"), same);
+        assertEquals("csv", assertThrows(SettingException.class, () -> LoadTest.rate(10).op(cycle -> null).cycles(1)
+                .hlog(same).csv(dir.resolve("link.csv")).start()).setting());
+        Path devNull = Path.of("/dev/null");
+        assertEquals(1, LoadTest.rate(1000).op(cycle -> null).cycles(1).hlog(devNull).summaryJson(devNull).csv(devNull)
+                .run().summary().ops(), "a device takes several");
     }
 
     @Test

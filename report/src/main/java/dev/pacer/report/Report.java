@@ -239,13 +239,12 @@ public final class Report {
     }
 
     /**
-     * Reads the logs: each one's header for its start, then each whole, streaming: an interval inside the window
-     * {@code lo .. hi} is kept, compressed.
+     * Reads the logs, each once and streaming (a pipe, {@code zcat run.hlog.gz | pacer report /dev/stdin}, can be read
+     * only once): every interval is kept, compressed, at its own time; once the earliest start of them all is known,
+     * those inside the window {@code lo .. hi} from it are kept.
      */
     private static Read read(List<Path> logs, double lo, double hi) {
-        double start = logs.stream().mapToDouble(log -> HlogReader.read(log, first -> false).startSec())
-                .min().orElseThrow();
-        List<Kept> inside = new ArrayList<>();
+        List<Kept> all = new ArrayList<>();
         List<HlogFile> files = new ArrayList<>();
         double[][] extents = new double[logs.size()][];
         for (Path log : logs) {
@@ -253,15 +252,23 @@ public final class Report {
             double[] extent = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
             extents[index] = extent;
             files.add(HlogReader.read(log, i -> {
-                double s = i.startSec() - start;
-                double e = i.endSec() - start;
-                extent[0] = Math.min(extent[0], s);
-                extent[1] = Math.max(extent[1], e);
-                if (inWindow(s, e, lo, hi)) {
-                    inside.add(Kept.of(i, start, index));
-                }
+                extent[0] = Math.min(extent[0], i.startSec());
+                extent[1] = Math.max(extent[1], i.endSec());
+                all.add(Kept.of(i, 0, index));
                 return true;
             }));
+        }
+        double start = files.stream().mapToDouble(HlogFile::startSec).min().orElseThrow();
+        for (double[] extent : extents) {
+            extent[0] -= start;
+            extent[1] -= start;
+        }
+        List<Kept> inside = new ArrayList<>();
+        for (Kept k : all) {
+            Kept from = new Kept(k.tag(), k.start() - start, k.end() - start, k.histogram(), k.log(), k.note());
+            if (inWindow(from.start(), from.end(), lo, hi)) {
+                inside.add(from);
+            }
         }
         return new Read(start, files, inside, extents);
     }

@@ -119,6 +119,27 @@ class ReportTest {
     }
 
     @Test
+    void aLogThroughAPipeIsReadOnceAndWhole() throws Exception {
+        long[][] perSecond = {range(1, 101), range(1, 101), range(1, 101)};
+        Path file = log("a.hlog", 1_700_000_000.0, new String[] {"response"}, perSecond);
+        Path fifo = dir.resolve("fifo"); // as zcat run.hlog.gz | pacer report /dev/stdin gives it
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        // a daemon: a reader that stops early leaves it blocked
+        Thread writer = Thread.ofPlatform().daemon(true).start(() -> {
+            try {
+                Files.write(fifo, Files.readAllBytes(file));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        Report piped = Report.of(List.of(fifo), 1.0, null);
+        writer.join();
+        assertEquals(200, piped.ops(), "a pipe's log whole, not 'no readable interval histogram'");
+        assertEquals(Report.of(List.of(file), 1.0, null).totals().get("response").getTotalCount(),
+                piped.totals().get("response").getTotalCount());
+    }
+
+    @Test
     void aMergedWindowAddsEachLogsOwnRateSoALateShardsStraddlingIntervalsDoNotUnderstateIt() throws IOException {
         long[][] perSecond = {range(1, 101), range(1, 101), range(1, 101), range(1, 101), range(1, 101)};
         Path a = log("a.hlog", 1_700_000_000.0, new String[] {"response"}, perSecond);

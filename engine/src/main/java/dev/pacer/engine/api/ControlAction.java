@@ -68,11 +68,17 @@ public sealed interface ControlAction {
             }
             case "strictness" -> {
                 String v = required(verb, value);
-                try {
-                    return new SetStrictness(RateSpec.of(1).withStrictness(Double.parseDouble(v)).strictness());
-                } catch (NumberFormatException e) {
+                java.math.BigDecimal s;
+                try { // as --rate's strictness is read: not Java's grammar, which takes 0.5f, 0x1p-1 and 1e400
+                    s = dev.pacer.ratelimit.api.NumberText.parsePlain(v);
+                } catch (IllegalArgumentException e) {
                     throw new SettingException("strictness", v, "expected a number between 0 and 100");
                 }
+                if (s.signum() < 0 || s.compareTo(java.math.BigDecimal.valueOf(RateSpec.MAX_STRICTNESS)) > 0) {
+                    throw new SettingException("strictness", v, "must be between 0 and 100 (0 average, 0..1 burst"
+                            + " compensation, 1 strict, >1 burst allowance)");
+                }
+                return new SetStrictness(s.doubleValue());
             }
             case "threads" -> {
                 String v = required(verb, value);

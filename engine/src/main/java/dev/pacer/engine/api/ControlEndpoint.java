@@ -41,6 +41,31 @@ public record ControlEndpoint(InetAddress host, int port, String text) {
         }
     }
 
+    /**
+     * Refuses a bearer token that no client can send as it is: blank, with a line break, tab or other control
+     * character (an HTTP header cannot carry one; a token read from a file with its last newline is the usual
+     * case), or with a space at either end (dropped from a header). The token itself is not shown.
+     *
+     * @param setting where it came from ({@code control-token}, {@code PACER_CONTROL_TOKEN}); null token: none
+     * @throws SettingException naming the setting and what is wrong
+     */
+    public static void checkToken(String setting, String token) {
+        if (token == null) {
+            return;
+        }
+        if (token.isBlank()) {
+            throw new SettingException(setting, "", "must not be blank");
+        }
+        if (token.chars().anyMatch(Character::isISOControl)) {
+            throw new SettingException(setting, "(not shown)", "holds a line break or another control character (a"
+                    + " file's last newline?), which no Authorization header can carry");
+        }
+        if (!token.equals(token.strip())) {
+            throw new SettingException(setting, "(not shown)", "starts or ends with a space, which an Authorization"
+                    + " header drops");
+        }
+    }
+
     /** True when only this machine can connect. */
     public boolean isLoopback() {
         return host.isLoopbackAddress();

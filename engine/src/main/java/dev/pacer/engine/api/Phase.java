@@ -15,4 +15,12 @@ import java.time.Duration;
  */
 public record Phase(String name, Duration duration, RatePlan rate, Double strictness, Integer threads, boolean warmup,
                     int line) {
+
+    /** @throws SettingException a phase without a name, a duration or a rate plan */
+    public Phase {
+        if (name == null || duration == null || rate == null) {
+            throw new SettingException(name == null ? "name" : duration == null ? "duration" : "rate", null,
+                    "a phase needs a name, a duration and a rate plan" + (name == null ? "" : " ('" + name + "')"));
+        }
+    }
 }

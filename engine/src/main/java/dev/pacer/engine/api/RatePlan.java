@@ -26,6 +26,14 @@ public sealed interface RatePlan {
 
     /** A linear ramp from {@code from} to {@code to} ops/s over the phase's duration. */
     record Ramp(double from, double to, Duration over) implements RatePlan {
+        /** @throws SettingException a ramp over no time (null, zero or negative) */
+        public Ramp {
+            if (over == null || over.isNegative() || over.isZero()) {
+                throw new SettingException("duration", over == null ? null : Durations.format(over),
+                        "a ramp needs a duration greater than 0");
+            }
+        }
+
         @Override
         public double rateAt(Duration elapsed) {
             double f = Math.min(1.0, Math.max(0.0, (double) elapsed.toNanos() / over.toNanos()));
@@ -38,6 +46,25 @@ public sealed interface RatePlan {
      * last step holds until the phase ends.
      */
     record Steps(double from, double to, double by, Duration every) implements RatePlan {
+        /**
+         * @throws SettingException a step held for no time, a step {@code by} that is 0, not finite or leads away from
+         *                          {@code to}, or more than {@link Integer#MAX_VALUE} steps
+         */
+        public Steps {
+            if (every == null || every.isNegative() || every.isZero()) {
+                throw new SettingException("every", every == null ? null : Durations.format(every),
+                        "each step needs a duration greater than 0");
+            }
+            if (!Double.isFinite(by) || by == 0 || to != from && (to > from) != (by > 0)) {
+                throw new SettingException("by", Double.toString(by), "steps from " + from + " to " + to + " need a"
+                        + " finite step " + (to >= from ? "above" : "below") + " 0");
+            }
+            if (Math.abs(to - from) / Math.abs(by) >= Integer.MAX_VALUE) { // count() would overflow
+                throw new SettingException("by", Double.toString(by), "steps from " + from + " to " + to + " by it are"
+                        + " more than " + Integer.MAX_VALUE + " steps; take larger ones (or a ramp)");
+            }
+        }
+
         /** Number of steps. */
         public int count() {
             return (int) Math.floor((to - from) / by + 1e-9) + 1;

@@ -21,16 +21,26 @@ import dev.pacer.ratelimit.LimiterDesign;
  * @param strictness  strictness (default for every phase), or null
  * @param phases      the phases, in order
  * @param lines       the line of each op setting the file gives ({@code op}, {@code url}, {@code header}, ...,
- *                    as the op names them), for problems found when the op is made
+ *                    as the op names them), for problems found when the op is made, and of its {@code threads}
  */
 public record Scenario(String name, String description, String source, String op, Map<String, List<String>> opOptions,
                        Integer threads, Double strictness, List<Phase> phases, Map<String, Integer> lines,
                        Arrivals arrivals, LimiterDesign limiter) {
 
+    /** @throws SettingException a scenario without phases, or with two phases of one name */
     public Scenario {
         opOptions = Map.copyOf(opOptions);
         phases = List.copyOf(phases);
         lines = Map.copyOf(lines);
+        if (phases.isEmpty()) {
+            throw new SettingException("phases", null, "a scenario needs at least one phase");
+        }
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (Phase p : phases) {
+            if (!names.add(p.name())) {
+                throw new SettingException("phases", p.name(), "two phases have this name");
+            }
+        }
     }
 
     /**

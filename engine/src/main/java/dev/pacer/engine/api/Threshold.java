@@ -131,13 +131,18 @@ public final class Threshold {
         switch (kind) {
             case LATENCY -> {
                 LatencySummary l = s.latencies().get(metric);
-                actual = switch (stat) {
-                    case "max" -> l.max();
-                    case "min" -> l.min();
-                    case "mean" -> l.mean();
-                    default -> l.at(stat);
-                };
-                shown = Durations.format(actual);
+                if (l == null || l.count() == 0) { // a latency of no op is not met: it would read 0ns
+                    actual = Double.NaN;
+                    shown = "no op measured";
+                } else {
+                    actual = switch (stat) {
+                        case "max" -> l.max();
+                        case "min" -> l.min();
+                        case "mean" -> l.mean();
+                        default -> l.at(stat);
+                    };
+                    shown = Durations.format(actual);
+                }
             }
             case ACHIEVED, TARGET -> {
                 actual = kind == Kind.ACHIEVED ? s.achievedRate() : s.targetRate();

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -396,19 +397,20 @@ public final class RunOptions {
             if (interval.compareTo(MIN_INTERVAL) < 0) {
                 throw new SettingException("interval", Durations.format(interval), "must be at least 10ms");
             }
+            checkNotTooLong("interval", interval);
             if (grace == null) {
                 throw new SettingException("grace", "null", "must be given (a duration, 0 or more)");
             }
             if (grace.isNegative()) {
                 throw new SettingException("grace", Durations.format(grace), "must not be negative");
             }
+            checkNotTooLong("grace", grace);
             if (!(maxErrorRatio >= 0 && maxErrorRatio <= 1)) {
                 throw new SettingException("max-error-ratio", Double.toString(maxErrorRatio), "must be between 0 and "
                         + "1");
             }
-            if (controlToken != null && controlToken.isBlank()) {
-                throw new SettingException("control-token", "", "must not be blank");
-            }
+            ControlEndpoint.checkToken("control-token", controlToken);
+            checkOwnFiles();
             if (control != null && !control.isLoopback() && controlToken == null) {
                 throw new SettingException("control", control.text(),
                         "listens beyond this machine, so it needs ${control-token}");
@@ -418,11 +420,55 @@ public final class RunOptions {
                         : Durations.format(engineWarmUp),
                         "must not be negative");
             }
+            checkNotTooLong("engine-warm-up", engineWarmUp);
             if (metrics != null && !metrics.isLoopback() && controlToken == null) {
                 throw new SettingException("metrics", metrics.text(),
                         "listens beyond this machine, so it needs ${control-token}");
             }
             return new RunOptions(this, activity);
+        }
+
+        /**
+         * Refuses two outputs (the log, the CSV, the summary) naming one regular file, by its absolute path with links
+         * resolved as far as the file exists: the one written last would leave nothing of the other. A device or a
+         * pipe ({@code /dev/null}) may take several.
+         */
+        private void checkOwnFiles() {
+            Map<Path, String> seen = new java.util.HashMap<>();
+            Map<String, Path> outputs = new java.util.LinkedHashMap<>();
+            outputs.put("hlog", hlog);
+            outputs.put("csv", csv);
+            outputs.put("summary", summaryJson);
+            outputs.forEach((setting, file) -> {
+                if (file == null || java.nio.file.Files.exists(file) && !java.nio.file.Files.isRegularFile(file)) {
+                    return;
+                }
+                String other = seen.putIfAbsent(resolved(file), setting);
+                if (other != null) {
+                    throw new SettingException(setting, file.toString(), "${" + other + "} writes the same file; give"
+                            + " each its own");
+                }
+            });
+        }
+
+        /** {@code file} absolute, with the links of its longest part that exists resolved. */
+        private static Path resolved(Path file) {
+            Path abs = file.toAbsolutePath().normalize();
+            for (Path p = abs; p != null; p = p.getParent()) {
+                try {
+                    return p.toRealPath().resolve(p.relativize(abs));
+                } catch (java.io.IOException notThere) {
+                    // try its folder
+                }
+            }
+            return abs;
+        }
+
+        /** Refuses a duration over {@link Durations#MAX}: its nanoseconds, which the run counts in, would overflow. */
+        private static void checkNotTooLong(String setting, Duration d) {
+            if (d.compareTo(Durations.MAX) > 0) {
+                throw new SettingException(setting, Durations.format(d), "too long: at most " + Durations.MAX_TEXT);
+            }
         }
     }
 }

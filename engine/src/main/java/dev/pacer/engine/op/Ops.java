@@ -7,6 +7,7 @@ import dev.pacer.engine.api.OpSpec;
 import dev.pacer.engine.api.RunClock;
 import dev.pacer.engine.api.SettingException;
 import java.util.Map;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -17,11 +18,22 @@ public final class Ops {
     private Ops() {
     }
 
-    /** Every provider by name, sorted. */
+    /**
+     * Every provider by name, sorted.
+     *
+     * @throws IllegalArgumentException one line naming a provider listed on the class path that cannot be loaded
+     *                                  (its class missing, or its constructor or name failing)
+     */
     public static Map<String, OpProvider> providers() {
         Map<String, OpProvider> all = new TreeMap<>();
-        for (OpProvider p : ServiceLoader.load(OpProvider.class, Ops.class.getClassLoader())) {
-            all.putIfAbsent(p.name(), p);
+        try {
+            for (OpProvider p : ServiceLoader.load(OpProvider.class, Ops.class.getClassLoader())) {
+                all.putIfAbsent(p.name(), p);
+            }
+        } catch (ServiceConfigurationError | RuntimeException e) {
+            String what = String.valueOf(e.getMessage()).replaceFirst("^" + OpProvider.class.getName() + ": ", "");
+            throw new IllegalArgumentException("an op provider on the class path cannot be loaded: " + what
+                    + (e.getCause() == null ? "" : " (" + e.getCause() + ")"), e);
         }
         return all;
     }

@@ -95,8 +95,9 @@ public final class Activity {
         this.log = new ChangeLog(this, clock, timeline);
         this.workers = new WorkerPool(this, this, metrics, clock, config.virtualThreads());
         this.control = new RunControl(this, config, clock, target, log, workers, timeline);
-        this.cycles = new CycleSource(config.shard() == null || config.cycles() == 0 ? config.cycles()
-                : Math.max(1, config.shard().cyclesOf(config.cycles())));
+        // --cycles is the test's: a shard runs its own of them, none when the test has fewer cycles than shards
+        this.cycles = new CycleSource(config.cycles() == 0 ? CycleSource.NO_LIMIT
+                : config.shard() == null ? config.cycles() : config.shard().cyclesOf(config.cycles()));
     }
 
     /**

@@ -43,6 +43,8 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
     public static final int MAX_PLATFORM_THREADS = 4_096;
     /** Virtual threads are cheap, but each holds a grant and a stack: bounded all the same. */
     public static final int MAX_VIRTUAL_THREADS = 100_000;
+    /** Ops in flight at once, at most: each has a slot of the run's, made when it starts (about 80 bytes). */
+    public static final int MAX_IN_FLIGHT = 1_000_000;
 
     public ActivityConfig {
         Objects.requireNonNull(op, "op");
@@ -58,7 +60,14 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
                     "applies to the atomic limiter only; the " + limiter.name() + " limiter has none");
         }
         if (rate != null) {
-            checkDesign(limiter, share(shard, rate)); // options fine at some rates only are judged at this one
+            RateSpec mine;
+            try {
+                mine = share(shard, rate);
+            } catch (IllegalArgumentException e) { // a share below the least rate: the test's rate is what was given
+                throw new SettingException("rate", rate.toString().replaceFirst(",0$", ""), "as shard " + shard
+                        + " this process runs 1/" + shard.count() + " of it: " + e.getMessage());
+            }
+            checkDesign(limiter, mine); // options fine at some rates only are judged at this one
         }
         checkThreads(threads, virtualThreads);
         if (duration != null && (duration.isNegative() || duration.isZero())) {
@@ -72,6 +81,10 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
         }
         if (maxInFlight < 0) {
             throw new SettingException("max-in-flight", Integer.toString(maxInFlight), "must not be negative");
+        }
+        if (maxInFlight > MAX_IN_FLIGHT) { // each is a slot made when the run starts
+            throw new SettingException("max-in-flight", Integer.toString(maxInFlight), "must be at most "
+                    + MAX_IN_FLIGHT);
         }
         if (startAt != null) {
             checkStartAt(startAt, duration, Instant.now());

@@ -14,9 +14,12 @@ final class CycleSource {
     private final AtomicLong next = new AtomicLong();
     private final long limit;
 
-    /** @param limit the number of cycles, or 0 for no limit */
+    /** A limit that is none. */
+    static final long NO_LIMIT = Long.MAX_VALUE;
+
+    /** @param limit the number of cycles (0: none at all), or {@link #NO_LIMIT} */
     CycleSource(long limit) {
-        this.limit = limit == 0 ? Long.MAX_VALUE : limit;
+        this.limit = limit;
     }
 
     /** A worker's current batch of cycles: single-threaded, owned by that worker. */

@@ -196,6 +196,9 @@ public final class ScenarioParser {
         if (op != null) {
             lines.put("op", line(top.get(top.containsKey("op") ? "op" : "workload").getKeyNode()));
         }
+        if (threads != null) {
+            lines.put("threads", line(top.get("threads").getKeyNode()));
+        }
         for (Map.Entry<String, String> k : OP_OPTION_KEYS.entrySet()) {
             if (top.containsKey(k.getKey())) {
                 opOptions.put(k.getValue(), values(top.get(k.getKey()).getValueNode(), k.getKey()));
@@ -329,7 +332,15 @@ public final class ScenarioParser {
         double to = plainRate(m.get("to").getValueNode());
         double by = plainRate(m.get("by").getValueNode());
         Duration every = duration(m.get("every").getValueNode());
+        if (Math.abs(to - from) / by >= Integer.MAX_VALUE) { // count() would overflow
+            throw new ScenarioException(source, line(node), "steps from " + plain(from) + " to " + plain(to) + " by "
+                    + plain(by) + " are more than " + Integer.MAX_VALUE + " steps; take larger ones (or a ramp)");
+        }
         return new RatePlan.Steps(from, to, to >= from ? by : -by, every);
+    }
+
+    private static String plain(double rate) {
+        return java.math.BigDecimal.valueOf(rate).stripTrailingZeros().toPlainString();
     }
 
     /** A rate without strictness: 1000, 2.5k. */

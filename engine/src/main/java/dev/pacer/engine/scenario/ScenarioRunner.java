@@ -187,6 +187,33 @@ public final class ScenarioRunner {
         }
     }
 
+    /**
+     * Refuses a phase's threads beyond what the run's kind of thread allows ({@code virtual} or platform threads),
+     * before anything runs: the file allows up to the virtual threads' bound. So too the file's own {@code threads}
+     * when the run starts with them ({@code workers}, not another count given beside the file).
+     *
+     * @throws ScenarioException naming the phase's (or the setting's) file and line
+     */
+    public static void checkThreads(Scenario s, boolean virtual, int workers) {
+        Integer line = s.lines().get("threads");
+        if (s.threads() != null && s.threads() == workers && line != null) {
+            try {
+                ActivityConfig.checkThreads(workers, virtual);
+            } catch (SettingException e) {
+                throw new ScenarioException(s.source(), line, e.getMessage());
+            }
+        }
+        for (Phase p : s.phases()) {
+            if (p.threads() != null) {
+                try {
+                    ActivityConfig.checkThreads(p.threads(), virtual);
+                } catch (SettingException e) {
+                    throw new ScenarioException(s.source(), p.line(), "phase '" + p.name() + "': " + e.getMessage());
+                }
+            }
+        }
+    }
+
     private void applyPhaseStart(Activity activity, Phase p, boolean first) {
         if (p.threads() != null && p.threads() != activity.threads()) {
             activity.setThreads(p.threads(), SOURCE);

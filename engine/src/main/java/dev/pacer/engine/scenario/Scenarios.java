@@ -1,5 +1,6 @@
 package dev.pacer.engine.scenario;
 
+import dev.pacer.engine.api.Durations;
 import dev.pacer.engine.api.Phase;
 import dev.pacer.engine.api.RatePlan;
 import dev.pacer.engine.api.Scenario;
@@ -100,10 +101,16 @@ public final class Scenarios {
     /**
      * A scenario of one knee search (what {@code pacer run --search} runs).
      *
-     * @throws SettingException naming the setting ({@code slo}, {@code to}, {@code precision}) that is invalid
+     * @throws SettingException naming the setting ({@code slo}, {@code to}, {@code precision}, {@code hold}) that is
+     *                          invalid; a hold whose probes could last longer than a run may is the hold's fault
      */
     public static Scenario search(String slo, double from, double to, Duration hold, double precision) {
         RatePlan.Search plan = RatePlan.Search.of(from, to, slo, hold, hold.dividedBy(5), precision);
+        if (plan.maxDuration().compareTo(Durations.MAX) > 0) {
+            throw new SettingException("hold", Durations.format(hold), "the search may take " + plan.maxProbes()
+                    + " probes of it, " + Durations.format(plan.maxDuration()) + " in all, and a run lasts at most "
+                    + Durations.MAX_TEXT);
+        }
         Phase phase = new Phase("knee", plan.maxDuration(), plan, null, null, false, 1);
         return new Scenario("search", "the highest rate that meets " + slo, "--search", null, Map.of(), null, null,
                 List.of(phase), Map.of(), null, null);

@@ -43,6 +43,19 @@ class ThresholdTest {
     }
 
     @Test
+    void aLatencyGateOnNoOpMeasuredFailsRatherThanReadingZero() {
+        Map<Metric, LatencySummary> none = new EnumMap<>(Metric.class);
+        for (Metric m : Metric.values()) { // as an empty histogram sums up: every figure 0
+            none.put(m, new LatencySummary(0, 0, 0, 0, Map.of("50", 0L, "99", 0L)));
+        }
+        RunFigures noOps = new RunFigures(0, 0, 100, 0, 1.0, none); // a scenario all warm-up, a run stopped at once
+        for (String gate : new String[] {"response.p99<20ms", "wait.max<1s", "service.mean<1ms", "response.p99>0"}) {
+            assertFalse(Threshold.parse(gate).evaluate(noOps).passed(), gate);
+            assertEquals("no op measured", Threshold.parse(gate).evaluate(noOps).actual(), gate);
+        }
+    }
+
+    @Test
     void rateGatesCompareWithAFactorOfTheTarget() {
         assertTrue(Threshold.parse("achieved>=0.99*target").evaluate(summary()).passed());
         assertFalse(Threshold.parse("achieved>=0.999*target").evaluate(summary()).passed());

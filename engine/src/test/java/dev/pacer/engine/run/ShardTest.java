@@ -122,6 +122,29 @@ class ShardTest {
     }
 
     @Test
+    void aTestOfFewerCyclesThanShardsRunsExactlyThemAShardWithNoneRunsNone() throws Exception {
+        java.util.Set<Long> ran = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        long ops = 0;
+        for (int i = 0; i < 8; i++) {
+            ops += dev.pacer.engine.LoadTest.unpaced().shard(new Shard(i, 8)).cycles(2).op(cycle -> {
+                ran.add(cycle);
+                return null;
+            }).run().summary().ops();
+        }
+        assertEquals(2, ops, "the test's --cycles 2, not one op per shard");
+        assertEquals(java.util.Set.of(0L, 1L), ran);
+    }
+
+    @Test
+    void aRateWhoseShareIsBelowTheLeastIsRefusedNamingTheRateGiven() {
+        SettingException e = assertThrows(SettingException.class, () -> dev.pacer.engine.LoadTest.rate(0.000001)
+                .shard(new Shard(7, 8)).duration(Duration.ofSeconds(1)).op(cycle -> null).start());
+        assertEquals("rate", e.setting());
+        assertEquals("invalid rate '0.000001': as shard 7/8 this process runs 1/8 of it: invalid rate 0.000000125: "
+                + "below the minimum of 0.000001 ops/s", e.getMessage());
+    }
+
+    @Test
     void theIndexComesFromTheFlagOrFromAnIndexedJob() {
         assertEquals(new Shard(3, 8), Shard.parse("3/8", null));
         assertEquals(new Shard(2, 4), Shard.parse("/4", "2"));

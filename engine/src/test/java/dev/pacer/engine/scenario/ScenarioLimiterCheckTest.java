@@ -49,6 +49,25 @@ class ScenarioLimiterCheckTest {
     }
 
     @Test
+    void aLaterPhasesThreadsBeyondPlatformThreadsAreRefusedAtItsLineBeforeAnythingRuns() throws Exception {
+        Scenario s = scenario("atomic", "rate: 100\nthreads: 5000");
+        ScenarioException e = assertThrows(ScenarioException.class,
+                () -> dev.pacer.engine.LoadTest.scenario(s).duration(Duration.ofMillis(100)).start());
+        assertTrue(e.getMessage().startsWith("two.yaml:8: phase 'b': invalid threads '5000': must be between 1 and "
+                + "4096"), e.getMessage());
+        assertDoesNotThrow(() -> ScenarioRunner.checkThreads(s, true, 1), "virtual threads allow 5000");
+    }
+
+    @Test
+    void theFilesOwnThreadsBeyondPlatformThreadsAreRefusedAtTheirLineNotAsAFlag() {
+        Scenario s = ScenarioParser.parse("threads: 5000\nphases:\n  - {duration: 1s, rate: 100}\n", "t.yaml");
+        ScenarioException e = assertThrows(ScenarioException.class,
+                () -> dev.pacer.engine.LoadTest.scenario(s).start());
+        assertEquals("t.yaml:1: invalid threads '5000': must be between 1 and 4096 (platform threads; virtual allows "
+                + "more)", e.getMessage());
+    }
+
+    @Test
     void aPhasesStrictnessIsRefusedForADesignWithoutOne() {
         ScenarioException e = refused(scenario("leaky", "rate: 200\nstrictness: 0.5"));
         assertTrue(e.getMessage().startsWith("two.yaml:8: phase 'b'") && e.getMessage().contains("leaky limiter has no "

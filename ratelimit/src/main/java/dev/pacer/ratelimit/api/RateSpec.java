@@ -143,6 +143,13 @@ public record RateSpec(double opsPerSecond, double strictness) {
     }
 
     private static double parseStrictness(String part, String whole) {
+        if (part.matches("0[0-9]+")) { // 10,000: a thousands separator read as a rate of 10 at strictness 0
+            String rate = whole.substring(0, whole.indexOf(',')).trim();
+            throw new IllegalArgumentException("invalid strictness '" + part + "' in '" + whole + "': the comma"
+                    + " separates a strictness, not thousands"
+                    + (rate.matches("[0-9]+") ? ": write " + rate + part + " for that many ops/s" : "")
+                    + " (or " + rate + ",0 for strictness 0)");
+        }
         BigDecimal value;
         try {
             value = NumberText.parsePlain(part);

@@ -65,6 +65,8 @@ final class GrantState {
      * publishing its settings and wakes the thread, so a waiter either sees the new settings or is woken.
      */
     volatile Thread parked;
+    /** The owner is in a reschedule (a rewind took its slot back), which takes the new slots; owner only. */
+    boolean rescheduling;
     /** Set by close(); a closed grant is refused, so its tallies cannot escape the totals. */
     boolean closed;
 

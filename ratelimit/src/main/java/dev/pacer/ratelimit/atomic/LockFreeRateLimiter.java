@@ -159,6 +159,8 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     /** BURST mode: earliest release of the next late caller, in units. Writers: CAS. Own line. */
     private final PaddedAtomicLong burstNext = new PaddedAtomicLong(Long.MIN_VALUE);
 
+    /** What a reschedule inside another's returns to it (a wait is never negative): take the next slot. */
+    private static final long RESCHEDULED = -1;
     /** Rewinds remembered for waiters that slept through several (a waiter further behind is rescheduled). */
     static final int REWIND_RING = 64;
     /**
@@ -512,17 +514,23 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
                          boolean interruptible, LimiterSettings claimed) throws InterruptedException {
         boolean interrupted = false;
         GrantState st = grant.state;
+        int since = claimed.rewinds; // the slot is judged against the rewinds after this one
         try {
             while (target - now >= thresholdUnits && target - now > 0) {
                 if (st.parked == null) {
                     st.parked = Thread.currentThread(); // before the check below: a rewind after it wakes us
                 }
-                if (isStale(target, claimed)) {
+                int seen = lvSettings().rewinds;
+                if (isStale(target, since, seen)) {
                     if (interrupted) {
                         Thread.currentThread().interrupt();
                     }
                     return reschedule(cost, permits, grant, interruptible);
                 }
+                // no rewind up to the one seen took the slot back: the next check asks only the later ones, so a
+                // waiter woken by each of many small rises keeps its slot, not only one that sees fewer than the
+                // ring remembers
+                since = seen;
                 long delayNanos = ScheduleUnits.toNanos(target - now);
                 sleeper.park(Math.max(1, delayNanos - overshootNanos));
                 if (Thread.interrupted()) {
@@ -542,7 +550,7 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-        if (isStale(target, claimed)) { // a rewind while the last park ended: the slot is another's now
+        if (isStale(target, since, lvSettings().rewinds)) { // a rewind while the last park ended: another's now
             return reschedule(cost, permits, grant, interruptible);
         }
         return grant.granted(sch, now, permits);
@@ -557,14 +565,18 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
      * slept through more rewinds than are remembered is rescheduled.
      */
     private boolean isStale(long at, LimiterSettings claimed) {
-        int now = lvSettings().rewinds;
-        if (now == claimed.rewinds) {
+        return isStale(at, claimed.rewinds, lvSettings().rewinds);
+    }
+
+    /** Whether one of the rewinds after {@code since} up to {@code now} (settings' generations) took {@code at}. */
+    private boolean isStale(long at, int since, int now) {
+        if (now == since) {
             return false;
         }
-        if (now - claimed.rewinds >= REWIND_RING / 2) {
+        if (now - since >= REWIND_RING / 2) {
             return true;
         }
-        for (int g = claimed.rewinds + 1; g - now <= 0; g++) {
+        for (int g = since + 1; g - now <= 0; g++) {
             if (at >= rewindPoints[g & (REWIND_RING - 1)]) {
                 return true;
             }
@@ -580,7 +592,23 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     private long reschedule(long cost, long permits, AtomicGrant grant, boolean interruptible)
             throws InterruptedException {
         idle.getAndAdd(cost);
-        return acquireShared(permits, grant, interruptible);
+        GrantState st = grant.state;
+        if (st.rescheduling) {
+            // the new slot was taken back too: every frame between here and the outer reschedule returns what
+            // it is given, so this goes straight back to that one's loop, which takes the next slot; the stack
+            // stays as deep however many rewinds a wait sees
+            return RESCHEDULED;
+        }
+        st.rescheduling = true;
+        try {
+            long wait;
+            do {
+                wait = acquireShared(permits, grant, interruptible);
+            } while (wait == RESCHEDULED);
+            return wait;
+        } finally {
+            st.rescheduling = false;
+        }
     }
 
     /** The clock, in units since origin. */

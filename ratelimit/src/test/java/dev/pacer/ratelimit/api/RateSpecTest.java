@@ -69,6 +69,20 @@ class RateSpecTest {
         assertEquals(-1, e.getMessage().indexOf('\n'), "one line");
     }
 
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "10,000      | write 10000 for that many ops/s (or 10,0 for strictness 0)",
+            "1,050       | write 1050 for that many ops/s",
+            "2.5k,00     | separates a strictness, not thousands (or 2.5k,0 for strictness 0)",
+    })
+    void aThousandsSeparatorIsNotReadAsAStrictness(String text, String says) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RateSpec.parse(text),
+                "10,000 was a rate of 10 at strictness 0");
+        assertTrue(e.getMessage().contains(says), e.getMessage());
+        assertEquals(0.0, RateSpec.parse("10,0").strictness());
+        assertEquals(0.5, RateSpec.parse("10,0.5").strictness());
+    }
+
     @Test
     void rejectsBadNumbersFromCode() {
         assertThrows(IllegalArgumentException.class, () -> new RateSpec(Double.NaN, 0));
