@@ -851,8 +851,10 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
      * at the old, longer slice), moves the schedule pointer back, and the burst line with it, to the point
      * {@code now + min(ahead, old slice) × new slice / old slice}: the slot in progress (the op that started
      * last owns the schedule up to its slice's end) keeps its share in ops, one new slice at most, and every
-     * slot at or after the point is stale. The point is at least the park threshold ahead of now (a caller early
-     * by less goes without parking, so those slots may have started) and never past the pointer. While paused
+     * slot at or after the point is stale. With Poisson arrivals the gaps ahead are random and on no grid, so
+     * all of the time ahead is scaled: {@code now + ahead × new slice / old slice}. The point is at least the
+     * park threshold ahead of now (a caller early by less goes without parking, so those slots may have started)
+     * and never past the pointer. While paused
      * "now" is the pause's start: the resume gives the paused time away as usual. A stale slot's waiter is woken
      * (after the new settings are published), gives its slot back as idle and takes a new one at the new slice,
      * so the change shows within one new slice (or the park threshold) however long the old one was. Slots
@@ -869,14 +871,17 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
         long point;
         boolean rewind = false;
         while (true) {
-            long inProgress = Math.min(Math.max(0, a - from), old.sliceUnits);
+            // Poisson: the gaps ahead are random, many times the mean or a fraction of it, and on no grid: all of
+            // the time ahead is scaled, as the process at the new rate would space it; cut to one mean, every
+            // rise would shorten a long gap (and never lengthen a short one) and a ramp would over-deliver
+            long inProgress = old.poisson ? Math.max(0, a - from) : Math.min(Math.max(0, a - from), old.sliceUnits);
             // slots within the park threshold may have gone already (early callers below it do not park): kept
             long share = (long) ((double) inProgress * newSlice / old.sliceUnits);
             point = Math.min(a, from + Math.max(thresholdUnits, share));
             // the last slot kept (the latest one before the point, on the old slice's grid back from the
             // pointer: several waiting threads hold several) is followed one new slice after it, not sooner: a
             // ramp raising the rate every few ms would otherwise slip in an extra op per waiter at each step
-            if (a > point) {
+            if (a > point && !old.poisson) {
                 long kept = a - old.sliceUnits * ((a - point) / old.sliceUnits + 1);
                 point = Math.min(a, Math.max(point, kept + newSlice));
             }
