@@ -56,6 +56,11 @@ class RunEndsWritingItsFilesTest {
         List<String> rows = csv.stdout().strip().lines().toList();
         assertEquals(5, rows.size(), "a header and four intervals, nothing else: " + csv.stdout());
         assertTrue(csv.stderr().contains("#[Histogram log format version"), csv.stderr());
+        PacerProcess.Result both = PacerProcess.run(dir, 60, "run", "--op", "noop", "--rate", "200", "--duration",
+                "500ms", "--csv", "/dev/stdout", "--summary", "/dev/stdout", "-q");
+        assertEquals(0, both.exitCode(), "two outputs may share a stream: " + both.stderr());
+        assertTrue(both.stdout().startsWith("start_s,end_s,"), both.stdout());
+        assertTrue(both.stdout().contains("\"ops\" : 100"), "the summary after the rows: " + both.stdout());
     }
 
     @Test

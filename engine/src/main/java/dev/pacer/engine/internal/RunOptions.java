@@ -9,10 +9,15 @@ import dev.pacer.engine.api.Scenario;
 import dev.pacer.engine.api.StatusBlock;
 import dev.pacer.engine.api.Durations;
 import dev.pacer.engine.api.SettingException;
+import dev.pacer.engine.api.StandardStreams;
+import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -430,17 +435,20 @@ public final class RunOptions {
 
         /**
          * Refuses two outputs (the log, the CSV, the summary) naming one regular file, by its absolute path with links
-         * resolved as far as the file exists: the one written last would leave nothing of the other. A device or a
-         * pipe ({@code /dev/null}) may take several.
+         * resolved as far as the file exists: the one written last would leave nothing of the other. A device, a pipe
+         * ({@code /dev/null}) or one of the process's streams ({@code /dev/stdout}, even when the shell sent it to a
+         * file: each output appends to it, see {@link StandardStreams}) may take several.
          */
         private void checkOwnFiles() {
-            Map<Path, String> seen = new java.util.HashMap<>();
-            Map<String, Path> outputs = new java.util.LinkedHashMap<>();
+            Map<Path, String> seen = new HashMap<>();
+            Map<String, Path> outputs = new LinkedHashMap<>();
             outputs.put("hlog", hlog);
             outputs.put("csv", csv);
             outputs.put("summary", summaryJson);
             outputs.forEach((setting, file) -> {
-                if (file == null || java.nio.file.Files.exists(file) && !java.nio.file.Files.isRegularFile(file)) {
+                boolean shareable = file == null || StandardStreams.isStream(file)
+                        || Files.exists(file) && !Files.isRegularFile(file);
+                if (shareable) {
                     return;
                 }
                 String other = seen.putIfAbsent(resolved(file), setting);
@@ -457,7 +465,7 @@ public final class RunOptions {
             for (Path p = abs; p != null; p = p.getParent()) {
                 try {
                     return p.toRealPath().resolve(p.relativize(abs));
-                } catch (java.io.IOException notThere) {
+                } catch (IOException notThere) {
                     // try its folder
                 }
             }
