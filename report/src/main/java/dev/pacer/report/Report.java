@@ -239,12 +239,17 @@ public final class Report {
     }
 
     /**
-     * Reads the logs, each once and streaming (a pipe, {@code zcat run.hlog.gz | pacer report /dev/stdin}, can be read
-     * only once): every interval is kept, compressed, at its own time; once the earliest start of them all is known,
-     * those inside the window {@code lo .. hi} from it are kept.
+     * Reads the logs, each whole and streaming, keeping the intervals inside the window {@code lo .. hi} from the
+     * earliest start of them all, compressed. Where every log is a file, that start is read from their headers first
+     * and an interval outside the window is never kept, so a window into a day-long log holds only its own; a pipe
+     * ({@code zcat run.hlog.gz | pacer report /dev/stdin}) can be read only once, so then every interval is kept until
+     * the start is known.
      */
     private static Read read(List<Path> logs, double lo, double hi) {
-        List<Kept> all = new ArrayList<>();
+        boolean headersFirst = logs.stream().allMatch(Files::isRegularFile);
+        double base = headersFirst ? logs.stream().mapToDouble(log -> HlogReader.read(log, first -> false).startSec())
+                .min().orElseThrow() : 0;
+        List<Kept> kept = new ArrayList<>();
         List<HlogFile> files = new ArrayList<>();
         double[][] extents = new double[logs.size()][];
         for (Path log : logs) {
@@ -252,11 +257,18 @@ public final class Report {
             double[] extent = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
             extents[index] = extent;
             files.add(HlogReader.read(log, i -> {
-                extent[0] = Math.min(extent[0], i.startSec());
-                extent[1] = Math.max(extent[1], i.endSec());
-                all.add(Kept.of(i, 0, index));
+                double s = i.startSec() - base;
+                double e = i.endSec() - base;
+                extent[0] = Math.min(extent[0], s);
+                extent[1] = Math.max(extent[1], e);
+                if (!headersFirst || inWindow(s, e, lo, hi)) {
+                    kept.add(Kept.of(i, base, index));
+                }
                 return true;
             }));
+        }
+        if (headersFirst) {
+            return new Read(base, files, kept, extents);
         }
         double start = files.stream().mapToDouble(HlogFile::startSec).min().orElseThrow();
         for (double[] extent : extents) {
@@ -264,7 +276,7 @@ public final class Report {
             extent[1] -= start;
         }
         List<Kept> inside = new ArrayList<>();
-        for (Kept k : all) {
+        for (Kept k : kept) {
             Kept from = new Kept(k.tag(), k.start() - start, k.end() - start, k.histogram(), k.log(), k.note());
             if (inWindow(from.start(), from.end(), lo, hi)) {
                 inside.add(from);
