@@ -1,6 +1,8 @@
 package dev.pacer.engine.api;
 
+import dev.pacer.ratelimit.api.NumberText;
 import dev.pacer.ratelimit.api.RateSpec;
+import java.math.BigDecimal;
 import java.util.Locale;
 
 /**
@@ -68,13 +70,13 @@ public sealed interface ControlAction {
             }
             case "strictness" -> {
                 String v = required(verb, value);
-                java.math.BigDecimal s;
+                BigDecimal s;
                 try { // as --rate's strictness is read: not Java's grammar, which takes 0.5f, 0x1p-1 and 1e400
-                    s = dev.pacer.ratelimit.api.NumberText.parsePlain(v);
+                    s = NumberText.parsePlain(v);
                 } catch (IllegalArgumentException e) {
                     throw new SettingException("strictness", v, "expected a number between 0 and 100");
                 }
-                if (s.signum() < 0 || s.compareTo(java.math.BigDecimal.valueOf(RateSpec.MAX_STRICTNESS)) > 0) {
+                if (s.signum() < 0 || s.compareTo(BigDecimal.valueOf(RateSpec.MAX_STRICTNESS)) > 0) {
                     throw new SettingException("strictness", v, "must be between 0 and 100 (0 average, 0..1 burst"
                             + " compensation, 1 strict, >1 burst allowance)");
                 }
