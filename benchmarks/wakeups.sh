@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Where a load generator's CPU goes, per thread: user and system CPU (% of a core) and context switches per request
 # (voluntary: the thread slept and was woken; involuntary: it was preempted), from /proc/PID/task/*/{stat,status}
-# over seconds 5 to 12 of a 14 s run against a local nginx (1 worker, `return 200`, no access log). For each rate:
+# over 8 steady seconds of a 14 s run against a local nginx (1 worker, `return 200`, no access log): pacer's from
+# its run's 3rd second (its interval CSV tells when the run, after the JVM's start and the warm-ups, began), wrk2's
+# from its 3rd second. For each rate:
 # pacer with PACER_FLAGS (e.g. "--pacing-tick 1ms"), then wrk2 (-t2 -c64) at the same rate when WRK2 points at it.
 #   benchmarks/wakeups.sh                 # RATES="20000 40000" PACER_FLAGS="" WRK2=/path/to/wrk2/wrk PORT=18090
 # Which system calls: run `perf stat -e 'syscalls:sys_enter_*' -t TID -- sleep 2` on a thread it names (as root).
@@ -19,11 +21,12 @@ nginx_start "$dir" "$port" \
 trap 'kill $nginx_pid 2>/dev/null; wait $nginx_pid 2>/dev/null; rm -rf "$dir"' EXIT
 ./pacer --version >/dev/null   # build once, outside the runs
 
-# threads PID RATE: per-thread figures between seconds 5 and 12 of the process's run
+# threads PID RATE [CSV]: per-thread figures over 8 s, from the 3rd second of the run (when CSV, the run's interval
+# file, has its second row) or of the process
 threads() {
-  python3 - "$1" "$2" <<'PY'
+  python3 - "$1" "$2" "${3:-}" <<'PY'
 import sys, os, time
-pid, rate = sys.argv[1], float(sys.argv[2])
+pid, rate, csv = sys.argv[1], float(sys.argv[2]), sys.argv[3]
 def snap():
     r = {}
     for tid in os.listdir(f'/proc/{pid}/task'):
@@ -38,7 +41,12 @@ def snap():
         except (OSError, IndexError, ValueError):
             pass
     return r
-time.sleep(5); a = snap(); ta = time.time(); time.sleep(7); b = snap(); dt = time.time() - ta
+if csv:
+    while os.path.exists(f'/proc/{pid}') and (not os.path.exists(csv) or open(csv).read().count('\n') < 3):
+        time.sleep(0.05)
+else:
+    time.sleep(2)
+a = snap(); ta = time.time(); time.sleep(8); b = snap(); dt = time.time() - ta
 n, tck = rate * dt, os.sysconf('SC_CLK_TCK')
 tot = [0.0, 0.0, 0.0, 0.0]
 for tid, (name, u1, s1, v1, i1) in sorted(b.items(), key=lambda kv: kv[1][0]):
@@ -58,10 +66,12 @@ printf '| %-24s | %-7s | %-7s | %-5s | %-5s |\n' "rate, client, thread" "user" "
 printf '|%s|%s|%s|%s|%s|\n' "--------------------------" "---------" "---------" "-------" "-------"
 for rate in $RATES; do
   echo "| $rate pacer | | | | |"
+  rm -f "$dir/i.csv"
   PACER_SKIP_BUILD=1 PACER_JAVA_OPTS="-Xmx1g --enable-native-access=ALL-UNNAMED" ./pacer run --op http \
-    --url "http://127.0.0.1:$port/" --rate "$rate" --duration 14s -q --no-console $PACER_FLAGS >"$dir/out.txt" 2>&1 &
+    --url "http://127.0.0.1:$port/" --rate "$rate" --duration 14s -q --no-console \
+    --interval 1s --csv "$dir/i.csv" $PACER_FLAGS >"$dir/out.txt" 2>&1 &
   pid=$!   # ./pacer execs the JVM: the same process
-  threads "$pid" "$rate"
+  threads "$pid" "$rate" "$dir/i.csv"
   wait "$pid" || true
   if [ -n "${WRK2:-}" ]; then
     echo "| $rate wrk2 | | | | |"

@@ -58,6 +58,50 @@ class H1ResponseParserTest {
         assertEquals(200, head.status());
     }
 
+    /**
+     * Lines are scanned in a window of {@link H1ResponseParser#WINDOW} bytes copied at once: a header block longer than
+     * the window, lines across its edge, and a second response in the same buffer (left unread, for the connection's
+     * next request) are read the same from a direct buffer as from a heap one, in any pieces.
+     */
+    @Test
+    void headersLongerThanTheWindowAndTheNextResponseInTheSameBuffer() {
+        StringBuilder headers = new StringBuilder("HTTP/1.1 200 OK\r\nX-Long: " + "v".repeat(3000) + "\r\n");
+        for (int i = 0; headers.length() < 3 * H1ResponseParser.WINDOW; i++) {
+            headers.append("X-").append(i).append(": ").append("w".repeat(i % 50)).append("\r\n");
+        }
+        String first = headers + "Content-Length: 5\r\n\r\nhello";
+        String second = "HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n";
+        byte[] bytes = (first + second).getBytes(StandardCharsets.ISO_8859_1);
+        int w = H1ResponseParser.WINDOW;
+        for (int piece : new int[] {1, 13, w - 1, w, w + 1, bytes.length}) {
+            for (boolean direct : new boolean[] {false, true}) {
+                H1ResponseParser p = new H1ResponseParser();
+                p.reset(false);
+                int at = 0;
+                int responses = 0;
+                while (at < bytes.length) {
+                    int n = Math.min(piece, bytes.length - at);
+                    ByteBuf b = direct ? Unpooled.directBuffer(n) : Unpooled.buffer(n);
+                    b.writeBytes(bytes, at, n);
+                    while (b.isReadable()) {
+                        int from = b.readerIndex();
+                        boolean done = p.read(b);
+                        at += b.readerIndex() - from;
+                        if (done) {
+                            responses++;
+                            assertEquals(responses == 1 ? first.length() : bytes.length, at,
+                                    "response " + responses + " ends where it ends, piece " + piece + ", " + direct);
+                            assertEquals(responses == 1 ? 200 : 201, p.status());
+                            p.reset(false);
+                        }
+                    }
+                    b.release();
+                }
+                assertEquals(2, responses, "piece " + piece);
+            }
+        }
+    }
+
     @Test
     void aBodyUntilCloseEndsWithTheConnection() {
         H1ResponseParser p = new H1ResponseParser();
