@@ -51,7 +51,10 @@ final class PacerProcess {
     private static PacerProcess start(Path workDir, java.util.Map<String, String> env, List<String> wrapper,
             List<String> jvmOptions,
                                       String... args) throws IOException {
-        List<String> command = new ArrayList<>(wrapper);
+        // the signals the tests send, back at their defaults: a suite started in the background (`nohup`, `cmd &`
+        // without job control) passes them on ignored, and a JVM leaves an ignored signal ignored
+        List<String> command = new ArrayList<>(List.of("env", "--default-signal=HUP,INT,TERM"));
+        command.addAll(wrapper);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.add("-cp");
