@@ -32,13 +32,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * Warms the http client by sending the op's own request (method, path, headers, body) to a throwaway
  * server on loopback, over the op's event loops but with its own connections: nothing reaches the
  * system under test, and the op's connections start unopened. Two rounds (closed-loop, then paced from
- * another thread as the run sends), then a wait for the JIT to settle: about 3.5 s in all. Measured on
+ * another thread as the run sends), then a wait for the JIT to settle: 2.5-8 s in all. Measured on
  * the JDK client before it: without a warm-up the first ~2 s of a 10k req/s run fell seconds behind
  * while the JIT compiled the client.
  */
 final class HttpWarmUp {
 
-    static final Duration DURATION = Duration.ofMillis(2000);
+    /**
+     * The closed loop's longest: it ends at {@link #REQUESTS} or this. On a slower 2-core VM 2 s held 16 000-18 000
+     * requests (the first of them interpreted) and the JIT still compiled 50-58 of the client's methods at C2 in
+     * the run's first seconds (1.2-1.6 s of compiling, JFR); 5 s held 90 000-120 000, and 7-18 methods were left
+     * (0.08-0.12 s). A faster machine reaches the count first.
+     */
+    static final Duration DURATION = Duration.ofMillis(5000);
     static final Duration PACED = Duration.ofMillis(1000);
     static final long PACED_GAP_NANOS = 100_000;
     static final long REQUESTS = 150_000;
