@@ -416,7 +416,9 @@ final class H2Connection {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            Outcome o = HttpOutcomes.forFailure(cause);
+            // after this client's GOAWAY with an error, what fails next (a write on the channel it is closing: a
+            // ClosedChannelException, which alone would read as a reset) is that protocol error's doing
+            Outcome o = l.lostAs == HttpOutcomes.PROTOCOL ? HttpOutcomes.PROTOCOL : HttpOutcomes.forFailure(cause);
             ctx.close();
             lost(l, o);
         }
