@@ -124,10 +124,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * that spacing long after a change back to a high rate. So a rate increase while the schedule runs ahead of the
  * clock rewinds it ({@link #reconfigure}): the pointer moves back to about one new slice past now, the rewind
  * generation in the settings goes up, and parked waiters are woken. A waiter checks its claim against the
- * generation it claimed under ({@code isStale}, on the slow path and after every park); a stale one gives its
- * slot back as idle and acquires again. The fast path does not check: a stale slot could only pass there if its
- * owner was descheduled from before the rewind until the clock passed the slot, and then it starts once, late,
- * and is counted once.
+ * generation it claimed under ({@code isStale}, on the slow path and after every park, the last time once no
+ * rewind is in progress); a stale one gives its slot back as idle and acquires again. The fast path does not
+ * check: a stale slot could only pass there if its owner was descheduled from before the rewind until the clock
+ * passed the slot (or the rewind's thread, between its clock reading and its move, for longer than the park
+ * threshold), and then it starts once, late, and is counted once.
  * Per-thread tallies live in {@link GrantState}, written by their owner only; the live grants and
  * the tallies of those gone, which {@link #snapshot()} adds up, in {@link GrantRegistry}; the grants
  * behind {@link #acquire()} are found through {@link ThreadGrants}, whose cache documents its own races.
@@ -175,7 +176,8 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
      * The rewinds begun: set to the next generation under the control lock before a rewind reads the
      * schedule pointer (back to the current one if nothing was rewound), so it runs ahead of the published
      * {@link LimiterSettings#rewinds} while a rewind is in progress. A run's give-back reads it before its
-     * CAS and gives back only if it still equals the generation the run was claimed under.
+     * CAS and gives back only if it still equals the generation the run was claimed under; a waiter's last check
+     * before its grant waits while it is ahead of the settings ({@link #settledRewinds}).
      */
     private volatile int rewindsBegun;
 
@@ -550,10 +552,32 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-        if (isStale(target, since, lvSettings().rewinds)) { // a rewind while the last park ended: another's now
+        // a rewind while the last park ended, or one in progress (begun, its point not yet published): another's now
+        if (isStale(target, since, settledRewinds())) {
             return reschedule(cost, permits, grant, interruptible);
         }
         return grant.granted(sch, now, permits);
+    }
+
+    /**
+     * The rewind generation once no rewind is in progress: a rewind begun ({@link #rewindsBegun} ahead of the
+     * settings) is waited out, spinning then yielding, until its settings are published or it is called off. The
+     * control lock's holder finishes it without waiting for anyone. Without this, an early grant (a slot less than
+     * the park threshold ahead) whose clock reading came after a rewind's but whose check came before the rewind's
+     * settings took a slot past the rewind's point: the schedule then gave the same time again, and the caller's
+     * next slot came before the one it had just taken (ConcurrentAcquireTest, one run in five on a slow 2-core VM).
+     */
+    private int settledRewinds() {
+        int seen = lvSettings().rewinds;
+        for (int spins = 0; rewindsBegun != seen; spins++) {
+            if (spins < 64) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+            seen = lvSettings().rewinds;
+        }
+        return seen;
     }
 
     /**
@@ -864,9 +888,11 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
      * control lock, before the new settings are published; true if it rewound.
      */
     private boolean rewindFuture(LimiterSettings old, long newSlice) {
+        // before the clock and the pointer are read: runs' give-backs go to idle from here, and an early grant that
+        // does not see it read its clock before this rewind's reading (waitFor), so its slot is before the point
+        rewindsBegun = old.rewinds + 1;
         long now = readClock(old);
         long from = old.paused ? Math.min(now, old.pausedAtUnits) : now;
-        rewindsBegun = old.rewinds + 1; // before the pointer is read: runs' give-backs go to idle from here
         long a = lvAllocated();
         long point;
         boolean rewind = false;
