@@ -110,8 +110,14 @@ class ShardsAsHostsTest {
             perSecond.merge((long) Math.floor(l[0]), 1, Integer::sum);
         }
         List<Long> seconds = List.copyOf(perSecond.keySet());
-        int checked = 0;
-        for (Long s : seconds.subList(1, seconds.size() - 1)) {
+        // a shard that begins late (four JVMs start pacing at once on two cores: 0.35 s on a slow 2-core VM) catches
+        // up in the next second: the first two whole seconds are held to the rate together, every later one alone
+        List<Long> whole0 = seconds.subList(1, seconds.size() - 1);
+        assertTrue(whole0.size() >= 2, "whole seconds in nginx's log: " + perSecond);
+        assertEquals(2 * RATE, perSecond.get(whole0.get(0)) + perSecond.get(whole0.get(1)), 2 * RATE * 0.05,
+                "the first two whole seconds in nginx's log: " + perSecond);
+        int checked = 2;
+        for (Long s : whole0.subList(2, whole0.size())) {
             assertEquals(RATE, perSecond.get(s), RATE * 0.05, "whole second " + (s - seconds.get(0)) + " in nginx's "
                     + "log: " + perSecond);
             checked++;
@@ -123,9 +129,8 @@ class ShardsAsHostsTest {
                 whole.stream().mapToInt(Integer::intValue).min().orElse(0),
                         whole.stream().mapToInt(Integer::intValue).max().orElse(0));
 
-        // the shards' logs merged: every whole 1 s interval after the first at the global rate, ±3 % (the first, like
-        // nginx's first second above, is when four JVMs begin pacing at once on two cores: on a slow 2-core VM a shard
-        // began 0.3 s late there, and the merged first second held 7 500 of 8 000)
+        // the shards' logs merged: every whole 1 s interval at the global rate, ±3 %, the first two together (as in
+        // nginx's log above: on a slow 2-core VM a shard began 0.3 s late, and the merged first second held 7 500)
         List<String> args = new ArrayList<>(List.of("report"));
         args.addAll(logs);
         args.addAll(List.of("--merge", "--csv", "--intervals"));
@@ -138,7 +143,8 @@ class ShardsAsHostsTest {
         int rate = header.indexOf("rate");
         int drain = header.indexOf("drain");
         int intervals = 0;
-        for (String row : rows.subList(2, rows.size())) {
+        double firstTwo = 0;
+        for (String row : rows.subList(1, rows.size())) {
             String[] f = row.split(",", -1);
             double length = Double.parseDouble(f[end]) - Double.parseDouble(f[start]);
             if (Math.abs(length - 1) > 0.01) {
@@ -147,8 +153,16 @@ class ShardsAsHostsTest {
             if (Boolean.parseBoolean(f[drain])) {
                 continue; // after the schedule's end: ops in flight at 10 s that completed after it, not a rate
             }
-            assertEquals(RATE, Double.parseDouble(f[rate]), RATE * 0.03, "merged interval " + row);
             intervals++;
+            if (intervals <= 2) {
+                firstTwo += Double.parseDouble(f[rate]);
+                if (intervals == 2) {
+                    assertEquals(2 * RATE, firstTwo, 2 * RATE * 0.03, "the first two merged intervals: "
+                            + report.stdout());
+                }
+                continue;
+            }
+            assertEquals(RATE, Double.parseDouble(f[rate]), RATE * 0.03, "merged interval " + row);
         }
         assertTrue(intervals >= 8, "checked " + intervals + " merged 1 s intervals: " + report.stdout());
         System.out.printf("shards as hosts: %d merged 1 s intervals at %d +- 3 %%%n", intervals, RATE);
