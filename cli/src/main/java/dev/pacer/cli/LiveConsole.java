@@ -98,7 +98,12 @@ final class LiveConsole implements AutoCloseable {
 
     private void redraw() {
         if (reader.isReading()) {
-            reader.callWidget(REDRAW);
+            try {
+                reader.callWidget(REDRAW);
+            } catch (IllegalStateException notReading) {
+                // readLine returned between the check and the call (a command was entered): JLine refuses a widget
+                // then, and its next readLine draws the prompt, the block with it
+            }
         }
     }
 
