@@ -100,9 +100,12 @@ final class LiveConsole implements AutoCloseable {
         if (reader.isReading()) {
             try {
                 reader.callWidget(REDRAW);
-            } catch (IllegalStateException notReading) {
+            } catch (IllegalStateException e) {
                 // readLine returned between the check and the call (a command was entered): JLine refuses a widget
-                // then, and its next readLine draws the prompt, the block with it
+                // then, and its next readLine draws the prompt, the block with it; any other failure is not this race
+                if (reader.isReading()) {
+                    throw e;
+                }
             }
         }
     }
