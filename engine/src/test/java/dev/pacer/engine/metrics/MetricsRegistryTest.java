@@ -98,6 +98,58 @@ class MetricsRegistryTest {
         assertEquals(failed.get(), errors);
     }
 
+    /**
+     * Shared metrics (the async ops' completions) count each outcome by its id: writers that meet outcomes made while
+     * they run (ids past the counters' first size, so they grow under the writers of others) lose no count and put
+     * none under another outcome, over drains racing the writes.
+     */
+    @Test
+    void sharedCountsOfOutcomesMadeWhileWritersRunAddUpPerOutcome() throws Exception {
+        MetricsRegistry registry = new MetricsRegistry(List.of());
+        int writers = 3;
+        int perWriter = 24;
+        List<List<Outcome>> made = new ArrayList<>();
+        Map<Integer, AtomicLong> written = new java.util.concurrent.ConcurrentHashMap<>();
+        AtomicInteger drains = new AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < writers; t++) {
+            WorkerMetrics m = registry.attach(true);
+            List<Outcome> mine = new ArrayList<>();
+            made.add(mine);
+            int w = t;
+            threads.add(Thread.ofPlatform().start(() -> {
+                long n = 0;
+                while (drains.get() < DRAINS || mine.size() < perWriter) {
+                    if (n % 500 == 0 && mine.size() < perWriter) { // a new outcome now and then, as errors appear
+                        mine.add(Outcome.of("grown-" + w + "-" + mine.size() + "-" + System.nanoTime(), n % 1000 == 0));
+                    }
+                    Outcome o = mine.get((int) (n % mine.size()));
+                    m.record(n & 1023, 10, o, -1);
+                    written.computeIfAbsent(o.id(), id -> new AtomicLong()).incrementAndGet();
+                    n++;
+                }
+                registry.detach(m);
+            }));
+        }
+        Map<Integer, Long> counted = new java.util.HashMap<>();
+        while (drains.get() < DRAINS) {
+            IntervalStats s = registry.drain(0, 1, 0, 1);
+            assertAgrees(s, "drain " + drains);
+            s.outcomes().forEach((o, n) -> counted.merge(o.id(), n, Long::sum));
+            drains.incrementAndGet();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        registry.drain(0, 1, 0, 1).outcomes().forEach((o, n) -> counted.merge(o.id(), n, Long::sum));
+        assertEquals(writers * perWriter, made.stream().mapToInt(List::size).sum());
+        for (List<Outcome> mine : made) {
+            for (Outcome o : mine) {
+                assertEquals(written.get(o.id()).get(), counted.getOrDefault(o.id(), 0L), o.label() + " counted once");
+            }
+        }
+    }
+
     /** As many waits, services and responses as outcomes. */
     private static void assertAgrees(IntervalStats s, String where) {
         long outcomes = s.outcomes().values().stream().mapToLong(Long::longValue).sum();
