@@ -17,6 +17,28 @@ public final class JitSettling {
     private JitSettling() {
     }
 
+    /**
+     * Looks at the JIT between rounds of a warm-up that decides for itself when it has done enough: settled once it
+     * compiled for under 10 ms between each of the last two looks (taken about 100 ms apart). One thread.
+     */
+    public static final class Watch {
+        private final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        private final boolean supported = jit != null && jit.isCompilationTimeMonitoringSupported();
+        private long last = supported ? jit.getTotalCompilationTime() : 0;
+        private int quiet;
+
+        /** Takes a look; true once the last two gaps between looks each held under 10 ms of compiling. */
+        public boolean settled() {
+            if (!supported) {
+                return false;
+            }
+            long now = jit.getTotalCompilationTime();
+            quiet = now - last < 10 ? quiet + 1 : 0;
+            last = now;
+            return quiet >= 2;
+        }
+    }
+
     /** Waits, for at most {@code max}, until the JIT has compiled for less than 10 % of the last 100 ms. */
     public static void await(Duration max) throws InterruptedException {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();

@@ -26,13 +26,17 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * Warms the http client by sending the op's own request (method, path, headers, body) to a throwaway
  * server on loopback, over the op's event loops but with its own connections: nothing reaches the
  * system under test, and the op's connections start unopened. Two rounds (closed-loop, then paced from
- * another thread as the run sends), then a wait for the JIT to settle: 2.5-8 s in all. Measured on
+ * another thread as the run sends), then a wait for the JIT to settle: about 2.5 s in a JVM that compiled the
+ * client already (a second run in one JVM), up to 8 s in a cold one on a slow machine. Measured on
  * the JDK client before it: without a warm-up the first ~2 s of a 10k req/s run fell seconds behind
  * while the JIT compiled the client.
  */
@@ -48,6 +52,12 @@ final class HttpWarmUp {
     static final Duration PACED = Duration.ofMillis(1000);
     static final long PACED_GAP_NANOS = 100_000;
     static final long REQUESTS = 150_000;
+    /**
+     * The closed loop's least before the JIT's quiet can end it: past the JIT's thresholds for the code every request
+     * runs (C2's is 15 000 calls), so a JVM that already compiled the client (a second run in one JVM, a test
+     * suite) ends it about here, and a cold one when the JIT has worked through what the loop gave it.
+     */
+    static final long MIN_REQUESTS = 30_000;
     static final int IN_FLIGHT = 16;
     /**
      * The most connections the warm-up opens, whatever the op's (the default, so a default run warms up as it
@@ -68,12 +78,20 @@ final class HttpWarmUp {
     private final HttpRequestTemplate template;
     private final SenderFactory factory;
     private final boolean h2;
+    /** A fresh look at the JIT per closed loop: true once it has settled ({@link JitSettling.Watch} in a run). */
+    private final Supplier<BooleanSupplier> jitSettled;
 
     HttpWarmUp(HttpTransport transport, HttpRequestTemplate template, SenderFactory factory, boolean h2) {
+        this(transport, template, factory, h2, () -> new JitSettling.Watch()::settled);
+    }
+
+    HttpWarmUp(HttpTransport transport, HttpRequestTemplate template, SenderFactory factory, boolean h2,
+               Supplier<BooleanSupplier> jitSettled) {
         this.transport = transport;
         this.template = template;
         this.factory = factory;
         this.h2 = h2;
+        this.jitSettled = jitSettled;
     }
 
     /** Warm-up requests answered (a response of any status), for tests; written by the event loops. */
@@ -81,6 +99,20 @@ final class HttpWarmUp {
 
     long answered() {
         return answered.get();
+    }
+
+    /** Requests the last closed loop sent, for tests; written by the warming thread. */
+    private volatile long closedLoopRequests;
+
+    long closedLoopRequests() {
+        return closedLoopRequests;
+    }
+
+    /** How long after its start the last closed loop's end was seen, for tests; written by the warming thread. */
+    private volatile long closedLoopEnded;
+
+    long closedLoopEndedNanos() {
+        return closedLoopEnded;
     }
 
     void run() throws InterruptedException {
@@ -113,19 +145,30 @@ final class HttpWarmUp {
 
     /**
      * Round 1: {@link #IN_FLIGHT} requests kept in flight, each completion sending the next from the event
-     * loop, for {@link #DURATION} or {@link #REQUESTS}: the bulk of the JIT's work. Then the connections close.
+     * loop: the bulk of the JIT's work. It runs {@link #MIN_REQUESTS} at least, then ends once the JIT has settled
+     * ({@link JitSettling.Watch}: it has compiled what this loop taught it), and at {@link #REQUESTS} or
+     * {@link #DURATION} at the latest. Then the connections close.
      */
     private void closedLoop(HttpRequestTemplate local, InetSocketAddress address) throws InterruptedException {
         long deadline = REAL.nanoTime() + DURATION.toNanos();
         AtomicLong sent = new AtomicLong();
+        AtomicBoolean enough = new AtomicBoolean();
         CountDownLatch done = new CountDownLatch(IN_FLIGHT);
         try (HttpSender sender = factory.create(local, address)) {
             for (int i = 0; i < IN_FLIGHT; i++) {
-                Again again = new Again(sender, sent, deadline, done);
+                Again again = new Again(sender, sent, deadline, enough, done);
                 sender.send(i, completion(i, again));
             }
+            BooleanSupplier jit = jitSettled.get();
             // a warm-up that cannot finish leaves the run colder, nothing worse
-            done.await(DURATION.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+            long giveUp = deadline + TimeUnit.SECONDS.toNanos(5);
+            while (!done.await(100, TimeUnit.MILLISECONDS) && REAL.nanoTime() < giveUp) {
+                if (jit.getAsBoolean() && sent.get() >= MIN_REQUESTS) {
+                    enough.set(true);
+                }
+            }
+            closedLoopRequests = sent.get();
+            closedLoopEnded = REAL.nanoTime() - (deadline - DURATION.toNanos());
         }
     }
 
@@ -191,25 +234,27 @@ final class HttpWarmUp {
         }
     }
 
-    /** Round 1's lane: each completion sends the next request, until the deadline or the count. */
+    /** Round 1's lane: each completion sends the next request, until the deadline, the count or enough. */
     private final class Again implements Runnable {
         private final HttpSender sender;
         private final AtomicLong sent;
         private final long deadline;
+        private final AtomicBoolean enough;
         private final CountDownLatch done;
         private int uses;
 
-        Again(HttpSender sender, AtomicLong sent, long deadline, CountDownLatch done) {
+        Again(HttpSender sender, AtomicLong sent, long deadline, AtomicBoolean enough, CountDownLatch done) {
             this.sender = sender;
             this.sent = sent;
             this.deadline = deadline;
+            this.enough = enough;
             this.done = done;
         }
 
         @Override
         public void run() {
             long n = sent.incrementAndGet();
-            if (n < REQUESTS && REAL.nanoTime() < deadline) {
+            if (n < REQUESTS && !enough.get() && REAL.nanoTime() < deadline) {
                 sender.send(n, completion(++uses, this));
             } else {
                 done.countDown();

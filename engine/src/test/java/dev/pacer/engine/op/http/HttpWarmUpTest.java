@@ -31,6 +31,38 @@ class HttpWarmUpTest {
         }
     }
 
+    /** The closed loop's requests when the JIT's look says {@code settled} each time (a test's stand-in for it). */
+    static long[] closedLoop(boolean settled) throws Exception {
+        HttpRequestTemplate template = new HttpRequestTemplate("http://127.0.0.1:9/?c={cycle}", "GET", List.of(),
+                (byte[]) null);
+        HttpOutcomes outcomes = new HttpOutcomes(Set.of());
+        long timeout = Duration.ofSeconds(2).toNanos();
+        HttpTransport transport = new HttpTransport(1, Duration.ofSeconds(2), dev.pacer.engine.api.RunClock.system());
+        try {
+            HttpWarmUp warmUp = new HttpWarmUp(transport, template,
+                    (t, a) -> new H1Pool(transport, t, outcomes, a, null, 4, timeout), false, () -> () -> settled);
+            warmUp.run();
+            return new long[] {warmUp.closedLoopRequests(), warmUp.closedLoopEndedNanos()};
+        } finally {
+            transport.close();
+        }
+    }
+
+    /**
+     * Once the JIT has settled the closed loop ends soon after its least (the requests in flight and those of one
+     * look's 100 ms still go); while it has not, the loop runs on to its count or its longest, whichever comes first.
+     */
+    @Test
+    void theClosedLoopEndsAfterItsLeastOnceTheJitHasSettledAndNotBefore() throws Exception {
+        long settled = closedLoop(true)[0];
+        assertTrue(settled >= HttpWarmUp.MIN_REQUESTS, "at least the least: " + settled);
+        assertTrue(settled < (HttpWarmUp.MIN_REQUESTS + HttpWarmUp.REQUESTS) / 2, "ended by its quiet: " + settled);
+        long[] busy = closedLoop(false);
+        assertTrue(busy[0] > settled, "a busy JIT keeps it going: " + busy[0] + " against " + settled);
+        assertTrue(busy[0] >= HttpWarmUp.REQUESTS || busy[1] >= HttpWarmUp.DURATION.toNanos(),
+                "to its count or its longest: " + busy[0] + " requests, " + busy[1] / 1_000_000 + " ms");
+    }
+
     @Test
     void aLongUrlAndALargeHeaderAreAnsweredInTheWarmUpOverHttp11() throws Exception {
         long n = answered(false);
