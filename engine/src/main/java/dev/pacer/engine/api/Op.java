@@ -41,6 +41,15 @@ public interface Op extends AutoCloseable {
     }
 
     /**
+     * What the last {@link #warmUp()} did, as the run's start line prints it (e.g. {@code pacer: http client warm-up
+     * 5.01s against a private server (121,442 requests), stopped at its 5s bound}), or null to print nothing.
+     * Called after the warm-up. Default: null.
+     */
+    default String warmUpLine() {
+        return null;
+    }
+
+    /**
      * The workers this op is made for, when the run sets no thread count: e.g. one per connection it holds, each
      * worker running its cycles on a connection of its own. 0 (the default): no preference, and the run has one
      * worker. A thread count the run sets (a flag, a scenario, the API) wins. Read before the run starts; fixed

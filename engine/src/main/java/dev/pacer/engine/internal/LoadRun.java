@@ -244,6 +244,10 @@ public final class LoadRun {
             // the run leaves: at 60 000 req/s on 2 cores they had taken the whole run's p99 from 1.83 to 3.13 ms
             CompilerThreads.Result jit = warm != null && options.idleCompilerThreads()
                     ? CompilerThreads.idle(IDLE_TIMEOUT_MILLIS) : null;
+            String opWarmUp = activity.opWarmUpLine();
+            if (opWarmUp != null && options.announce()) {
+                err.println(opWarmUp);
+            }
             if (warm != null && options.announce()) {
                 err.println(warm.startLine());
                 if (jit != null) {

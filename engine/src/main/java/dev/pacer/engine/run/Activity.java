@@ -149,6 +149,11 @@ public final class Activity {
         }
     }
 
+    /** The op's own line about its warm-up ({@link Op#warmUpLine()}), or null; after {@link #warmUpOp()}. */
+    public String opWarmUpLine() {
+        return opWarmed.get() ? op.warmUpLine() : null;
+    }
+
     /**
      * Waits until the workload has started (control commands that arrive earlier wait for it, so
      * they apply to the running limiter and are logged). False on timeout.

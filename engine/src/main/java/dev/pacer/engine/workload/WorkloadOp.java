@@ -105,6 +105,14 @@ final class WorkloadOp implements AsyncOp, OpMix {
         client.openAhead(OPEN_AHEAD, OPEN_TIMEOUT_MILLIS);
     }
 
+    @Override
+    public String warmUpLine() {
+        WorkloadWarmUp.Result r = lastWarmUp;
+        return r == null ? null : String.format(java.util.Locale.ROOT, "pacer: workload warm-up %s against a private "
+                + "server (%,d cycles, %,d passed their checks)",
+                dev.pacer.engine.api.Durations.format(r.seconds() * 1e9), r.cycles(), r.ok());
+    }
+
     /** The most connections {@link #warmUp} opens ahead of the run. */
     static final int OPEN_AHEAD = 64;
     /** How long {@link #warmUp} waits for them (those not open by then open with their first cycle). */

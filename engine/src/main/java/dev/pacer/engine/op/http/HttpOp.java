@@ -59,6 +59,11 @@ final class HttpOp implements AsyncOp {
         sender.open(OPEN_AHEAD, OPEN_TIMEOUT_MILLIS);
     }
 
+    @Override
+    public String warmUpLine() {
+        return warmUp == null ? null : warmUp.startLine();
+    }
+
     /** The most connections {@link #warmUp} opens ahead of the run. */
     static final int OPEN_AHEAD = 64;
     /** How long {@link #warmUp} waits for them (those not open by then open with their first request). */

@@ -115,7 +115,31 @@ final class HttpWarmUp {
         return closedLoopEnded;
     }
 
+    /** How the last closed loop ended: "JIT settled", "stopped at its 150,000 requests", "stopped at its 5s bound". */
+    private volatile String closedLoopEnd;
+    /** The last warm-up's length, seconds, and its requests answered; written by the warming thread. */
+    private volatile double lastSeconds = Double.NaN;
+
+    /** Its start line ({@link dev.pacer.engine.api.Op#warmUpLine()}), or null before it ran. */
+    String startLine() {
+        if (Double.isNaN(lastSeconds)) {
+            return null;
+        }
+        return String.format(java.util.Locale.ROOT, "pacer: http client warm-up %s against a private server (%,d "
+                + "requests), %s", dev.pacer.engine.api.Durations.format(lastSeconds * 1e9), answered.get(),
+                closedLoopEnd);
+    }
+
     void run() throws InterruptedException {
+        long began = REAL.nanoTime();
+        try {
+            warm();
+        } finally {
+            lastSeconds = (REAL.nanoTime() - began) / 1e9;
+        }
+    }
+
+    private void warm() throws InterruptedException {
         // the private server takes the op's request whatever its size (Netty's defaults stop at a 4 KB request
         // line and 8 KB of headers: a longer URL or header would fail every warm-up request, with warnings)
         int head = Math.max(8192, template.size(20) - template.bodyLength() + 1024);
@@ -168,6 +192,9 @@ final class HttpWarmUp {
                 }
             }
             closedLoopRequests = sent.get();
+            closedLoopEnd = enough.get() ? "JIT settled" : sent.get() >= REQUESTS
+                    ? String.format(java.util.Locale.ROOT, "stopped at its %,d requests", REQUESTS)
+                    : "stopped at its " + dev.pacer.engine.api.Durations.format(DURATION) + " bound";
             closedLoopEnded = REAL.nanoTime() - (deadline - DURATION.toNanos());
         }
     }

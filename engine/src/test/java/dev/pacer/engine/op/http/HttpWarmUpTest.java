@@ -1,5 +1,6 @@
 package dev.pacer.engine.op.http;
 
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -32,7 +33,7 @@ class HttpWarmUpTest {
     }
 
     /** The closed loop's requests when the JIT's look says {@code settled} each time (a test's stand-in for it). */
-    static long[] closedLoop(boolean settled) throws Exception {
+    static long[] closedLoop(boolean settled, List<String> lines) throws Exception {
         HttpRequestTemplate template = new HttpRequestTemplate("http://127.0.0.1:9/?c={cycle}", "GET", List.of(),
                 (byte[]) null);
         HttpOutcomes outcomes = new HttpOutcomes(Set.of());
@@ -41,7 +42,9 @@ class HttpWarmUpTest {
         try {
             HttpWarmUp warmUp = new HttpWarmUp(transport, template,
                     (t, a) -> new H1Pool(transport, t, outcomes, a, null, 4, timeout), false, () -> () -> settled);
+            assertNull(warmUp.startLine(), "no line before it ran");
             warmUp.run();
+            lines.add(warmUp.startLine());
             return new long[] {warmUp.closedLoopRequests(), warmUp.closedLoopEndedNanos()};
         } finally {
             transport.close();
@@ -51,16 +54,24 @@ class HttpWarmUpTest {
     /**
      * Once the JIT has settled the closed loop ends soon after its least (the requests in flight and those of one
      * look's 100 ms still go); while it has not, the loop runs on to its count or its longest, whichever comes first.
+     * The start line says which.
      */
     @Test
     void theClosedLoopEndsAfterItsLeastOnceTheJitHasSettledAndNotBefore() throws Exception {
-        long settled = closedLoop(true)[0];
-        assertTrue(settled >= HttpWarmUp.MIN_REQUESTS, "at least the least: " + settled);
-        assertTrue(settled < (HttpWarmUp.MIN_REQUESTS + HttpWarmUp.REQUESTS) / 2, "ended by its quiet: " + settled);
-        long[] busy = closedLoop(false);
-        assertTrue(busy[0] > settled, "a busy JIT keeps it going: " + busy[0] + " against " + settled);
+        List<String> lines = new java.util.ArrayList<>();
+        String line = "pacer: http client warm-up \\S+ against a private server \\([0-9,]+ requests\\), ";
+        long[] settled = closedLoop(true, lines);
+        if (settled[1] < HttpWarmUp.DURATION.toNanos()) {
+            assertTrue(settled[0] >= HttpWarmUp.MIN_REQUESTS, "at least the least: " + settled[0]);
+            assertTrue(settled[0] < (HttpWarmUp.MIN_REQUESTS + HttpWarmUp.REQUESTS) / 2, "by its quiet: " + settled[0]);
+            assertTrue(lines.get(0).matches(line + "JIT settled"), lines.get(0));
+        } else { // a machine too loaded to send the least within the longest: that ends it
+            assertTrue(lines.get(0).matches(line + "stopped at its \\S+ bound"), lines.get(0));
+        }
+        long[] busy = closedLoop(false, lines);
         assertTrue(busy[0] >= HttpWarmUp.REQUESTS || busy[1] >= HttpWarmUp.DURATION.toNanos(),
                 "to its count or its longest: " + busy[0] + " requests, " + busy[1] / 1_000_000 + " ms");
+        assertTrue(lines.get(1).matches(line + "stopped at its (150,000 requests|\\S+ bound)"), lines.get(1));
     }
 
     @Test
