@@ -14,6 +14,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -266,28 +267,33 @@ class MetricsRegistryTest {
     void aWorkerLeavingDuringADrainHasItsOpsInThatDrain() throws Exception {
         int rounds = 20_000;
         int late = 0;
-        CyclicBarrier both = new CyclicBarrier(2);
+        CyclicBarrier start = new CyclicBarrier(2);
+        CyclicBarrier done = new CyclicBarrier(2);
+        // one worker for every round (a thread started per round made this test take 20-47 s on a 2-core VM)
+        AtomicReference<Object[]> round = new AtomicReference<>();
+        Thread worker = Thread.ofPlatform().daemon(true).start(() -> {
+            for (int i = 0; i < rounds; i++) {
+                await(start);
+                Object[] r = round.get();
+                ((MetricsRegistry) r[0]).detach((WorkerMetrics) r[1]);
+                await(done);
+            }
+        });
         for (int i = 0; i < rounds; i++) {
             MetricsRegistry registry = new MetricsRegistry();
             WorkerMetrics m = registry.attach(false);
             m.record(1_000, 2_000, OK);
-            Thread worker = Thread.ofPlatform().start(() -> {
-                try {
-                    both.await();
-                } catch (Exception e) {
-                    throw new AssertionError(e);
-                }
-                registry.detach(m);
-            });
-            both.await();
+            round.set(new Object[] {registry, m});
+            await(start); // the worker leaves while this thread drains
             long first = registry.drain(0, 1, 0, 1).ops();
-            worker.join();
+            await(done);
             long second = registry.drain(1, 2, 1, 2).ops();
             assertEquals(1, first + second, "round " + i + ": recorded once, drained once");
             if (first == 0) {
                 late++;
             }
         }
+        worker.join();
         assertEquals(0, late, "rounds whose op was drained an interval late, of " + rounds);
     }
 }
