@@ -31,6 +31,72 @@ class PoissonRunTest {
     }
 
     /**
+     * A server of {@code servers} workers, each taking {@code serviceNanos} per request in arrival order, played on
+     * the manual clock: a call reserves the worker free first (queueing behind its request if all are busy) and sleeps
+     * on the run's clock until its request is done, so the op's service time is its time in the queue and in service.
+     */
+    static final class QueueOnTheClock implements dev.pacer.engine.api.Op {
+        private final dev.pacer.engine.api.RunClock clock;
+        private final long serviceNanos;
+        private final long[] freeAt;
+
+        QueueOnTheClock(dev.pacer.engine.api.RunClock clock, int servers, long serviceNanos) {
+            this.clock = clock;
+            this.serviceNanos = serviceNanos;
+            this.freeAt = new long[servers];
+        }
+
+        @Override
+        public dev.pacer.engine.api.Outcome run(long cycle) throws InterruptedException {
+            long now = clock.nanoTime();
+            long done;
+            synchronized (freeAt) {
+                int first = 0;
+                for (int i = 1; i < freeAt.length; i++) {
+                    if (freeAt[i] < freeAt[first]) {
+                        first = i;
+                    }
+                }
+                done = Math.max(now, freeAt[first]) + serviceNanos;
+                freeAt[first] = done;
+            }
+            clock.sleep(done - now);
+            return null;
+        }
+    }
+
+    /**
+     * Issue 25's figure on the manual clock, where no stall of the test machine can decide it (the test below needs a
+     * quiet machine and skips on a loaded one): at 300 req/s against 4 workers × 10 ms, a metronome's requests never
+     * find all four busy, so every response takes the service time; Poisson arrivals with the same mean bunch up
+     * and queue, from the first op, with no warm-up.
+     */
+    @Test
+    void onTheManualClockPoissonArrivalsQueueWhereAMetronomeDoesNot() throws Exception {
+        Histogram uniform = queued(Arrivals.UNIFORM);
+        Histogram poisson = queued(Arrivals.POISSON);
+        long ms = 1_000_000;
+        System.out.printf("on the manual clock, response p90/p99/max: uniform %.2f/%.2f/%.2f ms, poisson %.2f/%.2f/%.2f"
+                + " ms%n", uniform.getValueAtPercentile(90) / 1e6, uniform.getValueAtPercentile(99) / 1e6,
+                uniform.getMaxValue() / 1e6, poisson.getValueAtPercentile(90) / 1e6,
+                poisson.getValueAtPercentile(99) / 1e6, poisson.getMaxValue() / 1e6);
+        assertEquals(10 * ms, uniform.getValueAtPercentile(99), ms / 10, "a metronome: the service time alone");
+        assertEquals(10 * ms, uniform.getMaxValue(), ms / 10, "a metronome: the service time alone");
+        assertTrue(poisson.getValueAtPercentile(90) > 12 * ms, "Poisson queues by its p90: "
+                + poisson.getValueAtPercentile(90) / 1e6 + " ms");
+        assertTrue(poisson.getValueAtPercentile(99) > 2 * uniform.getValueAtPercentile(99), "and twice by its p99: "
+                + poisson.getValueAtPercentile(99) / 1e6 + " ms");
+    }
+
+    private static Histogram queued(Arrivals arrivals) throws Exception {
+        ManualRunClock clock = new ManualRunClock();
+        LoadTest.Result r = ManualClock.play(clock, LoadTest.rate("300").arrivals(arrivals).seed(7).threads(32)
+                .op(new QueueOnTheClock(clock, 4, 10_000_000)).duration(Duration.ofSeconds(8)));
+        assertEquals(2_400, r.summary().ops(), 2_400 * 0.03, "the rate held");
+        return r.histogram(Metric.RESPONSE);
+    }
+
+    /**
      * Against a server of 4 workers × 10 ms (400 req/s) at 300 req/s: a metronome never finds all four
      * busy, so its response p99 is about the service time; Poisson arrivals bunch up and queue.
      */
