@@ -115,7 +115,7 @@ final class HttpWarmUp {
         return closedLoopEnded;
     }
 
-    /** How the last closed loop ended: "JIT settled", "stopped at its 150,000 requests", "stopped at its 5s bound". */
+    /** How the last closed loop ended ("ended once the JIT had settled", "stopped at its 5s bound", ...). */
     private volatile String closedLoopEnd;
     /** The last warm-up's length, seconds, and its requests answered; written by the warming thread. */
     private volatile double lastSeconds = Double.NaN;
@@ -126,8 +126,8 @@ final class HttpWarmUp {
             return null;
         }
         return String.format(java.util.Locale.ROOT, "pacer: http client warm-up %s against a private server (%,d "
-                + "requests), %s", dev.pacer.engine.api.Durations.format(lastSeconds * 1e9), answered.get(),
-                closedLoopEnd);
+                + "requests; the closed loop %s)", dev.pacer.engine.api.Durations.format(lastSeconds * 1e9),
+                answered.get(), closedLoopEnd);
     }
 
     void run() throws InterruptedException {
@@ -192,7 +192,7 @@ final class HttpWarmUp {
                 }
             }
             closedLoopRequests = sent.get();
-            closedLoopEnd = enough.get() ? "JIT settled" : sent.get() >= REQUESTS
+            closedLoopEnd = enough.get() ? "ended once the JIT had settled" : sent.get() >= REQUESTS
                     ? String.format(java.util.Locale.ROOT, "stopped at its %,d requests", REQUESTS)
                     : "stopped at its " + dev.pacer.engine.api.Durations.format(DURATION) + " bound";
             closedLoopEnded = REAL.nanoTime() - (deadline - DURATION.toNanos());

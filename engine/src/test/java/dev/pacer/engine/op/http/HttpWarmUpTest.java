@@ -59,19 +59,19 @@ class HttpWarmUpTest {
     @Test
     void theClosedLoopEndsAfterItsLeastOnceTheJitHasSettledAndNotBefore() throws Exception {
         List<String> lines = new java.util.ArrayList<>();
-        String line = "pacer: http client warm-up \\S+ against a private server \\([0-9,]+ requests\\), ";
+        String line = "pacer: http client warm-up \\S+ against a private server \\([0-9,]+ requests; the closed loop ";
         long[] settled = closedLoop(true, lines);
         if (settled[1] < HttpWarmUp.DURATION.toNanos()) {
             assertTrue(settled[0] >= HttpWarmUp.MIN_REQUESTS, "at least the least: " + settled[0]);
             assertTrue(settled[0] < (HttpWarmUp.MIN_REQUESTS + HttpWarmUp.REQUESTS) / 2, "by its quiet: " + settled[0]);
-            assertTrue(lines.get(0).matches(line + "JIT settled"), lines.get(0));
+            assertTrue(lines.get(0).matches(line + "ended once the JIT had settled\\)"), lines.get(0));
         } else { // a machine too loaded to send the least within the longest: that ends it
-            assertTrue(lines.get(0).matches(line + "stopped at its \\S+ bound"), lines.get(0));
+            assertTrue(lines.get(0).matches(line + "stopped at its \\S+ bound\\)"), lines.get(0));
         }
         long[] busy = closedLoop(false, lines);
         assertTrue(busy[0] >= HttpWarmUp.REQUESTS || busy[1] >= HttpWarmUp.DURATION.toNanos(),
                 "to its count or its longest: " + busy[0] + " requests, " + busy[1] / 1_000_000 + " ms");
-        assertTrue(lines.get(1).matches(line + "stopped at its (150,000 requests|\\S+ bound)"), lines.get(1));
+        assertTrue(lines.get(1).matches(line + "stopped at its (150,000 requests|\\S+ bound)\\)"), lines.get(1));
     }
 
     @Test
