@@ -90,6 +90,8 @@ public final class PacerCommand implements Callable<Integer> {
      */
     static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new PacerCommand());
+        // every subcommand lists -V (the standard help options): it prints pacer's version, as `pacer -V` does
+        withVersion(cl, cl.getCommandSpec().versionProvider());
         cl.setExpandAtFiles(false);
         cl.setUsageHelpAutoWidth(true);
         cl.setExitCodeExceptionMapper(e -> e instanceof IllegalArgumentException ? EXIT_USAGE : EXIT_FAILED);
@@ -134,6 +136,15 @@ public final class PacerCommand implements Callable<Integer> {
             return EXIT_FAILED;
         });
         return cl;
+    }
+
+    private static void withVersion(CommandLine cl, CommandLine.IVersionProvider version) {
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            if (sub.getCommandSpec().version().length == 0 && sub.getCommandSpec().versionProvider() == null) {
+                sub.getCommandSpec().versionProvider(version);
+            }
+            withVersion(sub, version);
+        }
     }
 
     /** An {@link Error} a command threw, carried to the execution exception handler, which takes exceptions only. */

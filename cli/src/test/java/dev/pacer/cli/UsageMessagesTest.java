@@ -42,6 +42,18 @@ class UsageMessagesTest {
                 "--url", "http://127.0.0.1:1/", "--rate", "10", "--duration", "1s", "--body", missing);
     }
 
+    /** Every subcommand's help lists -V; it printed nothing and exited 0 (an adversary's newcomer pass). */
+    @Test
+    void everySubcommandsVersionFlagPrintsPacersVersion() {
+        String version = NewUserTest.pacer("-V").stdout();
+        assertTrue(version.startsWith("pacer "), version);
+        for (String sub : PacerCommand.commandLine().getSubcommands().keySet()) {
+            PacerProcess.Result r = NewUserTest.pacer(sub, "-V");
+            assertEquals(0, r.exitCode(), sub + ": " + r.stderr());
+            assertEquals(version, r.stdout(), "pacer " + sub + " -V");
+        }
+    }
+
     @Test
     void showsShardCountIsNamedAsItsOwnFlagWithTheValueGiven() throws Exception {
         Path shop = Files.copy(NewUserTest.ROOT.resolve("docs/shop.yaml"), dir.resolve("shop.yaml"));
