@@ -43,7 +43,8 @@ class PostgresCliTest {
         refused("cannot connect to postgresql://u:***@127.0.0.1:" + closed + "/db",
                 "run", "--workload", "select-only", "--url", "postgresql://u:secret@127.0.0.1:" + closed + "/db",
                 "--rate", "10", "--duration", "1s");
-        refused("no workload file nosuch (built in: tpcb-like, simple-update, select-only)",
+        refused("invalid --workload 'nosuch': no workload file nosuch (built in: tpcb-like, simple-update, "
+                + "select-only)",
                 "run", "--workload", "nosuch", "--url", "postgresql://127.0.0.1:" + closed + "/db", "--rate", "10");
         Path f = dir.resolve("w.yaml");
         Files.writeString(f, "driver: postgres\nops:\n  one: {sql: 'SELECT {nosuch}'}\n");

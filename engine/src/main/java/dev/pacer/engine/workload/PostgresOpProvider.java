@@ -111,7 +111,9 @@ public final class PostgresOpProvider implements OpProvider {
         } else {
             Path file = Path.of(arg);
             if (!Files.isRegularFile(file)) {
-                throw new SettingException("op", spec.toString(), "no workload file " + file + " (built in: "
+                // named as the workload (--workload in the CLI), the postgres op's argument: "--op 'postgres:x'" named
+                // a flag the user of --workload never typed
+                throw new SettingException("workload", arg, "no workload file " + file + " (built in: "
                         + String.join(", ", PgBench.BUILTINS) + ")");
             }
             w = SqlWorkloadParser.parse(file, vars);
