@@ -111,12 +111,29 @@ public final class LoadTest {
 
     /** A test paced at {@code spec}: {@code 1000}, {@code 2.5k}, {@code 1M,0.5} (see {@link RateSpec}). */
     public static LoadTest rate(String spec) {
-        return rate(RateSpec.parse(spec));
+        try {
+            return rate(RateSpec.parse(spec));
+        } catch (IllegalArgumentException e) {
+            throw refusedRate(String.valueOf(spec), e);
+        }
     }
 
     /** A test paced at {@code opsPerSecond}, strictness 0. */
     public static LoadTest rate(double opsPerSecond) {
-        return rate(RateSpec.of(opsPerSecond));
+        try {
+            return rate(RateSpec.of(opsPerSecond));
+        } catch (IllegalArgumentException e) {
+            throw refusedRate(Double.isFinite(opsPerSecond)
+                    ? java.math.BigDecimal.valueOf(opsPerSecond).stripTrailingZeros().toPlainString()
+                    : String.valueOf(opsPerSecond), e);
+        }
+    }
+
+    /** The limiter's refusal of a rate (it knows no SettingException) as the engine's: the setting, the value, why. */
+    private static SettingException refusedRate(String value, IllegalArgumentException e) {
+        String why = String.valueOf(e.getMessage());
+        int colon = why.indexOf(": ");
+        return new SettingException("rate", value, colon < 0 ? why : why.substring(colon + 2));
     }
 
     /** A test paced at {@code spec}. */

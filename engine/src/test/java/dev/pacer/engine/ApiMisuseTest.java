@@ -46,6 +46,19 @@ class ApiMisuseTest {
         assertEquals(20, ManualClock.finish(clock, test.start()).summary().ops(), "once it has ended it runs again");
     }
 
+    /** The README: bad input is a SettingException naming the setting; the rate's came from the limiter. */
+    @Test
+    void aBadRateIsASettingExceptionNamingTheRateAndTheValue() {
+        SettingException zero = assertThrows(SettingException.class, () -> LoadTest.rate(0));
+        assertEquals("rate", zero.setting());
+        assertEquals("invalid rate '0': must be greater than 0", zero.getMessage());
+        SettingException text = assertThrows(SettingException.class, () -> LoadTest.rate("10,x"));
+        assertEquals("rate", text.setting());
+        assertTrue(text.getMessage().startsWith("invalid rate '10,x': "), text.getMessage());
+        assertEquals("invalid rate 'NaN': not a finite number",
+                assertThrows(SettingException.class, () -> LoadTest.rate(Double.NaN)).getMessage());
+    }
+
     @Test
     void aDurationTooLongToTimeIsRefusedInOneLine() {
         SettingException e = assertThrows(SettingException.class,
