@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpPrincipal;
 import dev.pacer.engine.api.SettingException;
 import dev.pacer.engine.text.JdkServerLog;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.net.BindException;
@@ -20,7 +21,8 @@ import java.util.concurrent.Executors;
  * served by the Prometheus client's own HTTP server on a registry of its own. The same rules as the
  * control endpoint: it binds loopback unless told otherwise, and then needs a bearer token, which
  * every scrape must send ({@code Authorization: Bearer TOKEN}, as Prometheus's
- * {@code authorization: credentials} sends it).
+ * {@code authorization: credentials} sends it). {@code /-/healthy} answers "Exporter is healthy."; {@code /} a line
+ * naming {@code /metrics}; any other path 404 (the client's own landing page would answer every path with 200).
  */
 public final class MetricsEndpoint implements AutoCloseable {
 
@@ -42,7 +44,7 @@ public final class MetricsEndpoint implements AutoCloseable {
      * @param text  the address as the user gave it, for messages
      * @param token the bearer token, or null (then the address must be loopback)
      */
-    public static MetricsEndpoint start(InetSocketAddress address, String text, String token, PrometheusMetrics metrics)
+    public static MetricsEndpoint start(InetSocketAddress address, String text, String token, MultiCollector metrics)
             throws IOException {
         if (!address.getAddress().isLoopbackAddress() && token == null) {
             throw new SettingException("metrics", text, "listens beyond this machine, so it needs ${control-token}");
@@ -53,7 +55,7 @@ public final class MetricsEndpoint implements AutoCloseable {
         ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("pacer-metrics")
                 .factory());
         HTTPServer.Builder b = HTTPServer.builder().inetAddress(address.getAddress()).port(address.getPort())
-                .registry(registry).executorService(executor);
+                .registry(registry).executorService(executor).defaultHandler(MetricsEndpoint::rootOrNotFound);
         if (token != null) {
             b.authenticator(new BearerToken(token));
         }
@@ -62,6 +64,22 @@ public final class MetricsEndpoint implements AutoCloseable {
         } catch (BindException e) {
             executor.shutdownNow();
             throw new SettingException("metrics", text, "cannot listen there (" + e.getMessage() + ")");
+        }
+    }
+
+    /** {@code /}: one line naming the scrape path; any path the server has no handler for: 404. */
+    private static void rootOrNotFound(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            exchange.getRequestBody().readAllBytes();
+            boolean root = exchange.getRequestURI().getPath().equals("/");
+            byte[] body = (root ? "pacer's Prometheus endpoint: GET /metrics\n" : "not found: GET /metrics\n")
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+            boolean head = exchange.getRequestMethod().equals("HEAD");
+            exchange.sendResponseHeaders(root ? 200 : 404, head ? -1 : body.length);
+            if (!head) {
+                exchange.getResponseBody().write(body);
+            }
         }
     }
 
