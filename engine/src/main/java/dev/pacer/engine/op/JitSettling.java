@@ -13,13 +13,16 @@ import java.time.Duration;
 public final class JitSettling {
 
     private static final RunClock REAL = RunClock.system();
+    /** Compiling time between two looks below which the JIT counts as quiet. */
+    public static final long QUIET_MILLIS = 10;
 
     private JitSettling() {
     }
 
     /**
-     * Looks at the JIT between rounds of a warm-up that decides for itself when it has done enough: settled once it
-     * compiled for under 10 ms between each of the last two looks (taken about 100 ms apart). One thread.
+     * Looks at the JIT between rounds of a warm-up that decides for itself when it has done enough (the engine's
+     * warm-up, the http op's closed loop): settled once it compiled for under {@link #QUIET_MILLIS} ms between each of
+     * the last two looks (taken about 100 ms apart). One thread.
      */
     public static final class Watch {
         private final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
@@ -33,13 +36,16 @@ public final class JitSettling {
                 return false;
             }
             long now = jit.getTotalCompilationTime();
-            quiet = now - last < 10 ? quiet + 1 : 0;
+            quiet = now - last < QUIET_MILLIS ? quiet + 1 : 0;
             last = now;
             return quiet >= 2;
         }
     }
 
-    /** Waits, for at most {@code max}, until the JIT has compiled for less than 10 % of the last 100 ms. */
+    /**
+     * Waits, for at most {@code max}, until the JIT was quiet for one look ({@link #QUIET_MILLIS} of the last 100 ms):
+     * after a warm-up of a fixed length, for the compiles it queued.
+     */
     public static void await(Duration max) throws InterruptedException {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
@@ -50,7 +56,7 @@ public final class JitSettling {
         while (REAL.nanoTime() < deadline) {
             Thread.sleep(100);
             long now = jit.getTotalCompilationTime();
-            if (now - before < 10) {
+            if (now - before < QUIET_MILLIS) {
                 return;
             }
             before = now;

@@ -4,13 +4,12 @@ import dev.pacer.engine.api.StopReason;
 import dev.pacer.engine.api.AsyncOp;
 import dev.pacer.engine.api.Completion;
 import dev.pacer.engine.api.Op;
+import dev.pacer.engine.op.JitSettling;
 import dev.pacer.engine.op.OpMix;
 import dev.pacer.engine.api.Outcome;
 import dev.pacer.engine.api.Durations;
 import dev.pacer.engine.api.IntervalReport;
 import dev.pacer.ratelimit.api.RateSpec;
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -35,7 +34,8 @@ import java.util.function.Consumer;
  * schedule starts untouched.
  *
  * <p>Bounded: it runs at least {@link #MIN_LENGTH} (when the bound allows), then stops as soon as the JIT has
- * settled (compiled for under {@link #SETTLED_MILLIS} ms in each of the last two rounds, a slow and a full one), and
+ * settled ({@link JitSettling.Watch}: it compiled for under {@value JitSettling#QUIET_MILLIS} ms in each of the last
+ * two rounds, a slow and a full one), and
  * at the bound at the latest; a stop of the real activity (Ctrl-C) ends it at once.
  */
 public final class EngineWarmUp {
@@ -46,8 +46,6 @@ public final class EngineWarmUp {
     static final Duration MIN_LENGTH = Duration.ofMillis(400);
     /** The length of one round (one private activity); the JIT is looked at after each. */
     static final Duration STEP = Duration.ofMillis(100);
-    /** The JIT counts as settled when it compiled for less than this in each of two rounds in a row. */
-    static final long SETTLED_MILLIS = 10;
     /** Its private reporter's interval: short, so that the swap and merge run often enough to be compiled. */
     static final Duration CUT = Duration.ofMillis(10);
     /** More workers than this add nothing to warm (above 64 the recorders are the shared kind either way). */
@@ -102,26 +100,22 @@ public final class EngineWarmUp {
         ActivityConfig config = real.config();
         RateSpec full = config.rate() == null ? null : config.share(config.rate());
         RateSpec slow = full == null ? null : tenth(full);
-        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        boolean timed = jit != null && jit.isCompilationTimeMonitoringSupported();
         long minRounds = Math.max(1, Math.min(MIN_LENGTH.toMillis(), bound.toMillis()) / STEP.toMillis());
         long maxRounds = Math.max(1, bound.toMillis() / STEP.toMillis());
         ExecutorService completer = Executors.newSingleThreadExecutor(
                 r -> Thread.ofPlatform().name("pacer-engine-warm-up-completer").daemon(true).unstarted(r));
         try {
-            return rounds(real, config, full, slow, jit, timed, minRounds, maxRounds, completer, sinks);
+            return rounds(real, config, full, slow, new JitSettling.Watch(), minRounds, maxRounds, completer, sinks);
         } finally {
             completer.shutdownNow();
         }
     }
 
     private static Result rounds(Activity real, ActivityConfig config, RateSpec full, RateSpec slow,
-                                 CompilationMXBean jit, boolean timed, long minRounds, long maxRounds,
+                                 JitSettling.Watch jit, long minRounds, long maxRounds,
                                  Executor completer, List<Consumer<IntervalReport>> sinks) {
         long ops = 0;
         long nanos = 0;
-        long before = timed ? jit.getTotalCompilationTime() : 0;
-        int quiet = 0; // rounds in a row in which the JIT compiled for under SETTLED_MILLIS
         for (long round = 1; round <= maxRounds && real.isRunning(); round++) {
             // the JIT compiles in real time: the warm-up runs on the system clock whatever the run's clock
             Activity warm = new Activity(privateConfig(config, round % 2 == 1 && slow != null ? slow : full),
@@ -135,12 +129,10 @@ public final class EngineWarmUp {
             Reporter.Measurement m = reporter.run();
             ops += m.figures().ops();
             nanos += Math.max(0, warm.stopNanos() - warm.startNanos());
-            long now = timed ? jit.getTotalCompilationTime() : 0;
-            quiet = now - before < SETTLED_MILLIS ? quiet + 1 : 0;
-            if (timed && round >= minRounds && quiet >= 2) {
+            boolean settled = jit.settled(); // a look after every round, so two rounds in a row count
+            if (settled && round >= minRounds) {
                 return new Result(ops, nanos / 1e9, true);
             }
-            before = now;
         }
         return new Result(ops, nanos / 1e9, false);
     }
