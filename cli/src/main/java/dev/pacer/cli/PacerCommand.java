@@ -97,7 +97,7 @@ public final class PacerCommand implements Callable<Integer> {
         cl.setExitCodeExceptionMapper(e -> e instanceof IllegalArgumentException ? EXIT_USAGE : EXIT_FAILED);
         cl.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
-            err.println("pacer: " + oneLine(ex.getMessage()) + suggestion(ex) + " (see: "
+            err.println("pacer: " + reshaped(oneLine(ex.getMessage())) + suggestion(ex) + " (see: "
                     + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help)");
             err.flush();
             return EXIT_USAGE;
@@ -171,6 +171,32 @@ public final class PacerCommand implements Callable<Integer> {
         }
         List<String> names = u.getSuggestions();
         return ", did you mean " + String.join(" or ", names.subList(0, Math.min(3, names.size()))) + "?";
+    }
+
+    /** picocli's {@code Invalid value for option '--rate': invalid rate 'x': why}, after a converter's message. */
+    private static final java.util.regex.Pattern CONVERTED = java.util.regex.Pattern.compile(
+            "Invalid value for option '(-[^']+)': invalid [a-z ]+ '(.*)': (.+)");
+    /** picocli's own {@code Invalid value for option '--threads': 'x' is not an int}. */
+    private static final java.util.regex.Pattern NOT_A = java.util.regex.Pattern.compile(
+            "Invalid value for option '(-[^']+)': '(.*)' is not an? (int|long|double|float)");
+
+    /**
+     * A bad option value in the words every other bad setting uses, {@code invalid --rate 'x': why} (the form of
+     * {@link SettingException}); any other message of picocli's as it is.
+     */
+    static String reshaped(String message) {
+        java.util.regex.Matcher m = CONVERTED.matcher(message);
+        if (m.matches()) {
+            return "invalid " + m.group(1) + " '" + m.group(2) + "': " + m.group(3);
+        }
+        m = NOT_A.matcher(message);
+        if (m.matches()) {
+            return "invalid " + m.group(1) + " '" + m.group(2) + "': " + switch (m.group(3)) {
+                case "int", "long" -> "expected a whole number";
+                default -> "expected a number";
+            };
+        }
+        return message;
     }
 
     static String oneLine(String message) {

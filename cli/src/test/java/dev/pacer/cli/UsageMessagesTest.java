@@ -44,6 +44,16 @@ class UsageMessagesTest {
 
     /** Every subcommand's help lists -V; it printed nothing and exited 0 (an adversary's newcomer pass). */
     @Test
+    void aBadFlagValueIsNamedInTheSameWordsWhetherPicocliOrPacerRefusesIt() {
+        refused("pacer: invalid --rate 'abc': expected a number such as 1000", "run", "--rate", "abc");
+        refused("pacer: invalid --rate '0': must be greater than 0 (see: pacer run --help)", "run", "--rate", "0");
+        refused("pacer: invalid --duration '5q': expected a number with a unit", "run", "-d", "5q");
+        refused("pacer: invalid --threads 'x': expected a whole number (see: pacer run --help)", "run", "--threads",
+                "x");
+        refused("pacer: invalid --threads '0': must be between 1 and 4096", "run", "--threads", "0");
+    }
+
+    @Test
     void everySubcommandsVersionFlagPrintsPacersVersion() {
         String version = NewUserTest.pacer("-V").stdout();
         assertTrue(version.startsWith("pacer "), version);
