@@ -191,6 +191,10 @@ final class BindingParser {
                 long lo = whole(c, a.get(0));
                 long hi = whole(c, a.get(1));
                 order(c, lo, hi);
+                if (hi - lo < 0 || hi - lo == Long.MAX_VALUE) { // hi − lo + 1 values must fit a long, as in pgbench
+                    throw new IllegalArgumentException(c.name + "(lo, hi, p) takes at most 2^63 − 1 values, got ["
+                            + a.get(0) + ", " + a.get(1) + "]: narrow the range");
+                }
                 double p = real(c, a.get(2));
                 if (c.name.equals("exponential") && !(p > 0 && Double.isFinite(p))) {
                     throw new IllegalArgumentException("exponential(lo, hi, p) needs p > 0, got " + a.get(2));
@@ -303,8 +307,21 @@ final class BindingParser {
             if (w < 1) {
                 throw new IllegalArgumentException("pick: the weight of '" + label + "' must be ≥ 1, got " + w);
             }
+            for (int j = 0; j < i; j++) {
+                if (java.util.Arrays.equals(labels[j], label.getBytes(StandardCharsets.UTF_8))) {
+                    throw new IllegalArgumentException("pick: label '" + label + "' is given twice; give it once, with "
+                            + "the sum of its weights");
+                }
+            }
+            if (i > 0 && weights[i - 1] > Long.MAX_VALUE - w) {
+                throw new IllegalArgumentException("pick: the weights add up past " + Long.MAX_VALUE
+                        + "; scale them down");
+            }
             labels[i] = label.getBytes(StandardCharsets.UTF_8);
-            weights[i] = w;
+            weights[i] = w + (i > 0 ? weights[i - 1] : 0); // running sums here, to check them as they grow
+        }
+        for (int i = weights.length - 1; i > 0; i--) {
+            weights[i] -= weights[i - 1];
         }
         return new Fns.Pick(salt, labels, weights);
     }

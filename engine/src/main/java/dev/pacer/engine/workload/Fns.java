@@ -121,25 +121,36 @@ final class Fns {
     /** {@code exponential(lo, hi, p)}: pgbench's {@code random_exponential}: density ∝ e^(−p·x/(hi−lo+1)). */
     static final class Exponential extends LongFn {
         private final double p;
-        private final double cut;
+        /** 1 − e^(−p), exact for a small p too (where 1 − exp(−p) would round to 0). */
+        private final double mass;
 
+        /** {@code hi − lo + 1} must fit a long (the parser's check). */
         Exponential(long salt, long lo, long hi, double p) {
             super(salt, lo, hi);
             this.p = p;
-            this.cut = StrictMath.exp(-p);
+            this.mass = -StrictMath.expm1(-p);
         }
 
         @Override
         long asLong(long cycle) {
-            double u = 1.0 - new CycleRandom(salt, cycle).nextDouble(); // (0, 1]
-            double rand = -StrictMath.log(cut + (1.0 - cut) * u) / p;  // [0, 1)
-            return Math.min(hi, lo + (long) ((hi - lo + 1) * rand));
+            // pgbench's −log(e^(−p) + (1 − e^(−p))·u) / p with u = 1 − r, written so that it holds for any p > 0
+            double rand = -StrictMath.log1p(-mass * new CycleRandom(salt, cycle).nextDouble()) / p; // [0, 1)
+            return within(lo, hi, rand);
         }
     }
 
     /**
+     * {@code lo + ⌊(hi − lo + 1)·rand⌋} for {@code rand} in [0, 1), never past {@code hi} (the product is a double,
+     * rounded); {@code hi − lo + 1} must fit a long.
+     */
+    static long within(long lo, long hi, double rand) {
+        return lo + Math.min(hi - lo, (long) ((hi - lo + 1.0) * rand));
+    }
+
+    /**
      * {@code gaussian(lo, hi, p)}: pgbench's {@code random_gaussian}: a normal law centred on the range, cut at
-     * ±p standard deviations (p ≥ 2), by Box–Muller with rejection outside the cut.
+     * ±p standard deviations (p ≥ 2), by Box–Muller with rejection outside the cut. {@code hi − lo + 1} must fit a
+     * long (the parser's check).
      */
     static final class Gaussian extends LongFn {
         private final double p;
@@ -158,8 +169,8 @@ final class Fns {
                 double rand2 = 1.0 - r.nextDouble();
                 stdev = StrictMath.sqrt(-2.0 * StrictMath.log(rand1)) * StrictMath.sin(2.0 * StrictMath.PI * rand2);
             } while (stdev < -p || stdev >= p);
-            double rand = (stdev + p) / (p * 2.0);
-            return Math.min(hi, lo + (long) ((hi - lo + 1) * rand));
+            double rand = (stdev / p + 1.0) / 2.0; // (stdev + p) / 2p, which overflows for p past 1e308 / 2
+            return within(lo, hi, rand);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.pacer.engine.workload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -118,6 +119,65 @@ class BindingsTest {
             p[i] = (phi(-param + 2 * param * (i + 1) / n) - phi(-param + 2 * param * i / n)) / mass;
         }
         fits(counts(fn("gaussian(1, 20, 2.5)"), 1, n), p, "gaussian(1, 20, 2.5)");
+    }
+
+    @Test
+    void aTinyExponentialParameterIsNearlyUniformAndAHugeGaussianOneIsTheCentre() {
+        // 1 − e^(−p) rounds to 0 below p ≈ 1e-16: every draw was lo; the law tends to uniform
+        for (String p : new String[] {"1e-16", "1e-17", "1e-300"}) {
+            fits(counts(fn("exponential(1, 10, " + p + ")"), 1, 10), uniform(10), "exponential(1, 10, " + p + ")");
+        }
+        // (stdev + p) / 2p overflowed to a rand of 0 past p = 1e308 / 2: every draw was lo
+        Fn huge = fn("gaussian(1, 10, 1e308)");
+        for (long cycle = 0; cycle < 1000; cycle++) {
+            assertEquals(6, huge.asLong(cycle), "the centre of [1, 10] at cycle " + cycle);
+        }
+    }
+
+    @Test
+    void exponentialAndGaussianStayInTheirRangeAtItsWidest() {
+        long lo = -(1L << 62);
+        long hi = lo + (Long.MAX_VALUE - 1); // hi − lo + 1 = 2^63 − 1 values, the most there can be
+        long[][] ranges = {{lo, hi}, {lo, hi}, {0, Long.MAX_VALUE - 1}};
+        String[] laws = {"exponential(" + lo + ", " + hi + ", 1)", "gaussian(" + lo + ", " + hi + ", 2)",
+            "exponential(0, " + (Long.MAX_VALUE - 1) + ", 1e-20)"};
+        for (int i = 0; i < laws.length; i++) {
+            Fn f = fn(laws[i]);
+            long atHi = 0;
+            for (long cycle = 0; cycle < 20_000; cycle++) {
+                long v = f.asLong(cycle);
+                assertTrue(v >= ranges[i][0] && v <= ranges[i][1], laws[i] + ": " + v);
+                atHi += v == ranges[i][1] ? 1 : 0;
+            }
+            assertTrue(atHi < 5, laws[i] + ": " + atHi + " of 20 000 draws were hi");
+        }
+    }
+
+    @Test
+    void aRangeOfMoreThanALongsValuesOrPickWeightsPastALongAreRefusedByName() {
+        for (String law : new String[] {"exponential(0, 9223372036854775807, 1)",
+                "gaussian(-4611686018427387904, 4611686018427387904, 2)",
+                "exponential(-9223372036854775808, 9223372036854775807, 1)"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> fn(law));
+            assertTrue(e.getMessage().contains("at most 2^63 − 1 values"), law + ": " + e.getMessage());
+        }
+        IllegalArgumentException sum = assertThrows(IllegalArgumentException.class,
+                () -> fn("pick(a:9223372036854775807, b:1)"));
+        assertTrue(sum.getMessage().contains("the weights add up past 9223372036854775807"), sum.getMessage());
+        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> fn("pick(a:1, b:2, a:2)"));
+        assertTrue(twice.getMessage().contains("label 'a' is given twice"), twice.getMessage());
+        Fn big = fn("pick(a:4611686018427387904, b:4611686018427387903)"); // just inside a long
+        long b = 0;
+        for (long cycle = 0; cycle < 2000; cycle++) {
+            b += big.text(cycle).equals("b") ? 1 : 0;
+        }
+        assertTrue(b > 850 && b < 1150, "b about half the time: " + b);
+    }
+
+    private static double[] uniform(int n) {
+        double[] p = new double[n];
+        java.util.Arrays.fill(p, 1.0 / n);
+        return p;
     }
 
     /** The standard normal CDF by Simpson's rule (ample for a test). */
