@@ -326,6 +326,17 @@ final class BindingParser {
         return new Fns.Pick(salt, labels, weights);
     }
 
+    /** The bytes as UTF-8 text, refused (naming the first bad byte's offset) when they are not UTF-8. */
+    static String utf8(byte[] bytes) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes); // decoded again, up to the first bad byte
+            StandardCharsets.UTF_8.newDecoder().decode(in, java.nio.CharBuffer.allocate(bytes.length), true);
+            throw new IllegalArgumentException("is not UTF-8 text (byte " + in.position() + "); save it as UTF-8");
+        }
+    }
+
     private Fn csv(Call c, long salt) {
         arity(c, 2, 3);
         Path path = base.resolve(c.args.get(0)).normalize();
@@ -333,7 +344,7 @@ final class BindingParser {
         if (table == null) {
             byte[] bytes = file(c, c.args.get(0), true);
             try {
-                table = CsvTable.parse(new String(bytes, StandardCharsets.UTF_8));
+                table = CsvTable.parse(utf8(bytes));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("csv: " + c.args.get(0) + ": " + e.getMessage());
             }

@@ -28,6 +28,9 @@ final class CsvTable {
      * @throws IllegalArgumentException naming the line of a malformed row ("line N: ...")
      */
     static CsvTable parse(String text) {
+        if (text.startsWith("\uFEFF")) { // a byte order mark, as spreadsheets write it: not part of the first name
+            text = text.substring(1);
+        }
         List<Integer> lines = new ArrayList<>();
         List<List<String>> records = records(text, lines);
         if (records.isEmpty()) {

@@ -221,6 +221,11 @@ public final class WorkloadParser {
             if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
                 throw new WorkloadException(source, line(node), "base '" + b + "' must be an http:// URL with a host");
             }
+            if (uri.getRawUserInfo() != null) { // it would go out in the Host header, the password in the clear
+                throw new WorkloadException(source, line(node), "base 'http://(user info not shown)@" + uri.getHost()
+                        + (uri.getPort() < 0 ? "" : ":" + uri.getPort()) + "' has a user name or password: give "
+                        + "credentials as a header (headers: {Authorization: ...})");
+            }
             if (uri.getRawPath() != null && !uri.getRawPath().isEmpty() && !uri.getRawPath().equals("/")
                     || uri.getRawQuery() != null) {
                 throw new WorkloadException(source, line(node), "base '" + b
@@ -313,6 +318,15 @@ public final class WorkloadParser {
         if (!target.startsWith("/") || target.contains(" ")) {
             throw new WorkloadException(source, line(rn), "request '" + request
                     + "': the path must start with / and have no spaces (the host is in 'base')");
+        }
+        int control = control(target, false);
+        if (control >= 0) {
+            throw new WorkloadException(source, line(rn), "request '" + visible(request) + "': the path has a control "
+                    + "character (" + String.format("U+%04X", control) + "); percent-encode it");
+        }
+        if (target.indexOf('#') >= 0) {
+            throw new WorkloadException(source, line(rn), "request '" + request + "': a #fragment is never sent to a "
+                    + "server; leave it out (or write %23 for a # in the path)");
         }
         Template targetT = template(rn, target, Encoding.URL, resolve);
         List<Workload.Header> headers = new ArrayList<>(defaults);
@@ -489,6 +503,11 @@ public final class WorkloadParser {
             if (value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0) {
                 throw new WorkloadException(source, line(t.getValueNode()), "header " + name + " has a line break");
             }
+            int control = control(value, true);
+            if (control >= 0) {
+                throw new WorkloadException(source, line(t.getValueNode()), "header " + name + " has a control "
+                        + "character (" + String.format("U+%04X", control) + "), which HTTP does not allow in a value");
+            }
             out.add(new Workload.Header(name, template(t.getValueNode(), value, Encoding.HEADER, resolve)));
         }
         return out;
@@ -607,6 +626,10 @@ public final class WorkloadParser {
         StringBuilder out = new StringBuilder();
         while (m.find()) {
             m.appendReplacement(out, Matcher.quoteReplacement(var(m.group(1), at, resolving)));
+            if (out.length() > MAX_BYTES) { // vars of vars grow tenfold a level: 10 levels would be 10 GB
+                throw new WorkloadException(source, line(at), "expands past 4 MB at ${" + m.group(1)
+                        + "}: vars that repeat vars; put data in csv files");
+            }
         }
         m.appendTail(out);
         return out.toString();
@@ -631,6 +654,27 @@ public final class WorkloadParser {
         resolving.remove(name);
         vars.put(name, value);
         return value;
+    }
+
+    /** The first control character in {@code text} (C0 or DEL; a tab only when {@code tabs} is false), or -1. */
+    static int control(String text, boolean tabs) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if ((c < 0x20 && !(tabs && c == '\t')) || c == 0x7f) {
+                return c;
+            }
+        }
+        return -1;
+    }
+
+    /** {@code text} with its control characters escaped (a backslash, u, four hex digits), for a one-line message. */
+    private static String visible(String text) {
+        StringBuilder b = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            b.append(c < 0x20 || c == 0x7f ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+        }
+        return b.toString();
     }
 
     private static int line(Node node) {

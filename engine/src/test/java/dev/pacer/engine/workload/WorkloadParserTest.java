@@ -1,6 +1,7 @@
 package dev.pacer.engine.workload;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -113,6 +114,53 @@ class WorkloadParserTest {
         assertEquals("Alan", w.bindings().get("name").fn().text(1));
     }
 
+    @Test
+    void aCsvWithAByteOrderMarkIsReadByItsFirstColumnsNameAndOneNotInUtf8IsRefused() throws IOException {
+        Files.write(dir.resolve("bom.csv"), ("\uFEFFid,name\r\n7,Ada\r\n").getBytes(StandardCharsets.UTF_8));
+        Workload w = parse("""
+                base: http://localhost:1
+                bindings: {id: "csv(bom.csv, id, seq)"}
+                ops: {a: {weight: 1, request: "GET /{id}"}}
+                """);
+        assertEquals("7", w.bindings().get("id").fn().text(0));
+        Files.write(dir.resolve("latin1.csv"), "id,name\n7,Zo\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
+        WorkloadException e = assertThrows(WorkloadException.class, () -> parse("""
+                base: http://localhost:1
+                bindings: {name: "csv(latin1.csv, name)"}
+                ops: {a: {weight: 1, request: "GET /{name}"}}
+                """));
+        assertTrue(e.getMessage().startsWith("w.yaml:2: ") && e.getMessage().contains("latin1.csv: is not UTF-8 text "
+                + "(byte 12)"), e.getMessage());
+    }
+
+    @Test
+    void varsThatRepeatVarsPastTheFilesBoundAreRefusedBeforeTheyAreBuilt() {
+        StringBuilder vars = new StringBuilder("vars: {");
+        for (char v = 'a'; v < 'j'; v++) { // a is 10^9 characters: j's ten, nine levels of tenfold
+            vars.append(v).append(": '").append(("${" + (char) (v + 1) + "}").repeat(10)).append("', ");
+        }
+        vars.append("j: xxxxxxxxxx}");
+        WorkloadException e = assertThrows(WorkloadException.class, () -> parse("base: http://h:1\n" + vars
+                + "\nbindings: {x: 'pick(${a})'}\nops: {a: {weight: 1, request: GET /}}\n"));
+        assertEquals(2, e.line(), e.getMessage());
+        assertTrue(e.getMessage().contains("expands past 4 MB"), e.getMessage());
+    }
+
+    @Test
+    void aBaseWithAUserAndPasswordIsRefusedWithoutShowingThem() {
+        WorkloadException e = assertThrows(WorkloadException.class, () -> parse(
+                "base: http://alice:s3cret@h:8080\nops: {a: {weight: 1, request: GET /}}\n"));
+        assertTrue(e.getMessage().startsWith("w.yaml:1: ") && e.getMessage().contains("has a user name or password")
+                && e.getMessage().contains("h:8080"), e.getMessage());
+        assertFalse(e.getMessage().contains("s3cret") || e.getMessage().contains("alice"), e.getMessage());
+    }
+
+    @Test
+    void aTabInAHeaderValueIsAllowedAsHttpAllowsIt() {
+        Workload w = parse("base: http://h:1\nops: {a: {weight: 1, request: GET /, headers: {X-U: \"a\\tb\"}}}\n");
+        assertEquals(1, w.ops().size());
+    }
+
     /** A broken file, the line the error must name, and a piece of its message. */
     @ParameterizedTest
     @CsvSource(delimiter = '¦', textBlock = """
@@ -175,6 +223,12 @@ class WorkloadParserTest {
             base: http://h:1\\nops:\\n  a: {weight: 1, steps: [], request: GET /}¦3¦goes in a step
             base: http://h:1\\ndriver: kafka\\nops: {a: {weight: 1, request: GET /}}¦2¦driver 'kafka'
             base: http://h:1\\nops: [1, 2¦2¦not valid YAML
+            base: http://h:1\\nbindings:\\n  x: pick(a:9223372036854775807, b:1)\\nops: {a: {weight: 1, request: GET \
+            /}}¦3¦add up past
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: "GET /\\x01"}¦3¦control character (U+0001)
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: "GET /a\\x7f"}¦3¦control character (U+007F)
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: "GET /a#top"}¦3¦#fragment
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, headers: {X-U: "a\\x01b"}}¦3¦control character
             """)
     void aBrokenFileIsOneLineNamingItsLine(String text, int line, String what) throws IOException {
         Files.writeString(dir.resolve("names.csv"), "first_name,last\nAda,L\n"); // for the bad-column case
