@@ -67,6 +67,11 @@ public final class ConsoleControl {
 
     /** {@link #answer(RunController, String)}, the change recorded with {@code source} ({@code page}, {@code api}). */
     public static String answer(RunController controller, String line, String source) {
+        return answer(controller, line, source, RunController.CONSOLE_WAIT);
+    }
+
+    /** {@link #answer(RunController, String, String)}, a change waiting up to {@code maxWait} for the run's start. */
+    public static String answer(RunController controller, String line, String source, java.time.Duration maxWait) {
         try {
             ControlAction action = ControlAction.parse(line);
             if (action instanceof ControlAction.Status) {
@@ -75,7 +80,7 @@ public final class ConsoleControl {
             if (action instanceof ControlAction.Help) {
                 return "commands: " + ControlAction.VERBS;
             }
-            Change c = controller.apply(action, source);
+            Change c = controller.apply(action, source, maxWait);
             return "ok: " + (c == null ? line.strip() : c.describe());
         } catch (IllegalArgumentException | IllegalStateException e) {
             return "error: " + e.getMessage();

@@ -89,6 +89,8 @@ public final class HttpControlServer implements AutoCloseable {
         setIfUnset("sun.net.httpserver.maxReqTime", Long.toString(MAX_REQUEST_SECONDS));
     }
 
+    /** Connections waiting to be accepted: the kernel caps it at net.core.somaxconn (4096 by default). */
+    static final int BACKLOG = 1024;
     /** Bodies larger than this are refused (400): control values are a few bytes. */
     static final int MAX_BODY = 64 * 1024;
     private final HttpServer server;
@@ -145,7 +147,9 @@ public final class HttpControlServer implements AutoCloseable {
         }
         HttpServer server;
         try {
-            server = HttpServer.create(endpoint.socketAddress(), 16);
+            // a backlog of 16 dropped bursts of connections (a wall of viewers, scrapers, a script's loop): each
+            // dropped one was retried a second later by the client's kernel
+            server = HttpServer.create(endpoint.socketAddress(), BACKLOG);
         } catch (java.net.BindException e) {
             throw new SettingException("control", endpoint.text(), "cannot listen there (" + e.getMessage() + ")");
         }
@@ -217,7 +221,7 @@ public final class HttpControlServer implements AutoCloseable {
                 return;
             }
             String line = oneLine("command", readBody(ex).strip());
-            String answer = ConsoleControl.answer(controller, line, source(ex));
+            String answer = ConsoleControl.answer(controller, line, source(ex), RunController.HTTP_WAIT);
             ObjectNode ok = Json.MAPPER.createObjectNode().put("ok", !answer.startsWith("error: "));
             ok.put("line", answer);
             send(ex, 200, ok);
@@ -245,7 +249,7 @@ public final class HttpControlServer implements AutoCloseable {
             return;
         }
         String value = verb.matches("rate|strictness|threads") ? value(verb, readBody(ex)) : null;
-        Change change = controller.apply(ControlAction.of(verb, value), source(ex));
+        Change change = controller.apply(ControlAction.of(verb, value), source(ex), RunController.HTTP_WAIT);
         ObjectNode ok = Json.MAPPER.createObjectNode().put("ok", true);
         ok.put("change", change == null ? verb : change.describe());
         ok.set("status", controller.statusJson());

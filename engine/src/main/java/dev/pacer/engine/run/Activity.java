@@ -361,6 +361,15 @@ public final class Activity {
         return p == null ? 0 : p.capacity();
     }
 
+    /** How long until the run's start-at instant on its clock: zero when it has none or that has passed. */
+    public java.time.Duration untilStartAt() {
+        if (config.startAt() == null) {
+            return java.time.Duration.ZERO;
+        }
+        java.time.Duration d = java.time.Duration.between(clock.instant(), config.startAt());
+        return d.isNegative() ? java.time.Duration.ZERO : d;
+    }
+
     /** Asynchronous ops started and not yet completed (0 for synchronous ops). */
     public int inFlight() {
         InFlightPool p = pool;
