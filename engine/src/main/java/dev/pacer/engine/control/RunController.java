@@ -54,6 +54,10 @@ public final class RunController {
         if (changes && !(action instanceof ControlAction.Stop)) {
             awaitStart(activity, maxWait);
         }
+        if (!activity.isRunning() && action instanceof ControlAction.Stop) {
+            activity.stop(StopReason.CONTROL, source); // a second stop: ends the grace for ops in flight at once
+            return null;
+        }
         if (!activity.isRunning() && changes) {
             throw new IllegalStateException("the run has stopped");
         }

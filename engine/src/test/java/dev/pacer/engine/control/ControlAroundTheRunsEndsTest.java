@@ -26,12 +26,53 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A change asked over HTTP while the run waits for its --start-at: answered at once, refused, and never applied
- * later (it waited up to 60 s in the server, past {@code pacer control}'s 10 s, which then reported a failure for a
- * change the run made when it started).
+ * Control over HTTP at the run's two ends. Before the start: a change asked while the run waits for a far --start-at
+ * is answered at once, refused, and never applied later (it waited up to 60 s in the server, past {@code pacer
+ * control}'s 10 s, which then reported a failure for a change the run made when it started). After the stop: a
+ * second stop ends the grace for ops in flight, as a second Ctrl-C does (it was refused: the run had stopped).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class ControlBeforeTheStartTest {
+class ControlAroundTheRunsEndsTest {
+
+    @Test
+    void aSecondStopOverHttpEndsTheGraceForOpsInFlightAtOnce() throws Exception {
+        java.util.concurrent.CountDownLatch opStarted = new java.util.concurrent.CountDownLatch(1);
+        ActivityConfig config = new ActivityConfig(OpSpec.parse("sleep:40s"), 1, false, RateSpec.parse("100"),
+                Duration.ofSeconds(60), 0);
+        LoadRun run = new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(100))
+                .grace(Duration.ofSeconds(60)).build(), cycle -> {
+                    opStarted.countDown();
+                    Thread.sleep(40_000);
+                    return null;
+                }, new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream()));
+        Thread runner = new Thread(() -> {
+            try {
+                run.run();
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        runner.start();
+        try (HttpClient client = HttpClient.newHttpClient();
+             HttpControlServer s = HttpControlServer.start(ControlEndpoint.parse("0"), null, run.controller())) {
+            assertTrue(run.activity().awaitStarted(30, TimeUnit.SECONDS));
+            assertTrue(opStarted.await(30, TimeUnit.SECONDS), "the first op, of 40 s, is under way");
+            HttpRequest stop = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.address().getPort()
+                    + "/stop")).timeout(Duration.ofSeconds(5)).POST(HttpRequest.BodyPublishers.noBody()).build();
+            assertEquals(200, client.send(stop, HttpResponse.BodyHandlers.ofString()).statusCode());
+            runner.join(1000);
+            assertTrue(runner.isAlive(), "the first stop leaves its op of 40 s its grace");
+            long t0 = System.nanoTime();
+            HttpResponse<String> second = client.send(stop, HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, second.statusCode(), second.body());
+            runner.join(20_000);
+            assertFalse(runner.isAlive(), "the second stop ended the grace");
+            assertTrue(System.nanoTime() - t0 < 20_000_000_000L);
+        } finally {
+            run.requestStop(StopReason.CONTROL, "test");
+            runner.join(60_000);
+        }
+    }
 
     @Test
     void aChangeBeforeAFarStartAtIsRefusedAtOnceAndNeverApplied() throws Exception {
