@@ -77,6 +77,9 @@ final class OutputFiles {
             throw new IllegalArgumentException(bad + "give a file name");
         }
         Path parent = file.toAbsolutePath().getParent();
+        if (parent != null && Files.exists(parent) && !Files.isDirectory(parent)) {
+            throw new IllegalArgumentException(bad + parent + " is a file, not a folder");
+        }
         if (parent == null || !Files.isDirectory(parent)) {
             throw new IllegalArgumentException(bad + "the folder " + parent + " does not exist");
         }

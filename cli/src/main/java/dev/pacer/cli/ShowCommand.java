@@ -59,8 +59,15 @@ final class ShowCommand implements Callable<Integer> {
         } catch (SettingException e) {
             throw new SettingException("shards", Integer.toString(shards), e.reason());
         }
-        if (!Files.isRegularFile(file)) {
+        if (Files.isDirectory(file)) {
+            throw new IllegalArgumentException("invalid workload file '" + file + "': is a folder");
+        }
+        if (!Files.exists(file)) {
             throw new IllegalArgumentException("workload file '" + file + "' does not exist");
+        }
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("invalid workload file '" + file + "': not a regular file (a device, "
+                    + "pipe or socket)");
         }
         Map<String, String> overrides = new LinkedHashMap<>();
         for (String v : vars) {

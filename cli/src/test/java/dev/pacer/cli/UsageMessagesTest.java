@@ -54,6 +54,17 @@ class UsageMessagesTest {
     }
 
     @Test
+    void aWorkloadThatIsNoFileAndAnOutputUnderAFileSayWhatTheyAre() throws Exception {
+        Files.createDirectory(dir.resolve("w.yaml"));
+        refused("pacer: invalid workload file '" + dir.resolve("w.yaml") + "': is a folder", "show",
+                dir.resolve("w.yaml").toString());
+        refused("pacer: invalid workload file '/dev/null': not a regular file", "show", "/dev/null");
+        Path file = Files.writeString(dir.resolve("notes.txt"), "x");
+        refused("pacer: invalid --hlog '" + file.resolve("run.hlog") + "': " + file + " is a file, not a folder",
+                "run", "--rate", "10", "-d", "1s", "--hlog", file.resolve("run.hlog").toString());
+    }
+
+    @Test
     void everySubcommandsVersionFlagPrintsPacersVersion() {
         String version = NewUserTest.pacer("-V").stdout();
         assertTrue(version.startsWith("pacer "), version);
