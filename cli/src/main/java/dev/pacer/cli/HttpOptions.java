@@ -99,6 +99,8 @@ final class HttpOptions {
             String key = given.getKey();
             throw new SettingException(key, given.getValue().get(0), PostgresOptions.OWN.contains(key)
                     ? "only the postgres op takes it: give ${workload} or a file with 'driver: postgres'"
+                    : op.name().equals("workload") ? "a workload file's requests are set in the file; only the "
+                    + "http op (${op} http, without a workload file) takes it"
                     : "only the http op takes it: add ${op} http");
         });
     }

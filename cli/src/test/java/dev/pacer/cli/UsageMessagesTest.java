@@ -59,6 +59,10 @@ class UsageMessagesTest {
         refused("pacer: invalid workload file '" + dir.resolve("w.yaml") + "': is a folder", "show",
                 dir.resolve("w.yaml").toString());
         refused("pacer: invalid workload file '/dev/null': not a regular file", "show", "/dev/null");
+        Path w = Files.writeString(dir.resolve("shop.yaml"), "base: http://127.0.0.1:1\nops: {a: {weight: 1, request: "
+                + "GET /}}\n");
+        refused("pacer: invalid --request-timeout '2s': a workload file's requests are set in the file", "run",
+                w.toString(), "--request-timeout", "2s", "--rate", "10", "-d", "1s");
         Path file = Files.writeString(dir.resolve("notes.txt"), "x");
         refused("pacer: invalid --hlog '" + file.resolve("run.hlog") + "': " + file + " is a file, not a folder",
                 "run", "--rate", "10", "-d", "1s", "--hlog", file.resolve("run.hlog").toString());

@@ -221,6 +221,10 @@ public final class WorkloadParser {
             if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
                 throw new WorkloadException(source, line(node), "base '" + b + "' must be an http:// URL with a host");
             }
+            if (uri.getPort() == 0 || uri.getPort() > 65535) {
+                throw new WorkloadException(source, line(node), "base '" + b + "': port " + uri.getPort()
+                        + " is out of range (1 to 65535)");
+            }
             if (uri.getRawUserInfo() != null) { // it would go out in the Host header, the password in the clear
                 throw new WorkloadException(source, line(node), "base 'http://(user info not shown)@" + uri.getHost()
                         + (uri.getPort() < 0 ? "" : ":" + uri.getPort()) + "' has a user name or password: give "
