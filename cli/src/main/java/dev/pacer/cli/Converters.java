@@ -102,4 +102,49 @@ final class Converters {
             }
         }
     }
+
+    /**
+     * An int or long flag in ASCII digits only (picocli's own would take other scripts' digits, {@code '٢'} and
+     * {@code '２'}, that no other flag takes), or a message in the words of every other bad value.
+     */
+    static long wholeNumber(String value, long min, long max) {
+        if (!value.matches("[+-]?[0-9]{1,40}")) {
+            throw new CommandLine.TypeConversionException("invalid whole number '" + value + "': expected a whole "
+                    + "number in ASCII digits, such as 8");
+        }
+        long n;
+        try {
+            n = Long.parseLong(value);
+        } catch (NumberFormatException e) { // digits past 2^63
+            n = value.startsWith("-") ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+        if (n > max || n == Long.MAX_VALUE && !value.equals(Long.toString(Long.MAX_VALUE))) {
+            throw new CommandLine.TypeConversionException("invalid whole number '" + value + "': too large (at most "
+                    + max + ")");
+        }
+        if (n < min || n == Long.MIN_VALUE && !value.equals(Long.toString(Long.MIN_VALUE))) {
+            throw new CommandLine.TypeConversionException("invalid whole number '" + value + "': too small (at least "
+                    + min + ")");
+        }
+        return n;
+    }
+
+    /** A double flag as {@link NumberText} reads every number: {@code 0.5}, {@code 1e-3}, {@code 2k}; no hex. */
+    static double number(String value) {
+        try {
+            return NumberText.parse(value).doubleValue();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.TypeConversionException("invalid number '" + value + "': " + e.getMessage());
+        }
+    }
+
+    /** Registers {@link #wholeNumber} and {@link #number} for every int, long and double flag of {@code cl}. */
+    static void registerNumbers(CommandLine cl) {
+        cl.registerConverter(Integer.class, v -> (int) wholeNumber(v, Integer.MIN_VALUE, Integer.MAX_VALUE));
+        cl.registerConverter(Integer.TYPE, v -> (int) wholeNumber(v, Integer.MIN_VALUE, Integer.MAX_VALUE));
+        cl.registerConverter(Long.class, v -> wholeNumber(v, Long.MIN_VALUE, Long.MAX_VALUE));
+        cl.registerConverter(Long.TYPE, v -> wholeNumber(v, Long.MIN_VALUE, Long.MAX_VALUE));
+        cl.registerConverter(Double.class, Converters::number);
+        cl.registerConverter(Double.TYPE, Converters::number);
+    }
 }

@@ -92,6 +92,7 @@ public final class PacerCommand implements Callable<Integer> {
         CommandLine cl = new CommandLine(new PacerCommand());
         // every subcommand lists -V (the standard help options): it prints pacer's version, as `pacer -V` does
         withVersion(cl, cl.getCommandSpec().versionProvider());
+        Converters.registerNumbers(cl);
         cl.setExpandAtFiles(false);
         cl.setUsageHelpAutoWidth(true);
         cl.setExitCodeExceptionMapper(e -> e instanceof IllegalArgumentException ? EXIT_USAGE : EXIT_FAILED);
@@ -176,25 +177,15 @@ public final class PacerCommand implements Callable<Integer> {
     /** picocli's {@code Invalid value for option '--rate': invalid rate 'x': why}, after a converter's message. */
     private static final java.util.regex.Pattern CONVERTED = java.util.regex.Pattern.compile(
             "Invalid value for option '(-[^']+)': invalid [a-z ]+ '(.*)': (.+)");
-    /** picocli's own {@code Invalid value for option '--threads': 'x' is not an int}. */
-    private static final java.util.regex.Pattern NOT_A = java.util.regex.Pattern.compile(
-            "Invalid value for option '(-[^']+)': '(.*)' is not an? (int|long|double|float)");
-
     /**
      * A bad option value in the words every other bad setting uses, {@code invalid --rate 'x': why} (the form of
-     * {@link SettingException}); any other message of picocli's as it is.
+     * {@link SettingException}); any other message of picocli's as it is. (Its own int, long and double converters are
+     * replaced by {@link Converters#registerNumbers}, whose messages read as a converter's.)
      */
     static String reshaped(String message) {
         java.util.regex.Matcher m = CONVERTED.matcher(message);
         if (m.matches()) {
             return "invalid " + m.group(1) + " '" + m.group(2) + "': " + m.group(3);
-        }
-        m = NOT_A.matcher(message);
-        if (m.matches()) {
-            return "invalid " + m.group(1) + " '" + m.group(2) + "': " + switch (m.group(3)) {
-                case "int", "long" -> "expected a whole number";
-                default -> "expected a number";
-            };
         }
         return message;
     }

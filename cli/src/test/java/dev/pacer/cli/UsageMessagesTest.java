@@ -48,8 +48,14 @@ class UsageMessagesTest {
         refused("pacer: invalid --rate 'abc': expected a number such as 1000", "run", "--rate", "abc");
         refused("pacer: invalid --rate '0': must be greater than 0 (see: pacer run --help)", "run", "--rate", "0");
         refused("pacer: invalid --duration '5q': expected a number with a unit", "run", "-d", "5q");
-        refused("pacer: invalid --threads 'x': expected a whole number (see: pacer run --help)", "run", "--threads",
-                "x");
+        refused("pacer: invalid --threads 'x': expected a whole number in ASCII digits", "run", "--threads", "x");
+        // picocli's own int would take other scripts' digits, which no other flag takes
+        refused("pacer: invalid --threads '\u0662': expected a whole number in ASCII digits", "run", "--threads",
+                "\u0662");
+        refused("pacer: invalid --seed '99999999999999999999': too large (at most 9223372036854775807)", "run",
+                "--seed", "99999999999999999999");
+        refused("pacer: invalid --max-error-ratio '0x1p-1': expected a number such as", "run", "--max-error-ratio",
+                "0x1p-1");
         refused("pacer: invalid --threads '0': must be between 1 and 4096", "run", "--threads", "0");
     }
 
