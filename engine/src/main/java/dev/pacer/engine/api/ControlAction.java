@@ -85,6 +85,9 @@ public sealed interface ControlAction {
             case "threads" -> {
                 String v = required(verb, value);
                 try {
+                    if (!v.matches("[+-]?[0-9]{1,10}")) { // ASCII digits, as every number
+                        throw new NumberFormatException(v);
+                    }
                     return new SetThreads(Integer.parseInt(v));
                 } catch (NumberFormatException e) {
                     throw new SettingException("threads", v, "expected a whole number");

@@ -42,6 +42,9 @@ public record Shard(int index, int count) {
             throw new SettingException("shard", text, (i.isEmpty() ? "gives neither I nor N" : "gives no N")
                     + ": expected I/N (e.g. 3/8), or /N inside an Indexed Job (I from JOB_COMPLETION_INDEX)");
         }
+        if (!n.matches("[0-9]{1,9}") || !i.isEmpty() && !i.matches("[0-9]{1,9}")) { // ASCII digits, as every number
+            throw new SettingException("shard", text, "expected whole numbers I/N (e.g. 3/8)");
+        }
         int count;
         try {
             count = Integer.parseInt(n);

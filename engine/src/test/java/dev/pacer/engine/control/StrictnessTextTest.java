@@ -25,4 +25,13 @@ class StrictnessTextTest {
         assertEquals(new ControlAction.SetStrictness(0.5), ControlAction.parse("strictness 0.5"));
         assertEquals(new ControlAction.SetStrictness(100), ControlAction.parse("strictness 1e2"));
     }
+
+    @Test
+    void threadsTakeAsciiDigitsOnlyAsEveryNumberDoes() {
+        for (String text : new String[] {"\u0662", "\uff12", "2.0", "x"}) {
+            SettingException e = assertThrows(SettingException.class, () -> ControlAction.parse("threads " + text),
+                    text);
+            assertEquals("invalid threads '" + text + "': expected a whole number", e.getMessage());
+        }
+    }
 }

@@ -152,6 +152,8 @@ class ShardTest {
         assertTrue(e.getMessage().contains("JOB_COMPLETION_INDEX"), e.getMessage());
         assertThrows(SettingException.class, () -> Shard.parse("4/4", null));
         assertThrows(SettingException.class, () -> Shard.parse("a/4", null));
+        assertThrows(SettingException.class, () -> Shard.parse("\u0660/\u0662", null), "ASCII digits only");
+        assertThrows(SettingException.class, () -> Shard.parse("0/\uff12", null), "ASCII digits only");
         assertThrows(SettingException.class, () -> Shard.parse("3", null));
         assertEquals("invalid shard '/': gives neither I nor N: expected I/N (e.g. 3/8), or /N inside an Indexed Job"
                 + " (I from JOB_COMPLETION_INDEX)", assertThrows(SettingException.class, () -> Shard.parse("/",
