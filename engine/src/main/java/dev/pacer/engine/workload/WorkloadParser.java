@@ -148,6 +148,10 @@ public final class WorkloadParser {
             }
         }
         String name = top.containsKey("name") ? text(top.get("name").getValueNode(), "name") : defaultName();
+        if (control(name, false) >= 0) { // it is printed: a terminal would act on it
+            throw new WorkloadException(source, line(top.get("name").getValueNode()), "name '" + visible(name)
+                    + "' has a control character");
+        }
         long seed = 0;
         if (top.containsKey("seed")) {
             Node s = top.get("seed").getValueNode();
@@ -245,8 +249,8 @@ public final class WorkloadParser {
         String name = scalar(t.getKeyNode(), "an op's name");
         int keyLine = line(t.getKeyNode());
         if (!OpMix.NAME.matcher(name).matches()) {
-            throw new WorkloadException(source, keyLine, "op name '" + name + "' must be 1 to 64 letters, digits, _ . "
-                    + "-");
+            throw new WorkloadException(source, keyLine, "op name '" + visible(name) + "' must be 1 to 64 letters, "
+                    + "digits, _ . - starting with a letter, digit or _");
         }
         Map<String, NodeTuple> m = mapping(t.getValueNode(), "op '" + name + "'", OP_KEYS);
         if (!m.containsKey("weight")) {

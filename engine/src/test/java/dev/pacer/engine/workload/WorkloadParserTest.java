@@ -224,6 +224,8 @@ class WorkloadParserTest {
             base: http://h:1\\ndriver: kafka\\nops: {a: {weight: 1, request: GET /}}¦2¦driver 'kafka'
             base: http://h:1\\nops: [1, 2¦2¦not valid YAML
             base: http://h:99999\\nops: {a: {weight: 1, request: GET /}}¦1¦port 99999 is out of range
+            name: "a\\x1b[2Jb"\\nbase: http://h:1\\nops: {a: {weight: 1, request: GET /}}¦1¦has a control character
+            base: http://h:1\\nops:\\n  -.-: {weight: 1, request: GET /}¦3¦starting with a letter, digit or _
             base: http://h:1\\nbindings:\\n  x: pick(a:9223372036854775807, b:1)\\nops: {a: {weight: 1, request: GET \
             /}}¦3¦add up past
             base: http://h:1\\nops:\\n  a: {weight: 1, request: "GET /\\x01"}¦3¦control character (U+0001)
