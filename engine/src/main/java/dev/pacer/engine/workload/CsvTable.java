@@ -37,6 +37,11 @@ final class CsvTable {
             throw new IllegalArgumentException("the file is empty; it needs a header row naming its columns");
         }
         List<String> header = records.get(0);
+        for (int c = 0; c < header.size(); c++) {
+            if (header.indexOf(header.get(c)) != c) {
+                throw new IllegalArgumentException("the header names column '" + header.get(c) + "' twice");
+            }
+        }
         int rows = records.size() - 1;
         if (rows == 0) {
             throw new IllegalArgumentException("the file has a header but no rows");

@@ -339,7 +339,10 @@ public final class WorkloadParser {
         Template targetT = template(rn, target, Encoding.URL, resolve);
         List<Workload.Header> headers = new ArrayList<>(defaults);
         if (m.containsKey("headers")) {
-            headers.addAll(headers(m.get("headers").getValueNode(), resolve));
+            List<Workload.Header> own = headers(m.get("headers").getValueNode(), resolve);
+            // a step's header replaces the file's default of the same name (names are case-insensitive)
+            headers.removeIf(d -> own.stream().anyMatch(h -> h.name().equalsIgnoreCase(d.name())));
+            headers.addAll(own);
         }
         if (m.containsKey("body") && m.containsKey("json")) {
             throw new WorkloadException(source, line(m.get("json").getKeyNode()), "a request has 'body' or 'json', not "

@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -153,6 +154,24 @@ class WorkloadParserTest {
         assertTrue(e.getMessage().startsWith("w.yaml:1: ") && e.getMessage().contains("has a user name or password")
                 && e.getMessage().contains("h:8080"), e.getMessage());
         assertFalse(e.getMessage().contains("s3cret") || e.getMessage().contains("alice"), e.getMessage());
+    }
+
+    @Test
+    void aStepsHeaderReplacesTheFilesDefaultOfTheSameNameAndACsvNamingAColumnTwiceIsRefused() throws IOException {
+        Workload w = parse("""
+                base: http://h:1
+                headers: {X-U: a, X-Keep: k}
+                ops: {a: {weight: 1, request: GET /, headers: {x-u: b}}}
+                """);
+        assertEquals(List.of("X-Keep", "x-u"), w.ops().get(0).steps().get(0).headers().stream()
+                .map(Workload.Header::name).toList());
+        Files.writeString(dir.resolve("twice.csv"), "id,name,id\n1,a,2\n");
+        WorkloadException e = assertThrows(WorkloadException.class, () -> parse("""
+                base: http://h:1
+                bindings: {x: "csv(twice.csv, id)"}
+                ops: {a: {weight: 1, request: GET /}}
+                """));
+        assertTrue(e.getMessage().contains("names column 'id' twice"), e.getMessage());
     }
 
     @Test
