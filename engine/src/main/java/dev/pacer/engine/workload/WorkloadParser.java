@@ -127,9 +127,13 @@ public final class WorkloadParser {
         Map<String, NodeTuple> top = mapping(root, "a workload", TOP_KEYS);
         if (top.containsKey("driver")) {
             Node d = top.get("driver").getValueNode();
+            if (scalar(d, "driver").equals("postgres")) { // pacer run takes it; this parser reads http files
+                throw new WorkloadException(source, line(d), "a postgres workload: pacer run takes it (pacer show "
+                        + "renders http workloads; a postgres one's statements are as its file writes them)");
+            }
             if (!scalar(d, "driver").equals("http")) {
                 throw new WorkloadException(source, line(d), "driver '" + scalar(d, "driver") + "' is not known; http "
-                        + "is");
+                        + "and postgres are");
             }
         }
         if (top.containsKey("vars")) {

@@ -241,6 +241,7 @@ class WorkloadParserTest {
             key 'a'
             base: http://h:1\\nops:\\n  a: {weight: 1, steps: [], request: GET /}¦3¦goes in a step
             base: http://h:1\\ndriver: kafka\\nops: {a: {weight: 1, request: GET /}}¦2¦driver 'kafka'
+            driver: postgres\\nops: {a: {weight: 1, sql: select 1}}¦1¦a postgres workload: pacer run takes it
             base: http://h:1\\nops: [1, 2¦2¦not valid YAML
             base: http://h:99999\\nops: {a: {weight: 1, request: GET /}}¦1¦port 99999 is out of range
             name: "a\\x1b[2Jb"\\nbase: http://h:1\\nops: {a: {weight: 1, request: GET /}}¦1¦has a control character
