@@ -24,7 +24,8 @@ import picocli.CommandLine.Parameters;
  * {@code pacer report}: reads, merges and plots histogram logs.
  *
  * <p>Exit codes: 0 the logs were read whole; 1 some lines could not be read (each is named as
- * {@code file:line}; everything readable is still reported); 2 bad usage or no readable interval.
+ * {@code file:line}; everything readable is still reported); 2 bad usage, no readable interval, or a log refused
+ * (two logs in one file, an interval's histograms without its note: named as {@code file:line}).
  */
 @Command(name = "report", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Percentile tables, merges and plots of HdrHistogram interval logs (pacer run --hlog).", "",
@@ -41,7 +42,7 @@ import picocli.CommandLine.Parameters;
         exitCodeList = {"0:read whole (and every --threshold passed)",
                 "1:some lines unreadable (named; the rest is reported), a --threshold failed, or the --plot page"
                         + " could not be written",
-                "2:bad usage or nothing readable"})
+                "2:bad usage, nothing readable, or a log refused (named as file:line)"})
 final class ReportCommand implements Callable<Integer> {
 
     @CommandLine.Spec

@@ -1,0 +1,127 @@
+package dev.pacer.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pacer.engine.LoadTest;
+import dev.pacer.engine.api.ManualRunClock;
+import dev.pacer.engine.api.Outcome;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code pacer report} on a run's log damaged as a full disk, an editor or {@code cat} would: ops and errors are
+ * counted over the same intervals, or the log is refused naming its line; never a wrong error ratio with exit 0.
+ */
+@Timeout(120)
+class ReportDamagedLogTest {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    /**
+     * A run's log: three one-second intervals of 100 ops; a tenth of the first two intervals' ops fail, all of the
+     * third's: 120 errors in 300 ops, 40 %.
+     */
+    Path runLog(String name) throws Exception {
+        Path file = dir.resolve(name);
+        ManualRunClock clock = new ManualRunClock(Instant.parse("2026-11-25T12:00:00Z"));
+        PrintStream sink = new PrintStream(new ByteArrayOutputStream());
+        Outcome refused = Outcome.of("refused", true);
+        LoadTest.Running running = LoadTest.rate(100).threads(1)
+                .op(cycle -> cycle >= 200 || cycle % 10 == 3 ? refused : null).duration(Duration.ofSeconds(3))
+                .interval(Duration.ofSeconds(1)).hlog(file).output(sink, sink).clock(clock).start();
+        CompletableFuture<Void> ended = new CompletableFuture<>();
+        running.onEnd(() -> ended.complete(null));
+        clock.runUntil(ended::isDone);
+        assertEquals(300, running.await().summary().ops());
+        return file;
+    }
+
+    @Test
+    void theWholeLogPassesItsGateOnlyWhereItShould() throws Exception {
+        runLog("x.hlog");
+        PacerProcess.Result r = PacerProcess.run(dir, 30, "report", "x.hlog", "--json", "--threshold", "errors<35%");
+        assertEquals(1, r.exitCode(), "40 % errors fail the gate: " + r.stderr());
+        JsonNode json = JSON.readTree(r.stdout());
+        assertEquals(300, json.get("ops").asLong());
+        assertEquals(120, json.get("errors").get("total").asLong());
+    }
+
+    @Test
+    void aLogWithoutItsLastNoteCountsOpsAndErrorsOverTheSameIntervalsAndExitsOne() throws Exception {
+        Path file = runLog("x.hlog");
+        List<String> lines = new ArrayList<>(Files.readAllLines(file));
+        int lastNote = lines.size() - 1;
+        while (!lines.get(lastNote).startsWith("#[pacer interval]")) {
+            lastNote--;
+        }
+        lines.remove(lastNote);
+        Files.write(file, lines);
+        PacerProcess.Result r = PacerProcess.run(dir, 30, "report", "x.hlog", "--json", "--threshold", "errors<35%");
+        assertEquals(1, r.exitCode(), r.stderr());
+        assertTrue(r.stderr().contains("x.hlog:" + (lastNote - 2) + ": the log ends before the note of the interval "
+                + "at 2.000s-3.000s (cut short?): the interval is left out"), r.stderr());
+        JsonNode json = JSON.readTree(r.stdout());
+        assertEquals(200, json.get("ops").asLong(), "the first two intervals");
+        assertEquals(20, json.get("errors").get("total").asLong(), "their errors: 10 %, not 20 in 300 ops");
+        assertFalse(r.stderr().contains("Exception"), r.stderr());
+    }
+
+    @Test
+    void aLogCutByAFullDiskCountsOpsAndErrorsOverTheSameIntervals() throws Exception {
+        Path file = runLog("full.hlog");
+        byte[] bytes = Files.readAllBytes(file);
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        String cut = text.substring(0, text.lastIndexOf("#[pacer interval]") + 40); // as a full disk leaves it
+        Files.write(file, cut.getBytes(StandardCharsets.UTF_8));
+        PacerProcess.Result r = PacerProcess.run(dir, 30, "report", "full.hlog");
+        assertEquals(1, r.exitCode(), r.stderr());
+        assertTrue(r.stderr().contains("full.hlog:16: unreadable pacer comment"), r.stderr());
+        assertTrue(r.stdout().matches("(?s).*ops +200 .*"), r.stdout());
+        assertTrue(r.stdout().contains("errors     20 (refused 20)"), r.stdout());
+    }
+
+    @Test
+    void twoLogsConcatenatedAreRefusedInOneLineNamingWhereTheSecondStarts() throws Exception {
+        Path a = runLog("a.hlog");
+        int length = Files.readAllLines(a).size();
+        Files.writeString(dir.resolve("c.hlog"), Files.readString(a) + Files.readString(a)); // cat a.hlog a.hlog
+        PacerProcess.Result r = PacerProcess.run(dir, 30, "report", "c.hlog", "--threshold", "errors<35%");
+        assertEquals(2, r.exitCode(), r.stderr());
+        assertEquals("pacer: c.hlog:" + (length + 1) + ": a second log starts here (a second '#[pacer run]' line): "
+                + "report each log from a file of its own", r.stderr().strip());
+        assertEquals("", r.stdout());
+    }
+
+    @Test
+    void anIntervalWithoutItsNoteInTheMiddleIsRefusedInOneLine() throws Exception {
+        Path file = runLog("mid.hlog");
+        List<String> lines = new ArrayList<>(Files.readAllLines(file));
+        int note = lines.indexOf(lines.stream().filter(l -> l.startsWith("#[pacer interval]")).skip(1).findFirst()
+                .orElseThrow());
+        lines.remove(note);
+        Files.write(file, lines);
+        PacerProcess.Result r = PacerProcess.run(dir, 30, "report", "mid.hlog");
+        assertEquals(2, r.exitCode(), r.stderr());
+        assertEquals("pacer: mid.hlog:" + (note - 2) + ": the interval at 1.000s-2.000s has histograms but no "
+                + "'#[pacer interval]' note after them, as every interval of a pacer log has (an edited or spliced "
+                + "log?)", r.stderr().strip());
+    }
+}
