@@ -124,4 +124,22 @@ class ReportDamagedLogTest {
                 + "'#[pacer interval]' note after them, as every interval of a pacer log has (an edited or spliced "
                 + "log?)", r.stderr().strip());
     }
+
+    @Test
+    void impossibleValuesAreNamedInOneLineEachAndExitOneNeverAStackTrace() throws Exception {
+        Path file = runLog("v.hlog");
+        List<String> lines = new ArrayList<>(Files.readAllLines(file));
+        lines.set(10, lines.get(10).replace("Tag=response,1.000,", "Tag=response,NaN,"));
+        lines.set(15, lines.get(15).replaceFirst("\"errors\":\\{[^}]*}", "\"errors\":{\"x\":1000}"));
+        Files.write(file, lines);
+        PacerProcess.Result r = PacerProcess.run(dir, 30, "report", "v.hlog", "--json");
+        assertEquals(1, r.exitCode(), r.stderr());
+        assertEquals(List.of("pacer report: v.hlog:11: impossible interval histogram (starts at NaN s)",
+                "pacer report: v.hlog:16: unreadable pacer comment (more errors than its 100 ops)",
+                "pacer report: 2 unreadable lines skipped; everything readable is reported above"),
+                r.stderr().lines().toList());
+        JsonNode json = JSON.readTree(r.stdout());
+        assertEquals(100, json.get("ops").asLong(), "the first interval only");
+        assertEquals(10, json.get("errors").get("total").asLong());
+    }
 }

@@ -323,11 +323,13 @@ public final class Report {
             Map<String, Map<Metric, Histogram>> byOp = new LinkedHashMap<>();
             for (Kept k : measured) {
                 OpTag op = OpTag.parse(k.tag());
-                if (op == null) {
-                    totals.computeIfAbsent(k.tag(), tag -> IntervalStats.newHistogram()).add(k.decode());
-                } else {
-                    byOp.computeIfAbsent(op.op(), o -> new java.util.EnumMap<>(Metric.class))
-                            .computeIfAbsent(op.metric(), m -> IntervalStats.newHistogram()).add(k.decode());
+                Histogram sum = op == null ? totals.computeIfAbsent(k.tag(), tag -> IntervalStats.newHistogram())
+                        : byOp.computeIfAbsent(op.op(), o -> new java.util.EnumMap<>(Metric.class))
+                                .computeIfAbsent(op.metric(), m -> IntervalStats.newHistogram());
+                sum.add(k.decode());
+                if (sum.getTotalCount() < 0) { // each log's are at most a long (the reader checks): merged, wrapped
+                    throw new IllegalArgumentException("the logs' '" + k.tag() + "' counts add up past "
+                            + Long.MAX_VALUE);
                 }
             }
             if (totals.isEmpty()) {

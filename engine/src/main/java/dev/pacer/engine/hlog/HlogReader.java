@@ -4,7 +4,10 @@ import dev.pacer.engine.api.IoReason;
 import dev.pacer.engine.api.Metric;
 import dev.pacer.engine.api.OpTag;
 import dev.pacer.engine.text.BoundedLineReader;
+import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -21,8 +24,7 @@ import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.zip.DataFormatException;
-import java.util.zip.Inflater;
+import java.util.zip.InflaterInputStream;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
@@ -97,6 +99,7 @@ public final class HlogReader {
         double startSec = Double.NaN;
         long read = 0;
         Set<String> once = new HashSet<>();
+        Map<String, Long> tagTotals = new HashMap<>(); // to refuse counts past a long, which would wrap in a report
         Pairing pairing = new Pairing(file, warnings);
         boolean stopped = false;
         try (BoundedLineReader lines = new BoundedLineReader(Files.newInputStream(file), MAX_LINE_BYTES,
@@ -162,8 +165,16 @@ public final class HlogReader {
                 TaggedInterval interval;
                 try {
                     interval = readInterval(header, line);
+                    long count = interval.histogram().getTotalCount();
+                    long sum = tagTotals.getOrDefault(interval.tag(), 0L);
+                    if (sum > Long.MAX_VALUE - count) {
+                        throw new Impossible("the log's '" + interval.tag() + "' counts add up past "
+                                + Long.MAX_VALUE);
+                    }
+                    tagTotals.put(interval.tag(), sum + count);
                 } catch (RuntimeException e) {
-                    warnings.add(at + "unreadable interval histogram (" + problem(e) + ")");
+                    warnings.add(at + (e instanceof Impossible ? "impossible" : "unreadable") + " interval histogram ("
+                            + problem(e) + ")");
                     pairing.unreadable();
                     continue;
                 }
@@ -362,7 +373,8 @@ public final class HlogReader {
     }
 
     private static TaggedInterval readInterval(CharSequence header, String line) {
-        checkRange(line.substring(line.lastIndexOf(',') + 1));
+        checkTimes(line);
+        long total = checkCounts(line.substring(line.lastIndexOf(',') + 1));
         String text = header + line + "\n";
         HistogramLogReader reader =
                 new HistogramLogReader(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)));
@@ -373,16 +385,61 @@ public final class HlogReader {
         if (!(h instanceof Histogram histogram)) {
             throw new IllegalStateException("a floating-point histogram, not supported");
         }
+        if (histogram.getTotalCount() < 0 || total >= 0 && histogram.getTotalCount() != total) {
+            throw new Impossible("its counts add up past " + Long.MAX_VALUE);
+        }
         String tag = h.getTag() == null ? "" : h.getTag();
         return new TaggedInterval(tag, h.getStartTimeStamp() / 1000.0, h.getEndTimeStamp() / 1000.0, histogram);
     }
 
+    /** A value no log holds: a start that is not a time, a negative count, counts past a long. */
+    private static final class Impossible extends IllegalStateException {
+        Impossible(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Refuses an interval line's start or length that is not a time: not a number, negative, or ending past the year
+     * 9999 (its bounds in ms would not fit a long). HdrHistogram reads them as they are, and casts NaN to 0.
+     */
+    private static void checkTimes(String line) {
+        String[] fields = line.split(",", 5);
+        int at = fields[0].startsWith("Tag=") ? 1 : 0;
+        if (fields.length < at + 4) {
+            return; // HdrHistogram's reader says what is missing
+        }
+        double start;
+        double length;
+        try {
+            start = Double.parseDouble(fields[at]);
+            length = Double.parseDouble(fields[at + 1]);
+        } catch (NumberFormatException e) {
+            return; // and what is not a number
+        }
+        if (!Double.isFinite(start) || start < 0) {
+            throw new Impossible("starts at " + fields[at] + " s");
+        }
+        if (!Double.isFinite(length) || length < 0) {
+            throw new Impossible("lasts " + fields[at + 1] + " s");
+        }
+        if (start + length > MAX_SECONDS) {
+            throw new Impossible("ends past the year 9999: starts at " + fields[at] + " s, lasts " + fields[at + 1]
+                    + " s");
+        }
+    }
+
+    /** 10000-01-01T00:00:00Z, seconds since the epoch. */
+    static final double MAX_SECONDS = 253_402_300_800.0;
+
     /**
      * Refuses a histogram whose header declares a range that would take more than {@link #MAX_COUNTS}
      * counts to decode (HdrHistogram allocates them all first), reading only its header: the compressed
-     * form is a cookie, a length and a deflated encoding that starts with the precision and the range.
+     * form is a cookie, a length and a deflated encoding that starts with the precision and the range. Of the
+     * encoding HdrHistogram writes (V2), it then reads the counts and returns their total, exact: HdrHistogram adds
+     * them in a long that wraps; of older encodings, -1.
      */
-    private static void checkRange(String base64) {
+    private static long checkCounts(String base64) {
         ByteBuffer compressed = ByteBuffer.wrap(Base64.getDecoder().decode(base64));
         int cookie = compressed.getInt() & ~0xf0; // the low nibble of the second byte is the word size
         int headerSize = switch (cookie) {
@@ -391,30 +448,63 @@ public final class HlogReader {
             default -> throw new IllegalStateException("not an integer histogram");
         };
         int length = compressed.getInt();
-        Inflater inflater = new Inflater();
-        ByteBuffer header = ByteBuffer.allocate(headerSize);
-        try {
-            inflater.setInput(compressed.array(), 8, Math.min(length, compressed.capacity() - 8));
-            if (inflater.inflate(header.array()) < headerSize) {
-                throw new IllegalStateException("truncated");
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(new InflaterInputStream(
+                new ByteArrayInputStream(compressed.array(), 8, Math.max(0, Math.min(length,
+                        compressed.capacity() - 8))))))) {
+            in.readInt(); // the encoding's cookie
+            int payload = headerSize == 40 ? in.readInt() : -1;
+            if (headerSize == 40) {
+                in.readInt(); // the normalizing index offset
             }
-        } catch (DataFormatException e) {
+            int digits = in.readInt();
+            long lowest = in.readLong();
+            long highest = in.readLong();
+            if (digits < 0 || digits > 5 || lowest < 1 || highest < 2 * lowest) {
+                throw new IllegalStateException("declares an impossible precision or range");
+            }
+            long counts = countsNeeded(digits, lowest, highest);
+            if (counts > MAX_COUNTS) {
+                throw new IllegalStateException("declares a range of " + lowest + ".." + highest + " at " + digits
+                        + " digits, " + counts + " counts, over the " + MAX_COUNTS + " read");
+            }
+            if (cookie != 0x1c849304) {
+                return -1;
+            }
+            in.readDouble(); // the integer to double ratio
+            return total(in, payload);
+        } catch (EOFException e) {
+            throw new IllegalStateException("truncated");
+        } catch (IOException e) {
             throw new IllegalStateException("corrupt: " + e.getMessage());
-        } finally {
-            inflater.end();
         }
-        header.position(headerSize == 40 ? 12 : 4); // cookie [, payload length, normalizing offset]
-        int digits = header.getInt();
-        long lowest = header.getLong();
-        long highest = header.getLong();
-        if (digits < 0 || digits > 5 || lowest < 1 || highest < 2 * lowest) {
-            throw new IllegalStateException("declares an impossible precision or range");
+    }
+
+    /**
+     * The total of V2's counts: {@code payload} bytes of ZigZag LEB128 longs (at most 9 bytes, the ninth of 8 bits),
+     * each a count, or when negative a run of zero counts.
+     */
+    private static long total(DataInputStream in, int payload) throws IOException {
+        long total = 0;
+        for (int read = 0; read < payload; ) {
+            long value = 0;
+            int b;
+            int shift = 0;
+            do {
+                b = in.readUnsignedByte();
+                read++;
+                value |= (long) (shift == 56 ? b : b & 0x7f) << shift;
+                shift += 7;
+            } while (shift <= 56 && (b & 0x80) != 0);
+            long count = (value >>> 1) ^ -(value & 1);
+            if (count > 0) {
+                try {
+                    total = Math.addExact(total, count);
+                } catch (ArithmeticException e) {
+                    throw new Impossible("its counts add up past " + Long.MAX_VALUE);
+                }
+            }
         }
-        long counts = countsNeeded(digits, lowest, highest);
-        if (counts > MAX_COUNTS) {
-            throw new IllegalStateException("declares a range of " + lowest + ".." + highest + " at " + digits
-                    + " digits, " + counts + " counts, over the " + MAX_COUNTS + " read");
-        }
+        return total;
     }
 
     /** The length of the counts array HdrHistogram makes for this precision and range. */
