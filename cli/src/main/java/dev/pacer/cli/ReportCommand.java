@@ -4,6 +4,7 @@ import dev.pacer.engine.api.ThresholdResult;
 import dev.pacer.engine.api.RunFigures;
 import dev.pacer.engine.api.Threshold;
 import dev.pacer.engine.api.Durations;
+import dev.pacer.engine.api.SettingException;
 import dev.pacer.engine.RunLogs;
 import dev.pacer.report.Report;
 import dev.pacer.report.ReportCsv;
@@ -144,7 +145,7 @@ final class ReportCommand implements Callable<Integer> {
         for (List<Path> view : views) {
             Report report = Report.of(view, fromSec, toSec);
             for (String warning : report.warnings()) {
-                err.println("pacer report: " + warning);
+                err.println("pacer report: " + SettingException.visible(warning));
             }
             unreadable += report.warnings().size();
             if (csv) {
@@ -185,7 +186,7 @@ final class ReportCommand implements Callable<Integer> {
         Report b = Report.of(List.of(vs), fromSec, toSec);
         int unreadable = a.warnings().size() + b.warnings().size();
         for (Report r : List.of(a, b)) {
-            r.warnings().forEach(w -> err.println("pacer report: " + w));
+            r.warnings().forEach(w -> err.println("pacer report: " + SettingException.visible(w)));
         }
         out.print(ReportText.format(a));
         out.println();

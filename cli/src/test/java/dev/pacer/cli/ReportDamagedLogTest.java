@@ -142,4 +142,24 @@ class ReportDamagedLogTest {
         assertEquals(100, json.get("ops").asLong(), "the first interval only");
         assertEquals(10, json.get("errors").get("total").asLong());
     }
+
+    @Test
+    void whatALogSaysInWordsIsShownWithControlAndBidiCharactersEscaped() throws Exception {
+        Path file = runLog("w.hlog");
+        List<String> lines = new ArrayList<>(Files.readAllLines(file));
+        lines.set(0, lines.get(0).replaceFirst("\"op\":\"[^\"]*\"", "\"op\":\"a\\\\u0000b\\\\nc\\\\u202ed\""));
+        lines.set(7, lines.get(7).replace("\"refused\"", "\"re\\u001b[2Jfused\\u2066\""));
+        Files.write(file, lines);
+        for (String format : List.of("text", "--csv")) {
+            PacerProcess.Result r = format.equals("text") ? PacerProcess.run(dir, 30, "report", "w.hlog", "--intervals")
+                    : PacerProcess.run(dir, 30, "report", "w.hlog", "--intervals", format);
+            assertEquals(0, r.exitCode(), r.stderr());
+            assertFalse(r.stdout().chars().anyMatch(c -> c < 0x20 && c != '\n' || c == 0x202e || c == 0x2066),
+                    "no control or bidi character: " + r.stdout());
+            if (format.equals("text")) {
+                assertTrue(r.stdout().contains("  run        a\\u0000b\\nc\\u202ed, 1 thread"), r.stdout());
+            }
+            assertTrue(r.stdout().contains("re\\u001b[2Jfused\\u2066"), r.stdout());
+        }
+    }
 }
