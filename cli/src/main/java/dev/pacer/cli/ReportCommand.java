@@ -4,6 +4,7 @@ import dev.pacer.engine.api.ThresholdResult;
 import dev.pacer.engine.api.RunFigures;
 import dev.pacer.engine.api.Threshold;
 import dev.pacer.engine.api.Durations;
+import dev.pacer.engine.api.SettingException;
 import dev.pacer.engine.RunLogs;
 import dev.pacer.report.Report;
 import dev.pacer.report.ReportCsv;
@@ -24,7 +25,8 @@ import picocli.CommandLine.Parameters;
  * {@code pacer report}: reads, merges and plots histogram logs.
  *
  * <p>Exit codes: 0 the logs were read whole; 1 some lines could not be read (each is named as
- * {@code file:line}; everything readable is still reported); 2 bad usage or no readable interval.
+ * {@code file:line}; everything readable is still reported); 2 bad usage, no readable interval, or a log refused
+ * (two logs in one file, an interval's histograms without its note: named as {@code file:line}).
  */
 @Command(name = "report", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Percentile tables, merges and plots of HdrHistogram interval logs (pacer run --hlog).", "",
@@ -41,7 +43,7 @@ import picocli.CommandLine.Parameters;
         exitCodeList = {"0:read whole (and every --threshold passed)",
                 "1:some lines unreadable (named; the rest is reported), a --threshold failed, or the --plot page"
                         + " could not be written",
-                "2:bad usage or nothing readable"})
+                "2:bad usage, nothing readable, or a log refused (named as file:line)"})
 final class ReportCommand implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -143,7 +145,7 @@ final class ReportCommand implements Callable<Integer> {
         for (List<Path> view : views) {
             Report report = Report.of(view, fromSec, toSec);
             for (String warning : report.warnings()) {
-                err.println("pacer report: " + warning);
+                err.println("pacer report: " + SettingException.visible(warning));
             }
             unreadable += report.warnings().size();
             if (csv) {
@@ -184,7 +186,7 @@ final class ReportCommand implements Callable<Integer> {
         Report b = Report.of(List.of(vs), fromSec, toSec);
         int unreadable = a.warnings().size() + b.warnings().size();
         for (Report r : List.of(a, b)) {
-            r.warnings().forEach(w -> err.println("pacer report: " + w));
+            r.warnings().forEach(w -> err.println("pacer report: " + SettingException.visible(w)));
         }
         out.print(ReportText.format(a));
         out.println();

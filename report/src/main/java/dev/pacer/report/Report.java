@@ -256,7 +256,7 @@ public final class Report {
             int index = files.size();
             double[] extent = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
             extents[index] = extent;
-            files.add(HlogReader.read(log, i -> {
+            HlogFile file = HlogReader.read(log, i -> {
                 double s = i.startSec() - base;
                 double e = i.endSec() - base;
                 extent[0] = Math.min(extent[0], s);
@@ -265,7 +265,10 @@ public final class Report {
                     kept.add(Kept.of(i, base, index));
                 }
                 return true;
-            }));
+            });
+            files.add(file);
+            // what the reader left out (an interval without its note, or with an unreadable line) is not counted
+            kept.removeIf(k -> k.log() == index && file.leftOut(k.start() + base, k.end() + base));
         }
         if (headersFirst) {
             return new Read(base, files, kept, extents);
@@ -320,11 +323,13 @@ public final class Report {
             Map<String, Map<Metric, Histogram>> byOp = new LinkedHashMap<>();
             for (Kept k : measured) {
                 OpTag op = OpTag.parse(k.tag());
-                if (op == null) {
-                    totals.computeIfAbsent(k.tag(), tag -> IntervalStats.newHistogram()).add(k.decode());
-                } else {
-                    byOp.computeIfAbsent(op.op(), o -> new java.util.EnumMap<>(Metric.class))
-                            .computeIfAbsent(op.metric(), m -> IntervalStats.newHistogram()).add(k.decode());
+                Histogram sum = op == null ? totals.computeIfAbsent(k.tag(), tag -> IntervalStats.newHistogram())
+                        : byOp.computeIfAbsent(op.op(), o -> new java.util.EnumMap<>(Metric.class))
+                                .computeIfAbsent(op.metric(), m -> IntervalStats.newHistogram());
+                sum.add(k.decode());
+                if (sum.getTotalCount() < 0) { // each log's are at most a long (the reader checks): merged, wrapped
+                    throw new IllegalArgumentException("the logs' '" + k.tag() + "' counts add up past "
+                            + Long.MAX_VALUE);
                 }
             }
             if (totals.isEmpty()) {

@@ -23,9 +23,9 @@ public final class ReportCsv {
             b.append(",p").append(LatencySummary.label(q));
         }
         b.append(",max\n");
-        r.summaries().forEach((tag, l) -> row(b, tag, l));
+        r.summaries().forEach((tag, l) -> row(b, csv(tag), l));
         for (Report.OpFigures op : r.perOp()) {
-            op.latencies().forEach((m, l) -> row(b, OpTag.of(m, op.op()), l));
+            op.latencies().forEach((m, l) -> row(b, csv(OpTag.of(m, op.op())), l));
         }
         return b.toString();
     }
@@ -46,7 +46,7 @@ public final class ReportCsv {
         StringBuilder b = new StringBuilder("start,end,phase,warmup,drain,target,ops,rate,errors");
         types.forEach(t -> b.append(",errors:").append(csv(t)));
         for (String tag : tags) {
-            String t = tag.isEmpty() ? "untagged" : tag;
+            String t = tag.isEmpty() ? "untagged" : csv(tag);
             b.append(',').append(t).append("_p50,").append(t).append("_p90,").append(t).append("_p99,").append(t)
                     .append("_max");
         }
@@ -72,7 +72,9 @@ public final class ReportCsv {
         return b.toString();
     }
 
-    private static String csv(String s) {
+    /** A log's words as a field: on one line, control and bidi characters escaped, quoted where it has to be. */
+    private static String csv(String text) {
+        String s = ReportText.shown(text);
         return s.contains(",") || s.contains("\"") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
     }
 }

@@ -1,10 +1,10 @@
 package dev.pacer.report;
 
 import dev.pacer.engine.api.Metric;
+import dev.pacer.engine.api.SettingException;
 import dev.pacer.engine.sink.LatencyTable;
 import dev.pacer.engine.sink.OpTable;
 import dev.pacer.engine.api.Durations;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -13,7 +13,8 @@ import java.util.stream.Collectors;
 /**
  * {@code pacer report}'s table for a terminal: the run's settings, ops, rate, errors, window and the
  * percentile table per tag, and a workload's per-op table ({@link OpTable}); then the intervals that had
- * errors (all intervals with {@code intervals}).
+ * errors (all intervals with {@code intervals}). What a log says in words (settings, ops, phases, error types,
+ * changes, tags) is shown with control and bidi characters escaped ({@link SettingException#visible}).
  */
 public final class ReportText {
 
@@ -31,7 +32,8 @@ public final class ReportText {
     public static String format(Report r, boolean intervals) {
         String nl = System.lineSeparator();
         StringBuilder b = new StringBuilder(1024);
-        b.append("pacer report: ").append(r.files().stream().map(Path::toString).collect(Collectors.joining(" + ")))
+        b.append("pacer report: ").append(r.files().stream().map(f -> shown(f.toString()))
+                        .collect(Collectors.joining(" + ")))
                 .append(String.format(Locale.ROOT, " (%.1fs-%.1fs, %d points)%n", r.from(), r.to(), r.points().size()));
         String settings = settings(r.settings());
         if (!settings.isEmpty()) {
@@ -45,16 +47,18 @@ public final class ReportText {
         }
         if (!r.markers().isEmpty()) {
             b.append("  changes    ").append(r.markers().size()).append(" (")
-                    .append(r.markers().stream().limit(3).map(m -> String.format(Locale.ROOT, "%s at %.1fs", m.label(),
-                            m.atSec()))
+                    .append(r.markers().stream().limit(3).map(m -> String.format(Locale.ROOT, "%s at %.1fs",
+                            shown(m.label()), m.atSec()))
                             .collect(Collectors.joining(", ")))
                     .append(r.markers().size() > 3 ? ", ..." : "").append(')').append(nl);
         }
         b.append(nl);
-        LatencyTable.append(b, r.summaries(), "  ");
+        Map<String, dev.pacer.engine.api.LatencySummary> summaries = new java.util.LinkedHashMap<>();
+        r.summaries().forEach((tag, l) -> summaries.put(shown(tag), l));
+        LatencyTable.append(b, summaries, "  ");
         if (!r.perOp().isEmpty()) {
             b.append(nl);
-            OpTable.append(b, r.perOp().stream().map(op -> new OpTable.Row(op.op(), op.ops(), op.errors(),
+            OpTable.append(b, r.perOp().stream().map(op -> new OpTable.Row(shown(op.op()), op.ops(), op.errors(),
                     op.latencies().get(Metric.WAIT), op.latencies().get(Metric.RESPONSE))).toList(), "  ");
         }
         List<Report.Point> listed = intervals ? r.points()
@@ -86,25 +90,26 @@ public final class ReportText {
     /** B against A: rate, ops, errors, and p50, p99 and max per tag both have. */
     public static String differences(Report a, Report b) {
         StringBuilder t = new StringBuilder(1024);
-        t.append("pacer report: B ").append(ReportHtml.name(b)).append(" against "
-                + "A ").append(ReportHtml.name(a)).append(System.lineSeparator());
+        t.append("pacer report: B ").append(shown(ReportHtml.name(b))).append(" against "
+                + "A ").append(shown(ReportHtml.name(a))).append(System.lineSeparator());
         t.append(String.format(Locale.ROOT, "  %-16s %12s %12s %10s%n", "", "A", "B", "change"));
         row(t, "rate (ops/s)", String.format(Locale.ROOT, "%.1f", a.rate()), String.format(Locale.ROOT, "%.1f",
                 b.rate()), a.rate(), b.rate());
         row(t, "ops", Long.toString(a.ops()), Long.toString(b.ops()), a.ops(), b.ops());
         row(t, "errors", Long.toString(a.errorCount()), Long.toString(b.errorCount()), a.errorCount(), b.errorCount());
         for (String tag : a.summaries().keySet()) {
+            String shownTag = shown(tag);
             var lb = b.summaries().get(tag);
             if (lb == null) {
                 continue;
             }
             var la = a.summaries().get(tag);
-            row(t, tag + " p50", Durations.format((double) la.at("50")), Durations.format((double) lb.at("50")),
+            row(t, shownTag + " p50", Durations.format((double) la.at("50")), Durations.format((double) lb.at("50")),
                     la.at("50"), lb.at("50"));
-            row(t, tag + " p99", Durations.format((double) la.at("99")), Durations.format((double) lb.at("99")),
+            row(t, shownTag + " p99", Durations.format((double) la.at("99")), Durations.format((double) lb.at("99")),
                     la.at("99"), lb.at("99"));
-            row(t, tag + " max", Durations.format((double) la.max()), Durations.format((double) lb.max()), la.max(),
-                    lb.max());
+            row(t, shownTag + " max", Durations.format((double) la.max()), Durations.format((double) lb.max()),
+                    la.max(), lb.max());
         }
         return t.toString();
     }
@@ -116,13 +121,13 @@ public final class ReportText {
     }
 
     private static String label(Report.Point p) {
-        String phase = p.phase() == null ? "" : p.phase();
+        String phase = p.phase() == null ? "" : shown(p.phase());
         return p.warmup() ? phase + " (warm-up)" : p.drain() ? "(drain)" : phase;
     }
 
     /** {@code  (unexpected-5xx 12, timeout 1)}, or empty. */
     static String errorTypes(Map<String, Long> errors) {
-        return errors.isEmpty() ? "" : errors.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+        return errors.isEmpty() ? "" : errors.entrySet().stream().map(e -> shown(e.getKey()) + " " + e.getValue())
                 .collect(Collectors.joining(", ", " (", ")"));
     }
 
@@ -132,10 +137,12 @@ public final class ReportText {
     }
 
     /** The run's settings in a line: {@code sleep:1ms, 4 threads, rate 2000/s, strictness 0 (average ...)}. */
-    static String settings(Map<String, String> s) {
-        if (s.isEmpty()) {
+    static String settings(Map<String, String> settings) {
+        if (settings.isEmpty()) {
             return "";
         }
+        Map<String, String> s = new java.util.LinkedHashMap<>();
+        settings.forEach((k, v) -> s.put(k, shown(v)));
         StringBuilder b = new StringBuilder(s.getOrDefault("op", "?"));
         if (s.containsKey("threads")) {
             b.append(", ").append(s.get("threads")).append("true".equals(s.get("virtualThreads")) ? " virtual" : "")
@@ -158,6 +165,11 @@ public final class ReportText {
             b.append(", for ").append(s.get("duration"));
         }
         return b.toString();
+    }
+
+    /** What a log says, as a terminal shows it: control and bidi characters escaped. */
+    static String shown(String text) {
+        return SettingException.visible(text);
     }
 
     /** {@code 2000.0} as {@code 2000}. */

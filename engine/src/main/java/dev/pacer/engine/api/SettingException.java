@@ -67,15 +67,18 @@ public final class SettingException extends IllegalArgumentException {
     }
 
     /**
-     * The value on one line: a line break, a tab or another control character is shown escaped (backslash r, n, t,
-     * or backslash u and the four hex digits of its code), so the reason after it is not cut off and the terminal
-     * is not driven by what was given.
+     * The value on one line: a line break, a tab, another control character, a bidi or other invisible format
+     * character (U+202E, U+200B) or a line or paragraph separator is shown escaped (backslash r, n, t, or backslash u
+     * and the four hex digits of its code), so the reason after it is not cut off, and the terminal is neither driven
+     * nor its text reordered by what was given (or read from a file).
      */
-    static String visible(String value) {
+    public static String visible(String value) {
         StringBuilder b = null;
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
-            boolean control = Character.isISOControl(c);
+            int type = Character.getType(c);
+            boolean control = Character.isISOControl(c) || type == Character.FORMAT
+                    || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR;
             if (control && b == null) {
                 b = new StringBuilder(value.length() + 8).append(value, 0, i);
             }

@@ -95,28 +95,55 @@ public final class HlogComments {
         if (!n.path("start").isNumber() || !n.path("end").isNumber() || !n.path("ops").canConvertToLong()) {
             throw new IllegalArgumentException("an interval without 'start', 'end' and 'ops'");
         }
+        double start = n.get("start").asDouble();
+        double end = n.get("end").asDouble();
+        if (!Double.isFinite(start) || start < 0 || !Double.isFinite(end) || end < start) {
+            throw new IllegalArgumentException("an interval from " + n.get("start") + " s to " + n.get("end") + " s");
+        }
+        double target = n.path("target").isNumber() ? n.get("target").asDouble() : Double.NaN;
+        if (!Double.isNaN(target) && !(Double.isFinite(target) && target >= 0)) {
+            throw new IllegalArgumentException("a target of " + n.get("target") + " ops/s");
+        }
         Map<String, IntervalNote.OpCounts> perOp = new LinkedHashMap<>();
         n.path("perOp").fields().forEachRemaining(e -> {
             if (!e.getValue().path("ops").canConvertToLong()) {
                 throw new IllegalArgumentException("op '" + e.getKey() + "' without 'ops'");
             }
-            perOp.put(e.getKey(), new IntervalNote.OpCounts(e.getValue().get("ops").asLong(), errors(e.getValue())));
+            long ops = ops(e.getValue(), "op '" + e.getKey() + "': ");
+            perOp.put(e.getKey(), new IntervalNote.OpCounts(ops, errors(e.getValue(), ops, "op '" + e.getKey()
+                    + "': ")));
         });
-        return new IntervalNote(n.get("start").asDouble(), n.get("end").asDouble(),
-                n.path("target").isNumber() ? n.get("target").asDouble() : Double.NaN, n.get("ops").asLong(), errors(n),
+        long ops = ops(n, "");
+        return new IntervalNote(start, end, target, ops, errors(n, ops, ""),
                 n.path("phase").isTextual() ? n.get("phase").asText() : null, n.path("warmup").asBoolean(false),
                 n.path("drain").asBoolean(false), perOp);
     }
 
-    /** The counts in {@code n}'s {@code errors}, by label. */
-    private static Map<String, Long> errors(JsonNode n) {
+    /** {@code n}'s {@code ops}, a count. */
+    private static long ops(JsonNode n, String of) {
+        long ops = n.get("ops").asLong();
+        if (ops < 0) {
+            throw new IllegalArgumentException(of + "ops " + ops + " is not a count");
+        }
+        return ops;
+    }
+
+    /** The counts in {@code n}'s {@code errors}, by label: each a count, together at most the {@code ops}. */
+    private static Map<String, Long> errors(JsonNode n, long ops, String of) {
         Map<String, Long> errors = new LinkedHashMap<>();
+        long[] total = {0};
         n.path("errors").fields().forEachRemaining(e -> {
             if (!e.getValue().canConvertToLong() || e.getValue().asLong() < 0) {
-                throw new IllegalArgumentException("error count '" + e.getKey() + "' is not a count: " + e.getValue());
+                throw new IllegalArgumentException(of + "error count '" + e.getKey() + "' is not a count: "
+                        + e.getValue());
             }
-            errors.put(e.getKey(), e.getValue().asLong());
+            long count = e.getValue().asLong();
+            total[0] = count > ops - total[0] ? Long.MAX_VALUE : total[0] + count;
+            errors.put(e.getKey(), count);
         });
+        if (total[0] > ops) {
+            throw new IllegalArgumentException(of + "more errors than its " + ops + " ops");
+        }
         return errors;
     }
 
