@@ -33,7 +33,10 @@ public class InputPropertiesTest {
     /** Tries per property. */
     public static final int TRIES = 2_000;
 
-    /** Runs {@code parse}; a refusal must be one line that names {@code named}. Returns null when refused. */
+    /**
+     * Runs {@code parse}; a refusal must be one line that names {@code named} (as given, or as {@link
+     * dev.pacer.engine.api.SettingException#visible} shows it). Returns null when refused.
+     */
     public static <T> T acceptedOrNamed(String input, String named, Function<String, T> parse) {
         try {
             return parse.apply(input);
@@ -41,7 +44,9 @@ public class InputPropertiesTest {
             String m = e.getMessage();
             assertTrue(m != null && !m.isBlank(), "a reason for '" + input + "'");
             assertFalse(m.contains("\n") || m.contains("\r"), "one line: " + m);
-            assertTrue(m.contains(named), "names '" + named + "': " + m);
+            // named as given, or escaped where it holds characters a terminal would act on or not show
+            assertTrue(m.contains(named) || m.contains(dev.pacer.engine.api.SettingException.visible(named)),
+                    "names '" + named + "': " + m);
             return null;
         }
     }
