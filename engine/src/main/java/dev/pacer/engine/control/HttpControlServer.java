@@ -15,6 +15,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.pacer.engine.api.Change;
 import dev.pacer.engine.text.JdkServerLog;
 import dev.pacer.engine.text.Json;
+import dev.pacer.engine.text.LoopbackHost;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -185,7 +186,7 @@ public final class HttpControlServer implements AutoCloseable {
         String verb = path.startsWith("/") ? path.substring(1) : path;
         String method = ex.getRequestMethod();
         String host = ex.getRequestHeaders().getFirst("Host");
-        if (loopback && host != null && !Origins.namesLoopback(host)) {
+        if (loopback && host != null && !LoopbackHost.names(host)) {
             send(ex, 403, error("forbidden: Host '" + Origins.printable(host) + "' does not name this machine"));
             return;
         }

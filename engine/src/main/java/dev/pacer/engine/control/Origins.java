@@ -1,7 +1,6 @@
 package dev.pacer.engine.control;
 
 import com.sun.net.httpserver.Headers;
-import java.util.Locale;
 
 /**
  * Who a request to the control endpoint comes from, by its headers: the checks that keep a page of
@@ -26,26 +25,6 @@ final class Origins {
         }
         String origin = headers.getFirst("Origin");
         return origin == null || host != null && origin.equalsIgnoreCase("http://" + host.strip());
-    }
-
-    /**
-     * True when a {@code Host} header ({@code localhost:7070}, {@code 127.0.0.1}, {@code [::1]:7070}) names
-     * this machine.
-     */
-    static boolean namesLoopback(String host) {
-        String h = host.strip().toLowerCase(Locale.ROOT);
-        if (h.startsWith("[")) {
-            int close = h.indexOf(']');
-            return close > 0 && h.substring(1, close).equals("::1") && portOnly(h.substring(close + 1));
-        }
-        int colon = h.indexOf(':');
-        String name = colon < 0 ? h : h.substring(0, colon);
-        return (colon < 0 || portOnly(h.substring(colon)))
-                && (name.equals("localhost") || name.matches("127(\\.\\d{1,3}){3}"));
-    }
-
-    private static boolean portOnly(String rest) {
-        return rest.isEmpty() || rest.matches(":\\d{1,5}");
     }
 
     /** A header value fit to quote in a one-line answer: at most 100 printable ASCII characters. */

@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpPrincipal;
 import dev.pacer.engine.api.SettingException;
 import dev.pacer.engine.text.JdkServerLog;
+import dev.pacer.engine.text.LoopbackHost;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -21,8 +22,10 @@ import java.util.concurrent.Executors;
  * served by the Prometheus client's own HTTP server on a registry of its own. The same rules as the
  * control endpoint: it binds loopback unless told otherwise, and then needs a bearer token, which
  * every scrape must send ({@code Authorization: Bearer TOKEN}, as Prometheus's
- * {@code authorization: credentials} sends it). {@code /-/healthy} answers "Exporter is healthy."; {@code /} a line
- * naming {@code /metrics}; any other path 404 (the client's own landing page would answer every path with 200).
+ * {@code authorization: credentials} sends it). Only {@code GET} and {@code HEAD}; on loopback only with a
+ * {@code Host} naming this machine (as the control endpoint). {@code /-/healthy} answers "Exporter is healthy.";
+ * {@code /} a line naming {@code /metrics}; any other path 404 (the client's own landing page would answer every path
+ * with 200).
  */
 public final class MetricsEndpoint implements AutoCloseable {
 
@@ -56,9 +59,7 @@ public final class MetricsEndpoint implements AutoCloseable {
                 .factory());
         HTTPServer.Builder b = HTTPServer.builder().inetAddress(address.getAddress()).port(address.getPort())
                 .registry(registry).executorService(executor).defaultHandler(MetricsEndpoint::rootOrNotFound);
-        if (token != null) {
-            b.authenticator(new BearerToken(token));
-        }
+        b.authenticator(new Gate(address.getAddress().isLoopbackAddress(), token));
         try {
             return new MetricsEndpoint(b.buildAndStart(), executor);
         } catch (BindException e) {
@@ -94,16 +95,35 @@ public final class MetricsEndpoint implements AutoCloseable {
         executor.shutdownNow();
     }
 
-    /** Accepts requests that carry {@code Authorization: Bearer TOKEN} (scheme in any case). */
-    private static final class BearerToken extends Authenticator {
+    /**
+     * What every request passes before it is served: a {@code GET} or {@code HEAD} (405), with a {@code Host} naming
+     * this machine when the endpoint listens on loopback (403: a page of another site whose name was rebound to
+     * 127.0.0.1 would otherwise read the run's figures, as the control endpoint refuses it), carrying {@code
+     * Authorization: Bearer TOKEN} (scheme in any case) when a token is set (401).
+     */
+    private static final class Gate extends Authenticator {
+        private final boolean loopback;
         private final byte[] token;
 
-        BearerToken(String token) {
-            this.token = token.getBytes(StandardCharsets.UTF_8);
+        Gate(boolean loopback, String token) {
+            this.loopback = loopback;
+            this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
         }
 
         @Override
         public Result authenticate(HttpExchange exchange) {
+            String method = exchange.getRequestMethod();
+            if (!method.equals("GET") && !method.equals("HEAD")) {
+                exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+                return new Failure(405);
+            }
+            String host = exchange.getRequestHeaders().getFirst("Host");
+            if (loopback && host != null && !LoopbackHost.names(host)) {
+                return new Failure(403);
+            }
+            if (token == null) {
+                return new Success(new HttpPrincipal("scraper", "pacer"));
+            }
             String given = exchange.getRequestHeaders().getFirst("Authorization");
             if (given != null && given.regionMatches(true, 0, "Bearer ", 0, 7)
                     && MessageDigest.isEqual(token, given.substring(7).strip().getBytes(StandardCharsets.UTF_8))) {

@@ -81,6 +81,37 @@ class MetricsEndpointTest {
     }
 
     @Test
+    void onlyGetAndHeadAreServedAndOnLoopbackOnlyForAHostNamingThisMachine() throws Exception {
+        try (MetricsEndpoint m = MetricsEndpoint.start(loopback(), "127.0.0.1:0", null, SEVEN)) {
+            for (String method : new String[] {"POST", "DELETE", "PUT"}) {
+                HttpResponse<String> r = send(m.port(), method, "/metrics", null);
+                assertEquals(405, r.statusCode(), method);
+                assertEquals("GET, HEAD", r.headers().firstValue("Allow").orElse(""), method);
+                assertTrue(!r.body().contains("pacer_test"), method + " served no metrics");
+            }
+            assertEquals(200, send(m.port(), "HEAD", "/metrics", null).statusCode());
+            for (String host : new String[] {"localhost:" + m.port(), "127.0.0.1", "[::1]:" + m.port()}) {
+                assertEquals(200, raw(m.port(), host), host);
+            }
+            for (String host : new String[] {"evil.example", "evil.example:" + m.port(), "127.0.0.1.evil.example"}) {
+                assertEquals(403, raw(m.port(), host), host);
+            }
+        }
+    }
+
+    /** The status of {@code GET /metrics} with a {@code Host} header of our choosing (the JDK client sets its own). */
+    private static int raw(int port, String host) throws Exception {
+        try (java.net.Socket s = new java.net.Socket(InetAddress.getLoopbackAddress(), port)) {
+            s.setSoTimeout(5000);
+            s.getOutputStream().write(("GET /metrics HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            String status = new java.io.BufferedReader(new java.io.InputStreamReader(s.getInputStream(),
+                    java.nio.charset.StandardCharsets.US_ASCII)).readLine();
+            return Integer.parseInt(status.split(" ")[1]);
+        }
+    }
+
+    @Test
     void beyondLoopbackWithoutATokenAndABusyPortAreOneLineEach() throws Exception {
         SettingException open = assertThrows(SettingException.class, () -> MetricsEndpoint.start(
                 new InetSocketAddress("0.0.0.0", 0), "0.0.0.0:0", null, SEVEN));
