@@ -67,8 +67,8 @@ final class ScenarioOptions {
         if (file != null && name != null) {
             throw new IllegalArgumentException("give a scenario file or --scenario NAME, not both");
         }
-        if (name != null && !ScenarioCatalog.builtIn().containsKey(name) && isFile(name)) {
-            file = Path.of(name); // a file where a name goes: run it as the file it is
+        if (name != null && !ScenarioCatalog.builtIn().containsKey(name) && exists(name)) {
+            file = Path.of(name); // a path where a name goes: run it (or refuse it) as the file it is
             name = null;
         }
         if (search != null) {
@@ -98,9 +98,9 @@ final class ScenarioOptions {
         return ScenarioCatalog.read(file);
     }
 
-    private static boolean isFile(String name) {
+    private static boolean exists(String name) {
         try {
-            return Files.isRegularFile(Path.of(name));
+            return Files.exists(Path.of(name));
         } catch (InvalidPathException e) {
             return false;
         }

@@ -69,6 +69,8 @@ class UsageMessagesTest {
                 + "GET /}}\n");
         refused("pacer: invalid --request-timeout '2s': a workload file's requests are set in the file", "run",
                 w.toString(), "--request-timeout", "2s", "--rate", "10", "-d", "1s");
+        refused("pacer: invalid scenario file '" + dir.resolve("w.yaml") + "': is a folder", "run", "--scenario",
+                dir.resolve("w.yaml").toString());
         Path file = Files.writeString(dir.resolve("notes.txt"), "x");
         refused("pacer: invalid --hlog '" + file.resolve("run.hlog") + "': " + file + " is a file, not a folder",
                 "run", "--rate", "10", "-d", "1s", "--hlog", file.resolve("run.hlog").toString());
