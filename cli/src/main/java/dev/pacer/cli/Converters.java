@@ -112,21 +112,16 @@ final class Converters {
             throw new CommandLine.TypeConversionException("invalid whole number '" + value + "': expected a whole "
                     + "number in ASCII digits, such as 8");
         }
-        long n;
-        try {
-            n = Long.parseLong(value);
-        } catch (NumberFormatException e) { // digits past 2^63
-            n = value.startsWith("-") ? Long.MIN_VALUE : Long.MAX_VALUE;
-        }
-        if (n > max || n == Long.MAX_VALUE && !value.equals(Long.toString(Long.MAX_VALUE))) {
+        java.math.BigInteger n = new java.math.BigInteger(value);
+        if (n.compareTo(java.math.BigInteger.valueOf(max)) > 0) {
             throw new CommandLine.TypeConversionException("invalid whole number '" + value + "': too large (at most "
                     + max + ")");
         }
-        if (n < min || n == Long.MIN_VALUE && !value.equals(Long.toString(Long.MIN_VALUE))) {
+        if (n.compareTo(java.math.BigInteger.valueOf(min)) < 0) {
             throw new CommandLine.TypeConversionException("invalid whole number '" + value + "': too small (at least "
                     + min + ")");
         }
-        return n;
+        return n.longValueExact();
     }
 
     /** A double flag as {@link NumberText} reads every number: {@code 0.5}, {@code 1e-3}, {@code 2k}; no hex. */

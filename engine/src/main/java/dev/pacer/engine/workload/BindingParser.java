@@ -299,6 +299,7 @@ final class BindingParser {
         }
         byte[][] labels = new byte[c.args.size()][];
         long[] weights = new long[c.args.size()];
+        long sum = 0;
         for (int i = 0; i < labels.length; i++) {
             String arg = c.args.get(i);
             int colon = arg.lastIndexOf(':');
@@ -313,15 +314,13 @@ final class BindingParser {
                             + "the sum of its weights");
                 }
             }
-            if (i > 0 && weights[i - 1] > Long.MAX_VALUE - w) {
+            if (sum > Long.MAX_VALUE - w) {
                 throw new IllegalArgumentException("pick: the weights add up past " + Long.MAX_VALUE
                         + "; scale them down");
             }
             labels[i] = label.getBytes(StandardCharsets.UTF_8);
-            weights[i] = w + (i > 0 ? weights[i - 1] : 0); // running sums here, to check them as they grow
-        }
-        for (int i = weights.length - 1; i > 0; i--) {
-            weights[i] -= weights[i - 1];
+            weights[i] = w;
+            sum += w;
         }
         return new Fns.Pick(salt, labels, weights);
     }

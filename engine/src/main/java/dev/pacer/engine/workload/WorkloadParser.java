@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonPointer;
 import dev.pacer.engine.workload.Template.Encoding;
 import dev.pacer.engine.workload.Template.Slot;
 import dev.pacer.engine.op.OpMix;
+import dev.pacer.engine.api.SettingException;
 import java.io.IOException;
 import java.io.StringReader;
 import java.net.URI;
@@ -153,7 +154,8 @@ public final class WorkloadParser {
         }
         String name = top.containsKey("name") ? text(top.get("name").getValueNode(), "name") : defaultName();
         if (control(name, false) >= 0) { // it is printed: a terminal would act on it
-            throw new WorkloadException(source, line(top.get("name").getValueNode()), "name '" + visible(name)
+            throw new WorkloadException(source, line(top.get("name").getValueNode()), "name '"
+                    + SettingException.visible(name)
                     + "' has a control character");
         }
         long seed = 0;
@@ -253,7 +255,8 @@ public final class WorkloadParser {
         String name = scalar(t.getKeyNode(), "an op's name");
         int keyLine = line(t.getKeyNode());
         if (!OpMix.NAME.matcher(name).matches()) {
-            throw new WorkloadException(source, keyLine, "op name '" + visible(name) + "' must be 1 to 64 letters, "
+            throw new WorkloadException(source, keyLine, "op name '" + SettingException.visible(name)
+                    + "' must be 1 to 64 letters, "
                     + "digits, _ . - starting with a letter, digit or _");
         }
         Map<String, NodeTuple> m = mapping(t.getValueNode(), "op '" + name + "'", OP_KEYS);
@@ -333,7 +336,8 @@ public final class WorkloadParser {
         }
         int control = control(target, false);
         if (control >= 0) {
-            throw new WorkloadException(source, line(rn), "request '" + visible(request) + "': the path has a control "
+            throw new WorkloadException(source, line(rn), "request '" + SettingException.visible(request)
+                    + "': the path has a control "
                     + "character (" + String.format("U+%04X", control) + "); percent-encode it");
         }
         if (target.indexOf('#') >= 0) {
@@ -680,16 +684,6 @@ public final class WorkloadParser {
             }
         }
         return -1;
-    }
-
-    /** {@code text} with its control characters escaped (a backslash, u, four hex digits), for a one-line message. */
-    private static String visible(String text) {
-        StringBuilder b = new StringBuilder(text.length());
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            b.append(c < 0x20 || c == 0x7f ? String.format("\\u%04x", (int) c) : String.valueOf(c));
-        }
-        return b.toString();
     }
 
     private static int line(Node node) {

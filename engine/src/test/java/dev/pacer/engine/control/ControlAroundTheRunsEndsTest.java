@@ -45,14 +45,7 @@ class ControlAroundTheRunsEndsTest {
                     Thread.sleep(40_000);
                     return null;
                 }, new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream()));
-        Thread runner = new Thread(() -> {
-            try {
-                run.run();
-            } catch (Exception e) {
-                throw new RuntimeException(e);
-            }
-        });
-        runner.start();
+        Thread runner = started(run);
         try (HttpClient client = HttpClient.newHttpClient();
              HttpControlServer s = HttpControlServer.start(ControlEndpoint.parse("0"), null, run.controller())) {
             assertTrue(run.activity().awaitStarted(30, TimeUnit.SECONDS));
@@ -82,14 +75,7 @@ class ControlAroundTheRunsEndsTest {
         LoadRun run = new LoadRun(RunOptions.builder(config).interval(Duration.ofMillis(100)).build(),
                 cycle -> null, new PrintStream(new ByteArrayOutputStream()),
                 new PrintStream(new ByteArrayOutputStream()));
-        Thread runner = new Thread(() -> {
-            try {
-                run.run();
-            } catch (Exception e) {
-                throw new RuntimeException(e);
-            }
-        });
-        runner.start();
+        Thread runner = started(run);
         try (HttpClient client = HttpClient.newHttpClient();
              HttpControlServer s = HttpControlServer.start(ControlEndpoint.parse("0"), null, run.controller())) {
             for (String[] ask : new String[][] {{"/rate", "3000"}, {"/threads", "4"}}) {
@@ -107,5 +93,18 @@ class ControlAroundTheRunsEndsTest {
             runner.join(20_000);
         }
         assertFalse(runner.isAlive(), "the run ended when stopped before its start");
+    }
+
+    /** A thread running {@code run}, started. */
+    private static Thread started(LoadRun run) {
+        Thread runner = new Thread(() -> {
+            try {
+                run.run();
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        runner.start();
+        return runner;
     }
 }
