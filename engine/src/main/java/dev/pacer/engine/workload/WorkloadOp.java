@@ -38,6 +38,8 @@ final class WorkloadOp implements AsyncOp, OpMix {
     /** Per op, per step: whether its response's body, or its headers, must be kept. */
     private final boolean[][] needsBody;
     private final boolean[][] needsHeaders;
+    /** Whether each step's method is idempotent (RFC 9110 9.2.2), so it may go again after a keep-alive close. */
+    private final boolean[][] idempotent;
     /** The most values any op saves: the size of a session's saved slots. */
     private final int maxSaved;
     private final List<String> opNames;
@@ -51,6 +53,7 @@ final class WorkloadOp implements AsyncOp, OpMix {
         this.ops = workload.ops().toArray(Workload.Op[]::new);
         this.needsBody = perStep(StepCheck::needsBody);
         this.needsHeaders = perStep(StepCheck::needsHeaders);
+        this.idempotent = perStep(step -> RequestClient.Exchange.idempotentMethod(step.method()));
         this.maxSaved = workload.ops().stream().mapToInt(op -> op.savedNames().size()).max().orElse(0);
         this.opNames = workload.ops().stream().map(Workload.Op::name).toList();
         int port = workload.base().getPort() < 0 ? 80 : workload.base().getPort();
@@ -200,6 +203,11 @@ final class WorkloadOp implements AsyncOp, OpMix {
         @Override
         public boolean keepsBody() {
             return needsBody[opIndex][step];
+        }
+
+        @Override
+        public boolean idempotent() {
+            return idempotent[opIndex][step];
         }
 
         @Override

@@ -9,6 +9,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.pacer.engine.LoadTest;
 import dev.pacer.engine.api.Outcome;
+import dev.pacer.engine.op.http.DropsSecondRequestServer;
 import dev.pacer.engine.op.http.RequestClient;
 import dev.pacer.engine.api.OpSummary;
 import dev.pacer.engine.api.Summary;
@@ -193,6 +194,36 @@ class WorkloadOpTest {
 
     private static Outcome run(WorkloadOp op, long cycle) throws Exception {
         return op.run(cycle);
+    }
+
+    @Test
+    void aStepCrossingAKeepAliveCloseIsResentOnceIfIdempotentAndCountedOnce() throws Exception {
+        try (DropsSecondRequestServer server = new DropsSecondRequestServer()) {
+            // two steps a cycle on one connection: every step after a connection's first is dropped once
+            Workload get = WorkloadParser.parse("base: " + server.base() + "\nops: {a: {weight: 1, steps: ["
+                    + "{request: GET /a}, {request: DELETE /b}]}}", "w.yaml", dir, Map.of());
+            try (WorkloadOp op = new WorkloadOp(get, 1, Duration.ofSeconds(5), Duration.ofSeconds(10), 1,
+                    RunClock.system())) {
+                for (long c = 0; c < 20; c++) {
+                    assertEquals(Outcome.OK, run(op, c), "cycle " + c);
+                }
+            }
+            assertEquals(40, server.answered.get(), "each step answered once");
+            assertEquals(39, server.dropped.get(), "each connection's second request dropped, but the last's");
+
+            server.reset();
+            // a POST may have been processed: it is not sent again, and its cycle ends as a reset
+            Workload post = WorkloadParser.parse("base: " + server.base() + "\nops: {a: {weight: 1, "
+                    + "request: POST /b, body: x}}", "w.yaml", dir, Map.of());
+            try (WorkloadOp op = new WorkloadOp(post, 1, Duration.ofSeconds(5), Duration.ofSeconds(10), 1,
+                    RunClock.system())) {
+                for (long c = 0; c < 6; c++) { // a new connection, then the same one again
+                    assertEquals(c % 2 == 0 ? Outcome.OK : CheckOutcomes.RESET, run(op, c), "cycle " + c);
+                }
+            }
+            assertEquals(3, server.answered.get());
+            assertEquals(3, server.dropped.get());
+        }
     }
 
     @Test

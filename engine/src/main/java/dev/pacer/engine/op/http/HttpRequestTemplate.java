@@ -174,10 +174,7 @@ final class HttpRequestTemplate {
 
     /** Whether the method is idempotent (RFC 9110 9.2.2), so a request the server may not have seen can be resent. */
     boolean isIdempotent() {
-        return switch (method) {
-            case "GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE" -> true;
-            default -> false;
-        };
+        return RequestClient.Exchange.idempotentMethod(method);
     }
 
     boolean isHead() {

@@ -69,6 +69,20 @@ public final class RequestClient implements AutoCloseable {
         boolean keepsBody();
 
         /**
+         * Whether the request just returned is idempotent (RFC 9110 9.2.2: GET, HEAD, PUT, DELETE, OPTIONS, TRACE),
+         * so that it may go again when a reused connection closes before a byte of its response.
+         */
+        boolean idempotent();
+
+        /** Whether {@code method} is idempotent (RFC 9110 9.2.2): GET, HEAD, PUT, DELETE, OPTIONS, TRACE. */
+        static boolean idempotentMethod(String method) {
+            return switch (method) {
+                case "GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE" -> true;
+                default -> false;
+            };
+        }
+
+        /**
          * The response to the request last returned (valid during this call only): the cycle's next request, or null
          * when the cycle is over, with {@link #outcome()}.
          */
@@ -268,6 +282,13 @@ public final class RequestClient implements AutoCloseable {
         private Channel channel;
         private Completion inFlight;
         private long sentNanos;
+        /** Responses read on the current channel: above 0 it is a reused keep-alive connection. */
+        private int served;
+        /**
+         * The request on the wire, kept (a retained duplicate) while it may go again: sent idempotent on a reused
+         * connection, and not yet resent. Released when its response is whole, when it is resent, or dropped.
+         */
+        private ByteBuf again;
 
         Connection(EventLoop loop, Exchange exchange) {
             this.loop = loop;
@@ -290,6 +311,7 @@ public final class RequestClient implements AutoCloseable {
                 ChannelFuture f = bootstrap.connect(address);
                 Channel ch = f.channel();
                 channel = ch;
+                served = 0;
                 f.addListener(done -> {
                     if (!done.isSuccess() && ch == channel) {
                         channel = null; // its first cycle connects again
@@ -329,14 +351,48 @@ public final class RequestClient implements AutoCloseable {
         private void send(ByteBuf request) {
             sentNanos = transport.clock.nanoTime();
             parser.reset(false, response, exchange.keepsHeaders(), exchange.keepsBody()); // a workload sends no HEAD
+            dropAgain();
             if (channel != null && channel.isActive()) {
+                if (served > 0 && exchange.idempotent()) {
+                    again = request.retainedDuplicate();
+                }
                 channel.writeAndFlush(request, channel.voidPromise());
                 return;
             }
             abandon(); // a channel that died, or one opened ahead that is not open yet
+            connectAndWrite(request);
+        }
+
+        /**
+         * The channel closed or was reset before a byte of the response: when it was a reused keep-alive connection
+         * the server most likely closed it as idle while the request was on its way, unprocessed. An idempotent
+         * request goes once more on a new connection, as browsers and HTTP clients do; its cycle completes once,
+         * the request's times running from the first send. True if it was resent.
+         */
+        private boolean resendAfterIdleClose() {
+            if (inFlight == null || again == null || !parser.nothingRead()) {
+                return false;
+            }
+            ByteBuf request = again;
+            again = null;
+            abandon();
+            connectAndWrite(request);
+            return true;
+        }
+
+        private void dropAgain() {
+            if (again != null) {
+                again.release();
+                again = null;
+            }
+        }
+
+        /** Opens a new channel and writes {@code request} on it once it is open. */
+        private void connectAndWrite(ByteBuf request) {
             ChannelFuture f = bootstrap.connect(address);
             Channel ch = f.channel();
             channel = ch;
+            served = 0;
             f.addListener(done -> {
                 if (ch != channel || inFlight == null) {
                     request.release(); // given up meanwhile (timeout, close)
@@ -354,15 +410,16 @@ public final class RequestClient implements AutoCloseable {
 
         /** The response to the cycle's request is whole: its next request, or the cycle's end. */
         private void responded() {
-            ByteBuf again;
+            dropAgain();
+            ByteBuf request;
             try {
-                again = exchange.next(response, alloc());
+                request = exchange.next(response, alloc());
             } catch (RuntimeException e) {
                 finish(Outcome.forThrowable(e));
                 return;
             }
-            if (again != null) {
-                send(again);
+            if (request != null) {
+                send(request);
             } else {
                 finish(exchange.outcome());
             }
@@ -375,6 +432,7 @@ public final class RequestClient implements AutoCloseable {
                 return;
             }
             inFlight = null;
+            dropAgain();
             release(this);
             c.complete(outcome);
         }
@@ -437,6 +495,7 @@ public final class RequestClient implements AutoCloseable {
                         return;
                     }
                     if (done) {
+                        served++;
                         if (parser.mustClose() || in.isReadable()) {
                             abandon();
                         }
@@ -449,7 +508,7 @@ public final class RequestClient implements AutoCloseable {
 
             @Override
             public void channelInactive(ChannelHandlerContext ctx) {
-                if (ctx.channel() != channel) {
+                if (ctx.channel() != channel || resendAfterIdleClose()) {
                     return;
                 }
                 channel = null;
@@ -464,7 +523,8 @@ public final class RequestClient implements AutoCloseable {
 
             @Override
             public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-                if (ctx.channel() == channel) {
+                if (ctx.channel() == channel
+                        && !(HttpOutcomes.forFailure(cause) == HttpOutcomes.RESET && resendAfterIdleClose())) {
                     abandon();
                     fail(cause);
                 }

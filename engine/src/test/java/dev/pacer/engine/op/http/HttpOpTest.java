@@ -476,63 +476,23 @@ class HttpOpTest {
         }
     }
 
-    /**
-     * A keep-alive server whose idle close crosses each connection's second request: it answers the first
-     * request on a connection, then closes the connection on reading the second, unanswered.
-     */
-    private static void serveOneThenClose(java.net.Socket sock, AtomicLong answered, AtomicLong dropped) {
-        try (sock) {
-            java.io.InputStream in = sock.getInputStream();
-            int state = 0;
-            int requestsHere = 0;
-            for (int b; (b = in.read()) >= 0; ) {
-                boolean next = (b == '\r' && (state == 0 || state == 2)) || (b == '\n' && (state == 1 || state == 3));
-                state = next ? state + 1 : 0;
-                if (state == 4) {
-                    state = 0;
-                    if (++requestsHere == 2) {
-                        dropped.incrementAndGet();
-                        return;
-                    }
-                    answered.incrementAndGet();
-                    byte[] ok = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".getBytes(StandardCharsets.US_ASCII);
-                    sock.getOutputStream().write(ok);
-                }
-            }
-        } catch (IOException e) {
-            // the client closed
-        }
-    }
-
     @Test
     void aRequestCrossingAKeepAliveIdleCloseIsResentOnceAndCountedOnce() throws Exception {
-        AtomicLong answered = new AtomicLong();
-        AtomicLong dropped = new AtomicLong();
-        try (ServerSocket server = new ServerSocket(0, 256, java.net.InetAddress.getLoopbackAddress())) {
-            Thread.ofVirtual().start(() -> {
-                while (!server.isClosed()) {
-                    try {
-                        java.net.Socket sock = server.accept();
-                        Thread.ofVirtual().start(() -> serveOneThenClose(sock, answered, dropped));
-                    } catch (IOException closed) {
-                        return;
-                    }
-                }
-            });
-            String url = "http://127.0.0.1:" + server.getLocalPort() + "/";
+        try (DropsSecondRequestServer server = new DropsSecondRequestServer()) {
+            String url = server.base() + "/";
             Summary get = run(null, 1, 30, null, url(url, "connections", "1"), null);
             assertEquals(30L, get.ops());
             assertEquals(30L, get.outcomes().get("2xx"), "each GET the server dropped went again: " + get.outcomes());
-            assertEquals(30L, answered.get(), "the server answered each op once");
-            assertTrue(dropped.get() >= 25, "and dropped the second request of each connection: " + dropped.get());
+            assertEquals(30L, server.answered.get(), "the server answered each op once");
+            assertTrue(server.dropped.get() >= 25, "and dropped the second request of each connection: "
+                    + server.dropped.get());
 
-            answered.set(0);
-            dropped.set(0);
+            server.reset();
             // a POST may have been processed: it is not sent again, and each drop is one reset
             Summary post = run(null, 1, 30, null, url(url, "connections", "1", "method", "POST", "body", "x"), null);
             assertEquals(30L, post.ops());
-            assertEquals(answered.get(), (long) post.outcomes().get("2xx"), post.outcomes().toString());
-            assertEquals(dropped.get(), (long) post.errorsByType().get("reset"), post.outcomes().toString());
+            assertEquals(server.answered.get(), (long) post.outcomes().get("2xx"), post.outcomes().toString());
+            assertEquals(server.dropped.get(), (long) post.errorsByType().get("reset"), post.outcomes().toString());
         }
     }
 
