@@ -28,12 +28,12 @@ final class HttpOptions {
             + "file's bytes.")
     String body;
 
-    @Option(names = "--connect-timeout", paramLabel = "DURATION", description = "http op: connect timeout (default "
-            + "5s).")
+    @Option(names = "--connect-timeout", paramLabel = "DURATION", description = "http op, workloads: connect "
+            + "timeout (default 5s).")
     String connectTimeout;
 
-    @Option(names = "--request-timeout", paramLabel = "DURATION", description = "http op: request timeout (default "
-            + "30s).")
+    @Option(names = "--request-timeout", paramLabel = "DURATION", description = "http op, workloads: request "
+            + "timeout (default 30s).")
     String requestTimeout;
 
     @Option(names = "--expect", paramLabel = "CLASSES",
@@ -48,17 +48,17 @@ final class HttpOptions {
     boolean http2;
 
     @Option(names = {"-c", "--connections"}, paramLabel = "N",
-            description = "http op: connections to the server (HTTP/1.1: default 64, each one request at a time, so "
-                    + "also "
-                    + "the bound on requests in flight; HTTP/2: default 1, streams multiplexed).")
+            description = "http op, workloads: connections to the server (HTTP/1.1: default 64, each one request "
+                    + "(a workload: one cycle) at a time, so also the bound on those in flight; HTTP/2: default 1, "
+                    + "streams multiplexed).")
     String connections;
 
     @Option(names = "--io-threads", paramLabel = "N",
             description = "http op, postgres --client vertx: event-loop threads (default: half the cores, 1 to 4).")
     String ioThreads;
 
-    @Option(names = {"-k", "--insecure"}, description = "http op: trust any TLS certificate (self-signed test "
-            + "servers).")
+    @Option(names = {"-k", "--insecure"}, description = "http op, workloads: trust any TLS "
+            + "certificate (self-signed test servers).")
     boolean insecure;
 
     /** The options given, keyed as the op reads them. */
@@ -87,12 +87,14 @@ final class HttpOptions {
 
     /**
      * Refuses the op flags (given as flags or in a scenario file) that {@code op} does not read, naming the op that
-     * does: the http op reads these, the postgres op five of them and its own ({@link PostgresOptions}).
+     * does: the http op reads these, the postgres op five of them and its own ({@link PostgresOptions}), an HTTP
+     * workload those of its client ({@link #WORKLOAD_TOO}).
      */
     static void refuseUnlessHttp(OpSpec op) {
         java.util.function.Predicate<String> takes = switch (op.name()) {
             case "http" -> key -> !PostgresOptions.OWN.contains(key);
             case "postgres" -> key -> POSTGRES_TOO.contains(key) || PostgresOptions.OWN.contains(key);
+            case "workload" -> WORKLOAD_TOO::contains;
             default -> key -> false;
         };
         op.options().entrySet().stream().filter(e -> !takes.test(e.getKey())).findFirst().ifPresent(given -> {
@@ -104,6 +106,10 @@ final class HttpOptions {
                     : "only the http op takes it: add ${op} http");
         });
     }
+
+    /** The http op's flags an HTTP workload's client reads too: the rest say what a request is, which its file does. */
+    private static final java.util.Set<String> WORKLOAD_TOO = java.util.Set.of("connections", "connect-timeout",
+            "request-timeout", "insecure");
 
     /** The http op's flags the postgres op reads too. */
     private static final java.util.Set<String> POSTGRES_TOO = java.util.Set.of("url", "connections", "connect-timeout",

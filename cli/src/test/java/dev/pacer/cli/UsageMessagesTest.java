@@ -67,8 +67,8 @@ class UsageMessagesTest {
         refused("pacer: invalid workload file '/dev/null': not a regular file", "show", "/dev/null");
         Path w = Files.writeString(dir.resolve("shop.yaml"), "base: http://127.0.0.1:1\nops: {a: {weight: 1, request: "
                 + "GET /}}\n");
-        refused("pacer: invalid --request-timeout '2s': a workload file's requests are set in the file", "run",
-                w.toString(), "--request-timeout", "2s", "--rate", "10", "-d", "1s");
+        refused("pacer: invalid --method 'POST': a workload file's requests are set in the file", "run",
+                w.toString(), "--method", "POST", "--rate", "10", "-d", "1s");
         refused("pacer: invalid scenario file '" + dir.resolve("w.yaml") + "': is a folder", "run", "--scenario",
                 dir.resolve("w.yaml").toString());
         Path file = Files.writeString(dir.resolve("notes.txt"), "x");

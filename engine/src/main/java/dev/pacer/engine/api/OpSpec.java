@@ -45,6 +45,22 @@ public record OpSpec(String name, String argument, Map<String, List<String>> opt
         return values == null || values.isEmpty() ? null : values.get(values.size() - 1);
     }
 
+    /**
+     * A yes-or-no option: false when not given, true when given empty or {@code true}.
+     *
+     * @throws SettingException naming the value when it is neither true nor false
+     */
+    public boolean flag(String key) {
+        String text = option(key);
+        if (text == null || text.equals("false")) {
+            return false;
+        }
+        if (text.isEmpty() || text.equals("true")) {
+            return true;
+        }
+        throw new SettingException(key, text, "expected true or false");
+    }
+
     /** Every value given for an option, in order. */
     public List<String> optionValues(String key) {
         return options.getOrDefault(key, List.of());

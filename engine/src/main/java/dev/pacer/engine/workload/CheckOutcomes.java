@@ -27,6 +27,8 @@ final class CheckOutcomes {
     static final Outcome TIMEOUT = Outcome.of("timeout", true);
     static final Outcome REFUSED = Outcome.of("refused", true);
     static final Outcome RESET = Outcome.of("reset", true);
+    /** The TLS handshake failed (e.g. an untrusted certificate without --insecure). */
+    static final Outcome TLS = Outcome.of("tls", true);
     /** A response that is not HTTP/1.x (the connection is closed). */
     static final Outcome PROTOCOL = Outcome.of("protocol-error", true);
     /** A body a check or save needs, longer than the client keeps. */
@@ -56,6 +58,9 @@ final class CheckOutcomes {
             }
             if (t instanceof ConnectException) {
                 return REFUSED;
+            }
+            if (t instanceof javax.net.ssl.SSLException) {
+                return TLS;
             }
             String m = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
             if (t instanceof EOFException || t instanceof ClosedChannelException || m.contains("connection reset")

@@ -45,7 +45,7 @@ final class WorkloadOp implements AsyncOp, OpMix {
     private final List<String> opNames;
 
     WorkloadOp(Workload workload, int shards, Duration connectTimeout, Duration timeout, int connections,
-               RunClock clock) throws IOException {
+               boolean insecure, RunClock clock) throws IOException {
         this.mix = Mix.of(workload.ops().stream().mapToLong(Workload.Op::weight).toArray(), shards);
         this.head = ("Host: " + workload.base().getRawAuthority() + "\r\nUser-Agent: pacer\r\n")
                 .getBytes(StandardCharsets.ISO_8859_1);
@@ -56,10 +56,9 @@ final class WorkloadOp implements AsyncOp, OpMix {
         this.idempotent = perStep(step -> RequestClient.Exchange.idempotentMethod(step.method()));
         this.maxSaved = workload.ops().stream().mapToInt(op -> op.savedNames().size()).max().orElse(0);
         this.opNames = workload.ops().stream().map(Workload.Op::name).toList();
-        int port = workload.base().getPort() < 0 ? 80 : workload.base().getPort();
         int ioThreads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors() / 2));
-        this.client = RequestClient.open(workload.base().getHost(), port, connections, ioThreads, connectTimeout,
-                timeout, clock, Session::new);
+        this.client = RequestClient.open(workload.base(), insecure, connections, ioThreads, connectTimeout, timeout,
+                clock, Session::new);
     }
 
     private boolean[][] perStep(java.util.function.Predicate<Workload.Step> p) {

@@ -17,7 +17,7 @@ import java.util.Map;
  * {@code --op workload:FILE}: the workload file's mix of requests. Options: {@code shards} (the test's shard
  * count N, which the mix needs: set by the run), {@code var} (repeatable {@code NAME=VALUE}, overriding the
  * file's vars), {@code connect-timeout} (5s), {@code request-timeout} (30s), {@code connections} (the most
- * cycles in flight, 64).
+ * cycles in flight, 64), {@code insecure} (an https:// base: trust any certificate).
  */
 public final class WorkloadOpProvider implements OpProvider {
 
@@ -63,7 +63,7 @@ public final class WorkloadOpProvider implements OpProvider {
                 throw new SettingException("connections", spec.option("connections"), "expected 1 to 100000");
             }
         }
-        return new WorkloadOp(w, shards, connect, request, connections, clock);
+        return new WorkloadOp(w, shards, connect, request, connections, spec.flag("insecure"), clock);
     }
 
     /**

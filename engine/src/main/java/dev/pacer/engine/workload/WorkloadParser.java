@@ -228,16 +228,18 @@ public final class WorkloadParser {
         String b = text(node, "base");
         try {
             URI uri = new URI(b);
-            if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
-                throw new WorkloadException(source, line(node), "base '" + b + "' must be an http:// URL with a host");
+            if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
+                throw new WorkloadException(source, line(node), "base '" + b + "' must be an http:// or https:// URL "
+                        + "with a host");
             }
             if (uri.getPort() == 0 || uri.getPort() > 65535) {
                 throw new WorkloadException(source, line(node), "base '" + b + "': port " + uri.getPort()
                         + " is out of range (1 to 65535)");
             }
             if (uri.getRawUserInfo() != null) { // it would go out in the Host header, the password in the clear
-                throw new WorkloadException(source, line(node), "base 'http://(user info not shown)@" + uri.getHost()
-                        + (uri.getPort() < 0 ? "" : ":" + uri.getPort()) + "' has a user name or password: give "
+                String port = uri.getPort() < 0 ? "" : ":" + uri.getPort();
+                throw new WorkloadException(source, line(node), "base '" + uri.getScheme()
+                        + "://(user info not shown)@" + uri.getHost() + port + "' has a user name or password: give "
                         + "credentials as a header (headers: {Authorization: ...})");
             }
             if (uri.getRawPath() != null && !uri.getRawPath().isEmpty() && !uri.getRawPath().equals("/")

@@ -10,6 +10,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.pacer.engine.LoadTest;
 import dev.pacer.engine.api.Outcome;
 import dev.pacer.engine.op.http.DropsSecondRequestServer;
+import dev.pacer.engine.op.http.SelfSignedKeys;
 import dev.pacer.engine.op.http.RequestClient;
 import dev.pacer.engine.api.OpSummary;
 import dev.pacer.engine.api.Summary;
@@ -118,7 +119,7 @@ class WorkloadOpTest {
 
     private WorkloadOp op(String url, String yaml, Duration timeout) throws IOException {
         Workload w = WorkloadParser.parse("base: " + url + "\n" + yaml, "w.yaml", dir, Map.of());
-        return new WorkloadOp(w, 1, Duration.ofSeconds(5), timeout, 16, RunClock.system());
+        return new WorkloadOp(w, 1, Duration.ofSeconds(5), timeout, 16, false, RunClock.system());
     }
 
     @Test
@@ -202,7 +203,7 @@ class WorkloadOpTest {
             // two steps a cycle on one connection: every step after a connection's first is dropped once
             Workload get = WorkloadParser.parse("base: " + server.base() + "\nops: {a: {weight: 1, steps: ["
                     + "{request: GET /a}, {request: DELETE /b}]}}", "w.yaml", dir, Map.of());
-            try (WorkloadOp op = new WorkloadOp(get, 1, Duration.ofSeconds(5), Duration.ofSeconds(10), 1,
+            try (WorkloadOp op = new WorkloadOp(get, 1, Duration.ofSeconds(5), Duration.ofSeconds(10), 1, false,
                     RunClock.system())) {
                 for (long c = 0; c < 20; c++) {
                     assertEquals(Outcome.OK, run(op, c), "cycle " + c);
@@ -215,7 +216,7 @@ class WorkloadOpTest {
             // a POST may have been processed: it is not sent again, and its cycle ends as a reset
             Workload post = WorkloadParser.parse("base: " + server.base() + "\nops: {a: {weight: 1, "
                     + "request: POST /b, body: x}}", "w.yaml", dir, Map.of());
-            try (WorkloadOp op = new WorkloadOp(post, 1, Duration.ofSeconds(5), Duration.ofSeconds(10), 1,
+            try (WorkloadOp op = new WorkloadOp(post, 1, Duration.ofSeconds(5), Duration.ofSeconds(10), 1, false,
                     RunClock.system())) {
                 for (long c = 0; c < 6; c++) { // a new connection, then the same one again
                     assertEquals(c % 2 == 0 ? Outcome.OK : CheckOutcomes.RESET, run(op, c), "cycle " + c);
@@ -223,6 +224,42 @@ class WorkloadOpTest {
             }
             assertEquals(3, server.answered.get());
             assertEquals(3, server.dropped.get());
+        }
+    }
+
+    @Test
+    void anHttpsBaseIsReachedWithInsecureAndAnUntrustedCertificateIsTls() throws Exception {
+        javax.net.ssl.SSLContext tls = javax.net.ssl.SSLContext.getInstance("TLS");
+        tls.init(SelfSignedKeys.in(dir).getKeyManagers(), null, null);
+        com.sun.net.httpserver.HttpsServer secure = com.sun.net.httpserver.HttpsServer.create(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+        secure.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(tls));
+        secure.setExecutor(Executors.newFixedThreadPool(2));
+        secure.createContext("/", this::handle);
+        secure.start();
+        try {
+            Workload w = WorkloadParser.parse("base: https://127.0.0.1:" + secure.getAddress().getPort() + "\n"
+                    + "ops: {a: {weight: 1, steps: [{request: \"GET /items/{cycle}\", "
+                    + "check: {json: {/id: \"{cycle}\"}}}, {request: POST /orders, json: {ref: 1}, "
+                    + "check: {status: 201}}]}}", "w.yaml", dir, Map.of());
+            try (WorkloadOp op = new WorkloadOp(w, 1, Duration.ofSeconds(5), Duration.ofSeconds(10), 2, true,
+                    RunClock.system())) {
+                for (long c = 0; c < 10; c++) {
+                    assertEquals(Outcome.OK, run(op, c), "cycle " + c);
+                }
+            }
+            assertEquals(20, requests.size(), "both steps of each cycle reached the server: " + requests);
+            assertEquals(10, orders.get());
+
+            requests.clear();
+            try (WorkloadOp op = new WorkloadOp(w, 1, Duration.ofSeconds(5), Duration.ofSeconds(10), 2, false,
+                    RunClock.system())) {
+                assertEquals(CheckOutcomes.TLS, run(op, 0), "the JDK's trust store does not hold the certificate");
+            }
+            assertEquals(List.of(), requests, "and nothing reached the server");
+        } finally {
+            secure.stop(0);
+            ((java.util.concurrent.ExecutorService) secure.getExecutor()).shutdownNow();
         }
     }
 
@@ -335,7 +372,7 @@ class WorkloadOpTest {
             Workload again = WorkloadParser.parse("base: " + base + "\n" + yaml, "w.yaml", dir, Map.of());
             assertEquals(one, Rendered.of(again.ops().get(0).steps().get(0), st, new Bytes(8)).target());
         }
-        try (WorkloadOp op = new WorkloadOp(w, 4, Duration.ofSeconds(5), Duration.ofSeconds(10), 4,
+        try (WorkloadOp op = new WorkloadOp(w, 4, Duration.ofSeconds(5), Duration.ofSeconds(10), 4, false,
                 RunClock.system())) {
             for (long c = 0; c < 8; c++) {
                 assertEquals(Outcome.OK, run(op, c));

@@ -186,7 +186,7 @@ class WorkloadParserTest {
             ops: {a: {weight: 1, request: GET /}}¦1¦needs 'base'
             base: http://h:1¦1¦needs 'ops'
             base: http://h:1\\nops: {}¦2¦no ops
-            base: ftp://h:1\\nops: {a: {weight: 1, request: GET /}}¦1¦http:// URL
+            base: ftp://h:1\\nops: {a: {weight: 1, request: GET /}}¦1¦http:// or https:// URL
             base: http://h:1/api\\nops: {a: {weight: 1, request: GET /}}¦1¦paths go in each request
             base: http://h:1\\nbogus: 1\\nops: {a: {weight: 1, request: GET /}}¦2¦unknown key 'bogus'
             base: http://h:1\\nops:\\n  a: {weight: 0, request: GET /}¦3¦weight must be ≥ 1

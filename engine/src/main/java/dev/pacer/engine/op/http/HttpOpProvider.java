@@ -8,6 +8,7 @@ import dev.pacer.engine.api.Durations;
 import dev.pacer.engine.api.SettingException;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import javax.net.ssl.SSLException;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
@@ -73,7 +74,7 @@ public final class HttpOpProvider implements OpProvider {
         checkDescriptors(connections);
         int cores = Runtime.getRuntime().availableProcessors();
         int ioThreads = positive(spec.option("io-threads"), Math.max(1, Math.min(4, cores / 2)), "io-threads", 256);
-        boolean insecure = flag(spec.option("insecure"), "insecure");
+        boolean insecure = spec.flag("insecure");
         HttpRequestTemplate template = new HttpRequestTemplate(spec.option("url"), or(spec.option("method"), "GET"),
                 spec.optionValues("header"), body(spec.option("body")));
         HttpOutcomes outcomes = new HttpOutcomes(HttpOutcomes.parseExpect(spec.option("expect")));
@@ -131,7 +132,8 @@ public final class HttpOpProvider implements OpProvider {
         }
     }
 
-    private static SslContext ssl(boolean insecure, boolean h2) throws IOException {
+    /** The client's TLS: the JDK's trust store, or any certificate when {@code insecure}; ALPN h2 when {@code h2}. */
+    static SslContext ssl(boolean insecure, boolean h2) throws SSLException {
         SslContextBuilder b = SslContextBuilder.forClient();
         if (insecure) {
             b.trustManager(InsecureTrustManagerFactory.INSTANCE);
@@ -155,16 +157,6 @@ public final class HttpOpProvider implements OpProvider {
             // below
         }
         throw new SettingException(setting, text, "expected a whole number from 1 to " + max);
-    }
-
-    private static boolean flag(String text, String setting) {
-        if (text == null || text.equals("false")) {
-            return false;
-        }
-        if (text.isEmpty() || text.equals("true")) {
-            return true;
-        }
-        throw new SettingException(setting, text, "expected true or false");
     }
 
     /**

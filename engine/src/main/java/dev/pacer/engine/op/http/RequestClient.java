@@ -13,9 +13,11 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslContext;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ProtocolException;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.ClosedChannelException;
@@ -27,6 +29,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLException;
 
 /**
  * HTTP/1.1 requests that the caller renders itself (a workload's requests differ every cycle), over keep-alive
@@ -107,6 +110,9 @@ public final class RequestClient implements AutoCloseable {
     private final HttpTransport transport;
     private final boolean ownsTransport;
     private final InetSocketAddress address;
+    /** TLS for an https:// base (a handler per connection, its SNI the base's host), or null. */
+    private final SslContext ssl;
+    private final String host;
     private final long timeoutNanos;
     private final Connection[] all;
     private final Connection[] idle;
@@ -115,11 +121,13 @@ public final class RequestClient implements AutoCloseable {
     private boolean closed;
     private final List<ScheduledFuture<?>> scanners = new ArrayList<>();
 
-    private RequestClient(HttpTransport transport, boolean ownsTransport, InetSocketAddress address, int connections,
-                          long timeoutNanos, Supplier<? extends Exchange> exchanges) {
+    private RequestClient(HttpTransport transport, boolean ownsTransport, InetSocketAddress address, SslContext ssl,
+                          String host, int connections, long timeoutNanos, Supplier<? extends Exchange> exchanges) {
         this.transport = transport;
         this.ownsTransport = ownsTransport;
         this.address = address;
+        this.ssl = ssl;
+        this.host = host;
         this.timeoutNanos = timeoutNanos;
         this.all = new Connection[connections];
         this.idle = new Connection[connections];
@@ -154,18 +162,25 @@ public final class RequestClient implements AutoCloseable {
     }
 
     /**
-     * Opens a client to {@code host:port} (connections open on first use, or with {@link #openAhead(int, long)}),
-     * each with an exchange from {@code exchanges}.
+     * Opens a client to {@code base}'s host and port, {@code http://} or {@code https://} (port 80 or 443 unless it
+     * says), TLS trusting any certificate when {@code insecure}; connections open on first use, or with
+     * {@link #openAhead(int, long)}, each with an exchange from {@code exchanges}.
      *
      * @throws UnknownHostException when the host does not resolve
+     * @throws SSLException when the JDK's TLS cannot be set up
      */
-    public static RequestClient open(String host, int port, int connections, int ioThreads, Duration connectTimeout,
-                                     Duration requestTimeout, dev.pacer.ratelimit.api.NanoClock clock,
-                                     Supplier<? extends Exchange> exchanges) throws UnknownHostException {
-        InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(host), port);
+    public static RequestClient open(URI base, boolean insecure, int connections, int ioThreads,
+                                     Duration connectTimeout, Duration requestTimeout,
+                                     dev.pacer.ratelimit.api.NanoClock clock, Supplier<? extends Exchange> exchanges)
+            throws UnknownHostException, SSLException {
+        boolean tls = "https".equals(base.getScheme());
+        int port = base.getPort() >= 0 ? base.getPort() : tls ? 443 : 80;
+        InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(base.getHost()), port);
+        SslContext ssl = tls ? HttpOpProvider.ssl(insecure, false) : null;
         HttpTransport transport = new HttpTransport(ioThreads, connectTimeout, clock);
         try {
-            return new RequestClient(transport, true, address, connections, requestTimeout.toNanos(), exchanges);
+            return new RequestClient(transport, true, address, ssl, base.getHost(), connections,
+                    requestTimeout.toNanos(), exchanges);
         } catch (RuntimeException | Error e) {
             transport.close();
             throw e;
@@ -173,12 +188,12 @@ public final class RequestClient implements AutoCloseable {
     }
 
     /**
-     * Another client on this one's event loops, to {@code address} (a warm-up's private server), with
+     * Another client on this one's event loops, to {@code address} (a warm-up's private server, plain HTTP), with
      * {@code connections} connections and exchanges from {@code exchanges}; closing it leaves the event loops to
      * this one.
      */
     public RequestClient to(InetSocketAddress address, int connections, Supplier<? extends Exchange> exchanges) {
-        return new RequestClient(transport, false, address, connections, timeoutNanos, exchanges);
+        return new RequestClient(transport, false, address, null, null, connections, timeoutNanos, exchanges);
     }
 
     HttpTransport transport() {
@@ -296,6 +311,9 @@ public final class RequestClient implements AutoCloseable {
             this.bootstrap = transport.bootstrap(loop).handler(new ChannelInitializer<SocketChannel>() {
                 @Override
                 protected void initChannel(SocketChannel ch) {
+                    if (ssl != null) {
+                        ch.pipeline().addLast(ssl.newHandler(ch.alloc(), host, address.getPort()));
+                    }
                     ch.pipeline().addLast(new Handler());
                 }
             });

@@ -12,13 +12,10 @@ import dev.pacer.engine.op.Ops;
 import dev.pacer.engine.api.Summary;
 import dev.pacer.engine.run.ActivityConfig;
 import java.io.ByteArrayOutputStream;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,26 +36,9 @@ class HttpsOpTest {
     @TempDir
     Path dir;
 
-    KeyManagerFactory selfSigned() throws Exception {
-        Path store = dir.resolve("server.p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-alias", "server", "-keyalg", "EC", "-dname", "CN=localhost", "-validity", "2",
-                "-storetype", "PKCS12", "-keystore", store.toString(), "-storepass", "secret", "-keypass", "secret",
-                "-ext", "SAN=ip:127.0.0.1").redirectErrorStream(true).start();
-        keytool.getInputStream().transferTo(OutputStream.nullOutputStream());
-        assertEquals(0, keytool.waitFor(), "keytool made the certificate");
-        KeyStore ks = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(store)) {
-            ks.load(in, "secret".toCharArray());
-        }
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(ks, "secret".toCharArray());
-        return kmf;
-    }
-
     @Test
     void aSelfSignedServerIsReachedWithInsecureAndRefusedWithout() throws Exception {
-        KeyManagerFactory kmf = selfSigned();
+        KeyManagerFactory kmf = SelfSignedKeys.in(dir);
         SSLContext tls = SSLContext.getInstance("TLS");
         tls.init(kmf.getKeyManagers(), null, null);
 
@@ -94,7 +74,7 @@ class HttpsOpTest {
 
     @Test
     void http2OverTlsNegotiatedByAlpn() throws Exception {
-        io.netty.handler.ssl.SslContext ssl = io.netty.handler.ssl.SslContextBuilder.forServer(selfSigned())
+        io.netty.handler.ssl.SslContext ssl = io.netty.handler.ssl.SslContextBuilder.forServer(SelfSignedKeys.in(dir))
                 .applicationProtocolConfig(new io.netty.handler.ssl.ApplicationProtocolConfig(
                         io.netty.handler.ssl.ApplicationProtocolConfig.Protocol.ALPN,
                         io.netty.handler.ssl.ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
