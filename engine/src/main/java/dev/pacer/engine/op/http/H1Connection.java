@@ -29,7 +29,7 @@ import io.netty.handler.ssl.SslContext;
  * so later events about the same request find nothing to complete. Events from a channel this
  * connection no longer uses (closed after a timeout) are ignored.
  */
-final class H1Connection implements Runnable {
+final class H1Connection implements Runnable, OneAtATimePool.Carrier {
 
     final H1Pool pool;
     final EventLoop loop;
@@ -97,8 +97,14 @@ final class H1Connection implements Runnable {
         return opened;
     }
 
+    @Override
+    public EventLoop loop() {
+        return loop;
+    }
+
     /** Hands this (idle) connection a request; called by its owner, on any thread. */
-    void dispatch(long cycle, Completion completion) {
+    @Override
+    public void dispatch(long cycle, Completion completion) {
         this.nextCycle = cycle;
         this.next = completion;
         loop.execute(this);
@@ -204,7 +210,8 @@ final class H1Connection implements Runnable {
     }
 
     /** On the event loop, from the pool's scan: gives up a request older than the timeout. */
-    void checkTimeout(long now) {
+    @Override
+    public void checkTimeout(long now) {
         if (inFlight != null && now - sentNanos > pool.timeoutNanos) {
             abandon();
             finish(HttpOutcomes.TIMEOUT);

@@ -22,11 +22,7 @@ import java.net.UnknownHostException;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLException;
@@ -41,13 +37,10 @@ import javax.net.ssl.SSLException;
  * {@link #MAX_BODY}) only when the exchange asks, in arrays the connection reuses. So a cycle allocates nothing on
  * its way here once the connections are warm. Thread-safe.
  *
- * <h2>Shared state</h2>
- * {@code idle}, {@code idleCount}, {@code pending}, {@code closed}: guarded by this object's monitor, written by
- * the senders and by the event loops that release a connection. A connection passes to its new owner through that
- * monitor, then through its event loop's task queue ({@link Connection#dispatch}), which orders the new owner's
- * reads after the old one's writes. Everything else of a connection is its event loop's alone.
- *
- * <p>Request timeouts: each event loop scans its own connections every few milliseconds (no timer per request).
+ * <p>The connections are taken from a {@link OneAtATimePool}, which also scans them for request timeouts; a
+ * connection passes to its new owner through the pool's monitor, then through its event loop's task queue
+ * ({@link Connection#dispatch}), which orders the new owner's reads after the old one's writes. Everything else of
+ * a connection is its event loop's alone; the client's own fields are written in the constructor only.
  */
 public final class RequestClient implements AutoCloseable {
 
@@ -103,10 +96,6 @@ public final class RequestClient implements AutoCloseable {
         Outcome failed(Throwable failure);
     }
 
-    /** A cycle waiting for a connection (allocated only when every connection is busy). */
-    private record Pending(long cycle, Completion completion) {
-    }
-
     private final HttpTransport transport;
     private final boolean ownsTransport;
     private final InetSocketAddress address;
@@ -115,11 +104,7 @@ public final class RequestClient implements AutoCloseable {
     private final String host;
     private final long timeoutNanos;
     private final Connection[] all;
-    private final Connection[] idle;
-    private int idleCount;
-    private final ArrayDeque<Pending> pending = new ArrayDeque<>();
-    private boolean closed;
-    private final List<ScheduledFuture<?>> scanners = new ArrayList<>();
+    private final OneAtATimePool<Connection> pool;
 
     private RequestClient(HttpTransport transport, boolean ownsTransport, InetSocketAddress address, SslContext ssl,
                           String host, int connections, long timeoutNanos, Supplier<? extends Exchange> exchanges) {
@@ -130,35 +115,10 @@ public final class RequestClient implements AutoCloseable {
         this.host = host;
         this.timeoutNanos = timeoutNanos;
         this.all = new Connection[connections];
-        this.idle = new Connection[connections];
-        List<EventLoop> loops = new ArrayList<>();
         for (int i = 0; i < connections; i++) {
             all[i] = new Connection(transport.next(), exchanges.get());
-            if (!loops.contains(all[i].loop)) {
-                loops.add(all[i].loop);
-            }
         }
-        // idle is a stack: the last pushed is used first; push in reverse so connection 0 is first
-        for (int i = connections - 1; i >= 0; i--) {
-            idle[idleCount++] = all[i];
-        }
-        long tick = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(TimeUnit.MILLISECONDS.toNanos(10),
-                timeoutNanos / 20));
-        for (EventLoop loop : loops) {
-            List<Connection> mine = new ArrayList<>();
-            for (Connection c : all) {
-                if (c.loop == loop) {
-                    mine.add(c);
-                }
-            }
-            Connection[] own = mine.toArray(Connection[]::new);
-            scanners.add(loop.scheduleAtFixedRate(() -> {
-                long now = transport.clock.nanoTime();
-                for (Connection c : own) {
-                    c.checkTimeout(now);
-                }
-            }, tick, tick, TimeUnit.NANOSECONDS));
-        }
+        this.pool = new OneAtATimePool<>(all, transport.clock, timeoutNanos);
     }
 
     /**
@@ -215,7 +175,7 @@ public final class RequestClient implements AutoCloseable {
 
     /** How many cycles may be in flight at once: the connections. */
     public int capacity() {
-        return all.length;
+        return pool.capacity();
     }
 
     /**
@@ -224,35 +184,7 @@ public final class RequestClient implements AutoCloseable {
      * completes as {@link Outcome#CANCELLED} at once.
      */
     public void send(long cycle, Completion completion) {
-        Connection c;
-        synchronized (this) {
-            if (closed) {
-                c = null;
-            } else if (idleCount == 0) {
-                pending.add(new Pending(cycle, completion));
-                return;
-            } else {
-                c = idle[--idleCount];
-                idle[idleCount] = null;
-            }
-        }
-        if (c == null) {
-            completion.complete(Outcome.CANCELLED);
-            return;
-        }
-        c.dispatch(cycle, completion);
-    }
-
-    private void release(Connection c) {
-        Pending next;
-        synchronized (this) {
-            next = pending.poll();
-            if (next == null) {
-                idle[idleCount++] = c;
-                return;
-            }
-        }
-        c.dispatch(next.cycle, next.completion);
+        pool.send(cycle, completion);
     }
 
     /**
@@ -261,18 +193,7 @@ public final class RequestClient implements AutoCloseable {
      */
     @Override
     public void close() {
-        List<Pending> dropped;
-        synchronized (this) {
-            closed = true;
-            dropped = new ArrayList<>(pending);
-            pending.clear();
-        }
-        for (ScheduledFuture<?> s : scanners) {
-            s.cancel(false);
-        }
-        for (Pending p : dropped) {
-            p.completion.complete(Outcome.CANCELLED);
-        }
+        pool.close();
         for (Connection c : all) {
             c.loop.execute(c::cancel);
         }
@@ -282,7 +203,7 @@ public final class RequestClient implements AutoCloseable {
     }
 
     /** One keep-alive connection and its exchange: all its work runs on its event loop; it is its own task. */
-    private final class Connection implements Runnable {
+    private final class Connection implements Runnable, OneAtATimePool.Carrier {
         final EventLoop loop;
         final Exchange exchange;
         private final Bootstrap bootstrap;
@@ -339,8 +260,14 @@ public final class RequestClient implements AutoCloseable {
             });
         }
 
+        @Override
+        public EventLoop loop() {
+            return loop;
+        }
+
         /** Hands this (idle) connection a cycle; called by its owner, on any thread. */
-        void dispatch(long cycle, Completion completion) {
+        @Override
+        public void dispatch(long cycle, Completion completion) {
             this.nextCycle = cycle;
             this.next = completion;
             loop.execute(this);
@@ -451,7 +378,7 @@ public final class RequestClient implements AutoCloseable {
             }
             inFlight = null;
             dropAgain();
-            release(this);
+            pool.release(this);
             c.complete(outcome);
         }
 
@@ -470,7 +397,8 @@ public final class RequestClient implements AutoCloseable {
         }
 
         /** On the event loop, from the scan: gives up a request older than the timeout. */
-        void checkTimeout(long now) {
+        @Override
+        public void checkTimeout(long now) {
             if (inFlight != null && now - sentNanos > timeoutNanos) {
                 abandon();
                 fail(new HttpTimeoutException("no response within the request timeout"));
