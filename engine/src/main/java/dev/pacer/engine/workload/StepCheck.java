@@ -36,7 +36,7 @@ final class StepCheck {
      * @return the failure (a warn check's is its {@code warn-} outcome), or null
      */
     Outcome judge(Workload.Step step, CycleState st, int status, byte[] body, int bodyLength,
-                  Function<String, String> headers) {
+                  Function<String, String> headers, Function<String, String> cookies) {
         Workload.Check check = step.check();
         Outcome warned = null;
         int read = -1; // -1: the JSON pointers not read yet; 0: read; 1: read, and a value needs the tree
@@ -111,7 +111,7 @@ final class StepCheck {
                 }
                 target++;
             } else {
-                value = headers.apply(save.header());
+                value = save.header() != null ? headers.apply(save.header()) : cookies.apply(save.cookie());
                 if (value == null) {
                     return CheckOutcomes.EXTRACT_MISSING;
                 }
@@ -159,7 +159,7 @@ final class StepCheck {
 
     /** Whether a step needs the response's headers: a header save. */
     static boolean needsHeaders(Workload.Step step) {
-        return step.saves().stream().anyMatch(s -> s.header() != null);
+        return step.saves().stream().anyMatch(s -> s.header() != null || s.cookie() != null);
     }
 
     /** The first index of {@code needle[0, m)} in {@code hay[0, n)}, or -1. */

@@ -68,7 +68,7 @@ public record Workload(String name, String source, URI base, long seed, Map<Stri
      * @param pointer the JSON value to save, or null
      * @param header  the header to save, or null
      */
-    record Save(String name, int slot, JsonPointer pointer, String header) {
+    record Save(String name, int slot, JsonPointer pointer, String header, String cookie) {
     }
 
     /** The op names, in the file's order. */

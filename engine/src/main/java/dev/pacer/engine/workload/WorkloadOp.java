@@ -174,6 +174,7 @@ final class WorkloadOp implements AsyncOp, OpMix {
         /** The response being judged, for {@link #headers}. */
         private H1Response response;
         private final Function<String, String> headers = name -> response.header(name);
+        private final Function<String, String> cookies = name -> response.cookie(name);
         private int opIndex;
         private int step;
         private Outcome warned;
@@ -215,7 +216,7 @@ final class WorkloadOp implements AsyncOp, OpMix {
             response = r;
             Outcome o;
             try {
-                o = check.judge(op.steps().get(step), st, r.status(), r.body(), r.bodyLength(), headers);
+                o = check.judge(op.steps().get(step), st, r.status(), r.body(), r.bodyLength(), headers, cookies);
             } finally {
                 response = null;
             }

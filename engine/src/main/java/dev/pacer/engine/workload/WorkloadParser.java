@@ -56,7 +56,7 @@ public final class WorkloadParser {
             "transfer-encoding");
     private static final Pattern VAR = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_-]*)}");
     private static final Pattern IDENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]*");
-    private static final Pattern SAVE = Pattern.compile("(json|header)\\((.*)\\)");
+    private static final Pattern SAVE = Pattern.compile("(json|header|cookie)\\((.*)\\)");
 
     private final String source;
     private final Path dir;
@@ -393,23 +393,28 @@ public final class WorkloadParser {
         Node v = s.getValueNode();
         Matcher m = SAVE.matcher(text(v, "save").strip());
         if (!m.matches()) {
-            throw new WorkloadException(source, line(v), "save '" + name + "': expected json(/pointer) or "
-                    + "header(Name), got '"
-                    + scalar(v, "save") + "'");
+            throw new WorkloadException(source, line(v), "save '" + name + "': expected json(/pointer), "
+                    + "header(Name) or cookie(name), got '" + scalar(v, "save") + "'");
         }
         String arg = m.group(2).strip();
         JsonPointer pointer = null;
         String header = null;
+        String cookie = null;
         if (m.group(1).equals("json")) {
             pointer = pointer(v, arg);
         } else {
-            if (!arg.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
-                throw new WorkloadException(source, line(v), "save '" + name + "': '" + arg + "' is not a header name");
+            if (!arg.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) { // a token (RFC 9110 5.6.2), as both names are
+                throw new WorkloadException(source, line(v), "save '" + name + "': '" + arg + "' is not a "
+                        + m.group(1) + " name");
             }
-            header = arg;
+            if (m.group(1).equals("header")) {
+                header = arg;
+            } else {
+                cookie = arg;
+            }
         }
         saved.add(name);
-        return new Workload.Save(name, saved.size() - 1, pointer, header);
+        return new Workload.Save(name, saved.size() - 1, pointer, header, cookie);
     }
 
     private JsonPointer pointer(Node node, String text) {

@@ -288,6 +288,9 @@ final class WorkloadWarmUp {
         for (Workload.Save save : step.saves()) {
             if (save.header() != null) {
                 head.append(save.header()).append(": ").append(saved(cycle)).append("\r\n");
+            } else if (save.cookie() != null) {
+                head.append("Set-Cookie: ").append(save.cookie()).append('=').append(saved(cycle))
+                        .append("; Path=/; HttpOnly\r\n");
             }
         }
         if (shape == 2 && payload.length > 1) { // chunked, in two chunks

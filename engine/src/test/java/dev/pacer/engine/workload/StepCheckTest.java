@@ -37,7 +37,7 @@ class StepCheckTest {
         byte[] b = body.getBytes(StandardCharsets.UTF_8);
         byte[] padded = java.util.Arrays.copyOf(b, b.length + 7); // only [0, length) is the body
         padded[b.length] = '}';
-        return check.judge(step, st, 200, padded, b.length, name -> null);
+        return check.judge(step, st, 200, padded, b.length, name -> null, name -> null);
     }
 
     @Test
@@ -269,6 +269,7 @@ class StepCheckTest {
         byte[] b = body.toByteArray();
         Workload.Step step = step("json: {/id: '42'}", "");
         assertEquals(byTree(step, new CycleState(0, 0), b),
-                new StepCheck().judge(step, new CycleState(0, 0), 200, b, b.length, name -> null));
+                new StepCheck().judge(step, new CycleState(0, 0), 200, b, b.length, name -> null,
+                        name -> null));
     }
 }

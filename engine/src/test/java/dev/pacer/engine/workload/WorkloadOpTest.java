@@ -42,6 +42,8 @@ class WorkloadOpTest {
     private final List<String> requests = new CopyOnWriteArrayList<>();
     private final Map<String, String> bodies = new ConcurrentHashMap<>();
     private final AtomicInteger orders = new AtomicInteger();
+    /** The Cookie header of each request to /me. */
+    private final List<String> cookies = new CopyOnWriteArrayList<>();
     /** The client's port of the connection each order was created on ("o-1" -> port) and each path came on. */
     private final Map<String, Integer> createdOn = new ConcurrentHashMap<>();
     private final Map<String, Integer> pathOn = new ConcurrentHashMap<>();
@@ -100,6 +102,13 @@ class WorkloadOpTest {
             body = in.length > 0 && new String(in, StandardCharsets.UTF_8).contains("\"ref\":7") ? "{}"
                     : "{\"orderId\": \"o-" + n + "\"}";
             x.getResponseHeaders().add("Location", "/orders/o-" + n);
+        } else if (path.equals("/login")) { // the session cookie set twice (the last wins), among others
+            x.getResponseHeaders().add("Set-Cookie", "theme=dark; Path=/");
+            x.getResponseHeaders().add("Set-Cookie", "sid=first; Path=/");
+            x.getResponseHeaders().add("Set-Cookie", " sid = s-" + orders.incrementAndGet() + " ; HttpOnly; Path=/");
+            x.getResponseHeaders().add("Set-Cookie2", "sid=not-this");
+        } else if (path.equals("/me")) {
+            cookies.add(String.valueOf(x.getRequestHeaders().getFirst("Cookie")));
         } else if (path.equals("/never")) {
             return; // no response: the client's request timeout ends it
         } else if (path.startsWith("/status/")) {
@@ -317,6 +326,33 @@ class WorkloadOpTest {
             assertEquals("{\"ref\":3}", bodies.get("/orders"));
             assertEquals("{\"order\":\"o-1\",\"at\":\"/orders/o-1\"}", bodies.get("/orders/o-1/pay"));
         }
+    }
+
+    @Test
+    void aSavedCookieIsTheLastSetCookiesValueAndAMissingOneEndsTheCycle() throws Exception {
+        try (WorkloadOp op = op("""
+                ops:
+                  session:
+                    weight: 1
+                    steps:
+                      - {request: POST /login, save: {sid: cookie(sid), theme: cookie(theme)}}
+                      - {request: GET /me, headers: {Cookie: "sid={sid}; theme={theme}"}}
+                """)) {
+            assertEquals(Outcome.OK, run(op, 0));
+            assertEquals(Outcome.OK, run(op, 1));
+        }
+        assertEquals(List.of("sid=s-1; theme=dark", "sid=s-2; theme=dark"), cookies);
+        try (WorkloadOp op = op("""
+                ops:
+                  session:
+                    weight: 1
+                    steps:
+                      - {request: POST /login, save: {sid: cookie(SID)}}
+                      - {request: GET /me, headers: {Cookie: "sid={sid}"}}
+                """)) {
+            assertEquals(CheckOutcomes.EXTRACT_MISSING, run(op, 0), "a cookie's name is case-sensitive");
+        }
+        assertEquals(2, cookies.size(), "and the step after it was not sent");
     }
 
     @Test

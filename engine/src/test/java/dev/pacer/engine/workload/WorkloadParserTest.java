@@ -197,6 +197,8 @@ class WorkloadParserTest {
             base: http://h:1\\nops:\\n  a: {weight: 1, request: /x}¦3¦method and a path
             base: http://h:1\\nops:\\n  a: {weight: 1, request: GET x}¦3¦must start with /
             base: http://h:1\\nops:\\n  a: {weight: 1, request: HEAD /}¦3¦HEAD is not supported
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, save: {s: cookie(a b)}}¦3¦'a b' is not a \
+            cookie name
             base: http://h:1\\nops:\\n  a: {weight: 1, request: 'GET /{nope}'}¦3¦{nope} is neither a binding
             base: http://h:1\\nbindings:\\n  x: frobnicate(1)\\nops: {a: {weight: 1, request: GET /}}¦3¦unknown \
             function 'frobnicate'
@@ -231,7 +233,7 @@ class WorkloadParserTest {
             base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, check: {regex: '(('}}¦3¦does not compile
             base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, check: {json: {id: 1}}}¦3¦not a JSON pointer
             base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, check: {warn: maybe}}¦3¦true or false
-            base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, save: {o: body(x)}}¦3¦json(/pointer) or header
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, save: {o: body(x)}}¦3¦json(/pointer), header(Name) or cookie(name)
             base: http://h:1\\nops:\\n  a: {weight: 1, request: 'GET /{o}', save: {o: json(/id)}}¦3¦saved by this step
             base: http://h:1\\nops:\\n  a:\\n    weight: 1\\n    steps:\\n      - {request: 'GET /{o}'}\\n      - \
             {request: GET /, save: {o: json(/id)}}¦6¦neither a binding

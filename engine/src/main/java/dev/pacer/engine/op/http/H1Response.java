@@ -78,6 +78,55 @@ public final class H1Response {
         return null;
     }
 
+    /**
+     * The value of the cookie {@code name} (case-sensitive) that a {@code Set-Cookie} header of the response sets, the
+     * last when several do, or null: a header's text up to its first {@code ;} is {@code NAME=VALUE}, spaces and tabs
+     * around each removed (RFC 6265 5.2). Allocates the value's string.
+     */
+    public String cookie(String name) {
+        String value = null;
+        int start = 0;
+        for (int i = 0; i < headersLength; i++) {
+            if (headers[i] != '\n') {
+                continue;
+            }
+            int colon = start;
+            while (headers[colon] != ':') {
+                colon++;
+            }
+            int nameEnd = colon;
+            while (nameEnd > start && (headers[nameEnd - 1] == ' ' || headers[nameEnd - 1] == '\t')) {
+                nameEnd--;
+            }
+            if (nameIs("Set-Cookie", start, nameEnd)) {
+                int end = colon + 1;
+                while (end < i && headers[end] != ';') {
+                    end++;
+                }
+                int eq = colon + 1;
+                while (eq < end && headers[eq] != '=') {
+                    eq++;
+                }
+                if (eq < end && trimmed(colon + 1, eq).equals(name)) {
+                    value = trimmed(eq + 1, end);
+                }
+            }
+            start = i + 1;
+        }
+        return value;
+    }
+
+    /** The header bytes from {@code from} to {@code to}, spaces and tabs around them removed. */
+    private String trimmed(int from, int to) {
+        while (from < to && (headers[from] == ' ' || headers[from] == '\t')) {
+            from++;
+        }
+        while (to > from && (headers[to - 1] == ' ' || headers[to - 1] == '\t')) {
+            to--;
+        }
+        return new String(headers, from, to - from, StandardCharsets.ISO_8859_1);
+    }
+
     private boolean nameIs(String name, int from, int to) {
         if (to - from != name.length()) {
             return false;
