@@ -64,8 +64,10 @@ class PacedHttpTest {
                 .run();
 
         assertTrue(result.passed(), result.failure());
-        assertEquals(600, result.summary().ops());
-        assertEquals(600, result.histogram(Metric.RESPONSE).getTotalCount());
+        long ops = result.summary().ops();
+        // 600 slots in 3 s; on a loaded machine the last few may find all 8 threads still in a call at the end
+        assertTrue(ops >= 570 && ops <= 600, "ops: " + ops);
+        assertEquals(ops, result.histogram(Metric.RESPONSE).getTotalCount(), "each op recorded once");
     }
 
     @Test
