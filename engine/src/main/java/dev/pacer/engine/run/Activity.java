@@ -105,9 +105,12 @@ public final class Activity {
      * they are all up. Returns the start time. A run stopped before it started starts no op.
      *
      * @throws IllegalStateException when started twice, or naming the op's warm-up failure
+     * @throws dev.pacer.engine.api.SettingException when the test starts at an instant and had ended before the
+     *         warm-ups did
      */
     public long start() {
         warmUpOp();
+        config.checkReady(clock.instant()); // the warm-ups may have outlasted a test that starts at an instant
         // A test that starts at an instant (shards starting together) waits for it here, outside the lock, so a
         // stop (Ctrl-C, SIGTERM, a control) ends the wait; one started late counts from that instant all the same,
         // so its first ops are late and catch up like any late caller.

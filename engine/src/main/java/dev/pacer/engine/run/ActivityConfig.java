@@ -87,7 +87,7 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
                     + MAX_IN_FLIGHT);
         }
         if (startAt != null) {
-            checkStartAt(startAt, duration, Instant.now());
+            checkStartAt(startAt, testLength(duration, cycles, rate), Instant.now(), "this process started");
         }
         checkPacingTick(pacingTick);
         if (pacingTick != null && rate != null) {
@@ -167,6 +167,34 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
      * {@code duration} has already ended, naming it.
      */
     public static void checkStartAt(Instant startAt, Duration duration, Instant now) {
+        checkStartAt(startAt, duration, now, "this process started");
+    }
+
+    /**
+     * Rejects a start instant whose test has ended by now, when this process is ready to start it (after its
+     * warm-ups, which may have outlasted the test), naming how late it is.
+     */
+    public void checkReady(Instant now) {
+        if (startAt != null) {
+            checkStartAt(startAt, testLength(duration, cycles, rate), now, "this process was ready (its warm-ups "
+                    + "done)");
+        }
+    }
+
+    /**
+     * How long a test lasts on its schedule: its duration, or its cycles at its (global) rate when they end it
+     * sooner; null when neither bounds it.
+     */
+    static Duration testLength(Duration duration, long cycles, RateSpec rate) {
+        Duration byCycles = null;
+        if (cycles > 0 && rate != null) {
+            double nanos = Math.ceil(cycles / rate.opsPerSecond() * 1e9);
+            byCycles = nanos < Long.MAX_VALUE ? Duration.ofNanos((long) nanos) : null;
+        }
+        return duration == null || byCycles != null && byCycles.compareTo(duration) < 0 ? byCycles : duration;
+    }
+
+    private static void checkStartAt(Instant startAt, Duration duration, Instant now, String when) {
         Duration ahead = Duration.between(now, startAt);
         if (ahead.compareTo(MAX_START_DISTANCE) > 0) {
             throw new SettingException("start-at", startAt.toString(), "is " + distance(ahead) + " ahead; a test starts"
@@ -175,7 +203,7 @@ public record ActivityConfig(OpSpec op, int threads, boolean virtualThreads, Rat
         Duration ago = ahead.negated();
         if (duration != null && ago.compareTo(duration) >= 0) {
             throw new SettingException("start-at", startAt.toString(), "was " + distance(ago) + " ago: the test's "
-                    + Durations.format(duration) + " had ended before this process started");
+                    + Durations.format(duration) + " had ended before " + when);
         }
         if (ago.compareTo(MAX_START_DISTANCE) > 0) {
             throw new SettingException("start-at", startAt.toString(), "was " + distance(ago) + " ago; a late process"

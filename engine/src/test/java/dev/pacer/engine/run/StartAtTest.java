@@ -1,10 +1,15 @@
 package dev.pacer.engine.run;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pacer.engine.api.OpSpec;
 import dev.pacer.engine.api.SettingException;
+import dev.pacer.ratelimit.LimiterDesign;
+import dev.pacer.ratelimit.api.Arrivals;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -37,5 +42,36 @@ class StartAtTest {
         assertThrows(SettingException.class, () -> ActivityConfig.checkStartAt(Instant.MAX, null, NOW), "no overflow");
         assertThrows(SettingException.class, () -> ActivityConfig.checkStartAt(Instant.MIN, Duration.ofSeconds(1),
                 NOW));
+    }
+
+    @Test
+    void aTestOfCyclesLastsThemAtItsGlobalRateAndEndsAsSoonAsItsDuration() {
+        RateSpec rate = RateSpec.of(100);
+        assertEquals(Duration.ofMillis(100), ActivityConfig.testLength(null, 10, rate));
+        assertEquals(Duration.ofMillis(50), ActivityConfig.testLength(Duration.ofMillis(50), 10, rate));
+        assertEquals(Duration.ofMillis(100), ActivityConfig.testLength(Duration.ofSeconds(5), 10, rate));
+        assertEquals(null, ActivityConfig.testLength(null, 10, null), "unpaced: no schedule to end");
+        assertEquals(null, ActivityConfig.testLength(null, Long.MAX_VALUE, RateSpec.of(0.001)), "past a Duration");
+        SettingException ended = assertThrows(SettingException.class,
+                () -> config(Instant.now().minusSeconds(60), null, 10));
+        assertTrue(ended.getMessage().contains("the test's 100ms had ended before this process started"),
+                ended.getMessage());
+    }
+
+    @Test
+    void aTestThatEndedWhileThisProcessWarmedUpIsRefusedWhenItIsReady() {
+        Instant now = Instant.now();
+        ActivityConfig c = config(now.plusSeconds(2), Duration.ofSeconds(3), 0);
+        assertDoesNotThrow(() -> c.checkReady(now.plusSeconds(4)), "late, within the test: catches up");
+        SettingException late = assertThrows(SettingException.class, () -> c.checkReady(now.plusSeconds(5)));
+        assertTrue(late.getMessage().contains("was 3.00s ago: the test's 3.00s had ended before this process was "
+                + "ready (its warm-ups done)"), late.getMessage());
+        ActivityConfig cycles = config(now.plusSeconds(2), null, 100); // 1 s at 100/s
+        assertThrows(SettingException.class, () -> cycles.checkReady(now.plusSeconds(3)));
+    }
+
+    private static ActivityConfig config(Instant startAt, Duration duration, long cycles) {
+        return new ActivityConfig(OpSpec.parse("noop"), 1, false, RateSpec.of(100), duration, cycles, 0,
+                Arrivals.UNIFORM, null, null, startAt, LimiterDesign.ATOMIC);
     }
 }
