@@ -178,6 +178,12 @@ class UsageMessagesTest {
     }
 
     @Test
+    void aShardOfAnUnpacedRunIsRefused() {
+        refused("pacer: invalid --shard '1/4': needs a rate, which the shards divide: give --rate too, or a scenario",
+                "run", "--shard", "1/4", "--duration", "1s", "-q");
+    }
+
+    @Test
     void aSearchAsAShardIsRefused() {
         refused("pacer: --search cannot run as a shard (--shard 0/2)", "run", "--search", "response.p99<20ms",
                 "--shard", "0/2", "-q");

@@ -561,6 +561,10 @@ public final class LoadTest {
                 checkStrictnessWithTick(scenario, pacingTick);
             }
         }
+        if (shard != null && scenario == null && rate == null) { // unpaced, each shard would run the whole test
+            throw new SettingException("shard", shard.toString(), "needs a rate, which the shards divide: give ${rate} "
+                    + "too, or a scenario");
+        }
         ActivityConfig activity = new ActivityConfig(opSpec, workers, virtualThreads, rate, runs, cycles, maxInFlight,
                 arrivals, seed, shard, startAt, limiter, pacingTick);
         return reporting.scenario(scenario).clock(clock).build(activity);
