@@ -67,6 +67,10 @@ final class ScenarioOptions {
         if (file != null && name != null) {
             throw new IllegalArgumentException("give a scenario file or --scenario NAME, not both");
         }
+        if (name != null && name.isBlank()) { // an empty path is the working folder, which no one means
+            throw new IllegalArgumentException("invalid --scenario '" + name + "': expected a built-in scenario's name "
+                    + "(pacer scenarios lists them) or a scenario file");
+        }
         if (name != null && !ScenarioCatalog.builtIn().containsKey(name) && exists(name)) {
             file = Path.of(name); // a path where a name goes: run it (or refuse it) as the file it is
             name = null;
@@ -90,6 +94,10 @@ final class ScenarioOptions {
             throw new IllegalArgumentException("scenario file '" + file + "' does not exist"
                     + (file.toString().contains("/") || file.toString().endsWith(".yaml") ? ""
                     : "; to run a built-in scenario, use --scenario " + file));
+        }
+        if (!Files.isRegularFile(file)) { // it is read more than once: a pipe would give its text to the first only
+            throw new IllegalArgumentException("invalid scenario file '" + file + "': not a regular file (a device, "
+                    + "pipe or socket); save it to a file first");
         }
         if (WorkloadFiles.isWorkload(file)) {
             workloadFile = file;

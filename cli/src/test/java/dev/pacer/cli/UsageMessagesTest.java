@@ -178,6 +178,16 @@ class UsageMessagesTest {
     }
 
     @Test
+    void aScenarioFromAPipeOrAnEmptyNameIsOneLineNotAHangOrAFolder() throws Exception {
+        Path fifo = dir.resolve("steps.yaml");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor(), "mkfifo");
+        refused("pacer: invalid scenario file '" + fifo + "': not a regular file (a device, pipe or socket); save it "
+                + "to a file first", "run", fifo.toString(), "-q"); // no writer: reading it would wait forever
+        refused("pacer: invalid --scenario '': expected a built-in scenario's name (pacer scenarios lists them) or a "
+                + "scenario file", "run", "--scenario", "", "-q");
+    }
+
+    @Test
     void aShardOfAnUnpacedRunIsRefused() {
         refused("pacer: invalid --shard '1/4': needs a rate, which the shards divide: give --rate too, or a scenario",
                 "run", "--shard", "1/4", "--duration", "1s", "-q");
