@@ -455,7 +455,11 @@ public final class LoadTest {
         return this;
     }
 
-    /** Called with the summary once it is written (also when a signal stopped the test). */
+    /**
+     * Called with the summary once it is written (also when a signal stopped the test), on the run's thread, before
+     * {@link Running#await()} returns. A listener that throws neither fails the test nor keeps the summary from the
+     * other listeners: what it threw goes to that thread's uncaught-exception handler.
+     */
     public LoadTest onFinish(Consumer<Summary> listener) {
         finishListeners.add(Objects.requireNonNull(listener, "listener"));
         return this;
