@@ -624,11 +624,18 @@ public final class LoadTest {
             return apply(new ControlAction.SetThreads(threads));
         }
 
-        /** Stops granting ops until {@link #resume()}; the paused time is given away. */
+        /**
+         * Stops granting ops until {@link #resume()}; the paused time is given away. Already paused: nothing changes
+         * and nothing is recorded (the change returned has the note {@code nothing changed: already paused}).
+         */
         public Change pause() {
             return apply(new ControlAction.Pause());
         }
 
+        /**
+         * Grants ops again. Not paused: nothing changes and nothing is recorded (the change returned has the note
+         * {@code nothing changed: not paused}).
+         */
         public Change resume() {
             return apply(new ControlAction.Resume());
         }
