@@ -1,11 +1,11 @@
 package dev.pacer.cli;
 
 import dev.pacer.engine.api.IoReason;
+import dev.pacer.engine.api.SettingException;
 import dev.pacer.engine.api.StandardStreams;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -70,38 +70,12 @@ final class OutputFiles {
         });
     }
 
-    /** Checks that {@code file} can be written; returns the file it names, links resolved. */
+    /** Checks that {@code file} can be written (the engine's check, in the flag's words); returns the file it names. */
     private static Path checkOne(String flag, Path file) {
-        String bad = "invalid " + flag + " '" + file + "': ";
-        if (file.toString().isBlank()) {
-            throw new IllegalArgumentException(bad + "give a file name");
-        }
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null && Files.exists(parent) && !Files.isDirectory(parent)) {
-            throw new IllegalArgumentException(bad + parent + " is a file, not a folder");
-        }
-        if (parent == null || !Files.isDirectory(parent)) {
-            throw new IllegalArgumentException(bad + "the folder " + parent + " does not exist");
-        }
-        if (Files.isDirectory(file)) {
-            throw new IllegalArgumentException(bad + "is a folder");
-        }
         try {
-            if (Files.exists(file)) {
-                if (!Files.isWritable(file)) {
-                    throw new IllegalArgumentException(bad + "cannot write it");
-                }
-                // a pipe has no real path (/dev/stdout of `pacer ... | gzip`, /dev/fd/63 of >(gzip)); a device or a
-                // pipe may be shared, so its name serves
-                return Files.isRegularFile(file) && !StandardStreams.isStream(file) ? file.toRealPath()
-                        : file.toAbsolutePath().normalize();
-            }
-            Path real = parent.toRealPath().resolve(file.getFileName());
-            Files.newOutputStream(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
-            Files.delete(file);
-            return real;
-        } catch (IOException e) {
-            throw new IllegalArgumentException(bad + "cannot make a file there (" + why(e) + ")");
+            return dev.pacer.engine.api.OutputFiles.checkWritable(flag, file);
+        } catch (SettingException e) {
+            throw new IllegalArgumentException("invalid " + flag + " '" + file + "': " + e.reason());
         }
     }
 

@@ -175,7 +175,7 @@ public final class LoadTest {
 
     /** A test that plays the scenario in a YAML file. */
     public static LoadTest scenario(Path file) throws IOException {
-        return scenario(ScenarioParser.parse(file));
+        return scenario(ScenarioParser.parse(Objects.requireNonNull(file, "file")));
     }
 
     /** The op to run: yours (see {@link Op}; an {@link dev.pacer.engine.api.AsyncOp} completes later). */
@@ -205,6 +205,7 @@ public final class LoadTest {
      * file))}; a bad file is refused with one {@code file:line:} line when the test starts.
      */
     public LoadTest workload(Path file) {
+        Objects.requireNonNull(file, "file");
         return op(OpSpec.parse((dev.pacer.engine.workload.SqlWorkloadParser.isSql(file) ? "postgres:" : "workload:")
                 + file));
     }
@@ -309,6 +310,9 @@ public final class LoadTest {
      * compiled (default: zero, none; the CLI's default is {@link dev.pacer.engine.run.EngineWarmUp#DEFAULT_BOUND}).
      */
     public LoadTest engineWarmUp(Duration bound) {
+        if (bound == null) {
+            throw new SettingException("engine-warm-up", "null", "must be given (a duration, 0 or more)");
+        }
         reporting.engineWarmUp(bound);
         return this;
     }
@@ -438,7 +442,9 @@ public final class LoadTest {
 
     /**
      * Called after every interval, on the reporter thread. A listener that throws fails the test: its load
-     * stops (ops in flight get the grace period) and {@link Running#await()} throws what it threw.
+     * stops (ops in flight get the grace period) and no interval listener is called again; every op measured still
+     * reaches the log, the CSV and the summary, which is written (failed, with what it threw) and given to the
+     * {@link #onFinish} listeners; then {@link Running#await()} throws what it threw.
      */
     public LoadTest onInterval(Consumer<IntervalReport> listener) {
         intervalListeners.add(Objects.requireNonNull(listener, "listener"));
@@ -455,7 +461,11 @@ public final class LoadTest {
         return this;
     }
 
-    /** Called with the summary once it is written (also when a signal stopped the test). */
+    /**
+     * Called with the summary once it is written (also when a signal stopped the test), on the run's thread, before
+     * {@link Running#await()} returns. A listener that throws neither fails the test nor keeps the summary from the
+     * other listeners: what it threw goes to that thread's uncaught-exception handler.
+     */
     public LoadTest onFinish(Consumer<Summary> listener) {
         finishListeners.add(Objects.requireNonNull(listener, "listener"));
         return this;
@@ -507,6 +517,10 @@ public final class LoadTest {
         boolean owned = op == null;
         LoadRun loadRun;
         try {
+            if (theOp.threads() < 0) {
+                throw new SettingException("threads", Integer.toString(theOp.threads()), "the op's threads() ("
+                        + theOp.getClass().getName() + ") must be 0 (no preference) or more");
+            }
             if (!threadsGiven && theOp.threads() > 0 && theOp.threads() != threads) {
                 options = options(theOp.threads());
             }
@@ -598,6 +612,8 @@ public final class LoadTest {
     /** A test that is running: change it, watch it, wait for it. Thread-safe. */
     public static final class Running {
         private static final String SOURCE = "api";
+        /** The signals a run handles (see {@link #handleSignals}), which {@link #signal} plays. */
+        private static final List<String> SIGNALS = List.of("SIGINT", "SIGTERM", "SIGHUP");
         private final LoadRun run;
         private final CompletableFuture<Result> result;
 
@@ -624,11 +640,18 @@ public final class LoadTest {
             return apply(new ControlAction.SetThreads(threads));
         }
 
-        /** Stops granting ops until {@link #resume()}; the paused time is given away. */
+        /**
+         * Stops granting ops until {@link #resume()}; the paused time is given away. Already paused: nothing changes
+         * and nothing is recorded (the change returned has the note {@code nothing changed: already paused}).
+         */
         public Change pause() {
             return apply(new ControlAction.Pause());
         }
 
+        /**
+         * Grants ops again. Not paused: nothing changes and nothing is recorded (the change returned has the note
+         * {@code nothing changed: not paused}).
+         */
         public Change resume() {
             return apply(new ControlAction.Resume());
         }
@@ -647,11 +670,16 @@ public final class LoadTest {
         }
 
         /**
-         * As if the process got signal {@code name} ({@code SIGINT}, {@code SIGTERM}): the first stops the
-         * test, a second ends the grace period at once. For a terminal library that catches Ctrl-C itself.
+         * As if the process got signal {@code name} ({@code SIGINT}, {@code SIGTERM} or {@code SIGHUP}, the ones a
+         * run handles): the first stops the test, a second ends the grace period at once. For a terminal library
+         * that catches Ctrl-C itself. Another name is refused ({@link IllegalArgumentException}) and the test goes on.
          */
         public void signal(String name) {
             Objects.requireNonNull(name, "name"); // before the stop: it is recorded with the name
+            if (!SIGNALS.contains(name)) {
+                throw new IllegalArgumentException("invalid signal '" + SettingException.visible(name) + "': one of "
+                        + String.join(", ", SIGNALS));
+            }
             run.requestStop(StopReason.SIGNAL, name);
         }
 
@@ -689,8 +717,16 @@ public final class LoadTest {
             }
         }
 
-        /** Waits at most {@code timeout} for the test's end (one too long to count in nanoseconds: without end). */
+        /**
+         * Waits at most {@code timeout} for the test's end (one too long to count in nanoseconds: without end; zero:
+         * not at all). A negative timeout is refused ({@link IllegalArgumentException}).
+         */
         public Result await(Duration timeout) throws Exception {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative()) {
+                throw new IllegalArgumentException("invalid timeout '" + Durations.format(timeout)
+                        + "': must not be negative");
+            }
             try {
                 return result.get(TimeUnit.NANOSECONDS.convert(timeout), TimeUnit.NANOSECONDS); // saturates
             } catch (ExecutionException e) {

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Where a run's {@link Scenario} comes from: a YAML file, pacer's built-in scenarios by name, or a knee search made
@@ -20,7 +21,7 @@ public final class ScenarioCatalog {
 
     /** The scenario file's, checked; a bad value is a {@code ScenarioException} naming its line. */
     public static Scenario read(Path file) throws IOException {
-        return ScenarioParser.parse(file);
+        return ScenarioParser.parse(Objects.requireNonNull(file, "file"));
     }
 
     /** The built-in scenarios by name, in the order {@code pacer scenarios} lists them. */
@@ -30,7 +31,7 @@ public final class ScenarioCatalog {
 
     /** The built-in scenario {@code name}; a name that is none is a {@code SettingException} listing them. */
     public static Scenario named(String name) {
-        return Scenarios.named(name);
+        return Scenarios.named(Objects.requireNonNull(name, "name"));
     }
 
     /**
@@ -43,6 +44,6 @@ public final class ScenarioCatalog {
 
     /** A search's precision as written: {@code 2%} or {@code 0.02}. */
     public static double precision(String text) {
-        return RatePlan.Search.parsePrecision(text);
+        return RatePlan.Search.parsePrecision(Objects.requireNonNull(text, "text"));
     }
 }

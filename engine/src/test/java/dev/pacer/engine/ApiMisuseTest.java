@@ -160,4 +160,78 @@ class ApiMisuseTest {
         assertTrue(e.getMessage().contains("must be given"), e.getMessage());
         assertEquals("grace", assertThrows(SettingException.class, () -> LoadTest.rate(10).grace(null)).setting());
     }
+
+    @Test
+    void aNullArgumentIsRefusedNamingTheParameter() throws Exception {
+        LoadTest.Running r = LoadTest.rate(1000).op(cycle -> null).cycles(5).start();
+        assertEquals("timeout", assertThrows(NullPointerException.class, () -> r.await(null)).getMessage());
+        assertEquals(5, r.await().summary().ops());
+        assertEquals("name", assertThrows(NullPointerException.class, () -> ScenarioCatalog.named(null)).getMessage());
+        assertEquals("file", assertThrows(NullPointerException.class, () -> ScenarioCatalog.read(null)).getMessage());
+        assertEquals("file", assertThrows(NullPointerException.class, () -> LoadTest.scenario((Path) null))
+                .getMessage());
+        assertEquals("text", assertThrows(NullPointerException.class, () -> ScenarioCatalog.precision(null))
+                .getMessage());
+        assertEquals("file", assertThrows(NullPointerException.class, () -> LoadTest.rate(10).workload(null))
+                .getMessage());
+        SettingException warmUp = assertThrows(SettingException.class, () -> LoadTest.rate(10).engineWarmUp(null));
+        assertEquals("engine-warm-up", warmUp.setting());
+        assertEquals("invalid engine-warm-up 'null': must be given (a duration, 0 or more)", warmUp.getMessage());
+    }
+
+    @Test
+    void aNegativeAwaitTimeoutIsRefusedNotTakenForARunStillGoing() throws Exception {
+        LoadTest.Running r = LoadTest.rate(1000).op(cycle -> null).cycles(5).start();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> r.await(Duration.ofSeconds(-1)));
+        assertEquals("invalid timeout '-1.00s': must not be negative", e.getMessage());
+        assertEquals(5, r.await(Duration.ofSeconds(30)).summary().ops());
+    }
+
+    @Test
+    void anHlogInAFolderThatIsNotThereOrThatIsAFolderIsRefusedAtTheStartNamingIt(@TempDir Path dir) {
+        Path missing = dir.resolve("nonexistent/x.hlog");
+        SettingException e = assertThrows(SettingException.class,
+                () -> LoadTest.rate(10).op(cycle -> null).cycles(1).hlog(missing).start());
+        assertEquals("hlog", e.setting());
+        assertEquals("invalid hlog '" + missing + "': the folder " + missing.getParent() + " does not exist",
+                e.getMessage());
+        SettingException folder = assertThrows(SettingException.class,
+                () -> LoadTest.rate(10).op(cycle -> null).cycles(1).hlog(dir).start());
+        assertEquals("invalid hlog '" + dir + "': is a folder", folder.getMessage());
+        assertEquals("csv", assertThrows(SettingException.class,
+                () -> LoadTest.rate(10).op(cycle -> null).cycles(1).csv(missing).start()).setting());
+        assertEquals("summary", assertThrows(SettingException.class,
+                () -> LoadTest.rate(10).op(cycle -> null).cycles(1).summaryJson(dir).start()).setting());
+    }
+
+    @Test
+    void anOpThatAsksForANegativeNumberOfThreadsIsRefusedNamingIt() {
+        Op negative = new Op() {
+            @Override
+            public Outcome run(long cycle) {
+                return null;
+            }
+
+            @Override
+            public int threads() {
+                return -3;
+            }
+        };
+        SettingException e = assertThrows(SettingException.class,
+                () -> LoadTest.rate(10).op(negative).cycles(1).start());
+        assertEquals("threads", e.setting());
+        assertEquals("-3", e.value());
+        assertTrue(e.getMessage().contains("must be 0 (no preference) or more"), e.getMessage());
+    }
+
+    @Test
+    void aSignalARunDoesNotHandleIsRefusedAndTheRunGoesOn() throws Exception {
+        LoadTest.Running r = LoadTest.rate(100).op(cycle -> null).duration(Duration.ofSeconds(30)).start();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> r.signal("SIGFOO"));
+        assertEquals("invalid signal 'SIGFOO': one of SIGINT, SIGTERM, SIGHUP", e.getMessage());
+        assertTrue(r.status().get("running").asBoolean(), "not stopped");
+        r.signal("SIGHUP");
+        assertEquals("SIGHUP", r.await(Duration.ofSeconds(20)).summary().stoppedBy());
+    }
 }

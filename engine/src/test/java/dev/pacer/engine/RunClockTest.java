@@ -51,6 +51,37 @@ class RunClockTest {
     }
 
     @Test
+    void aSecondPauseOrAResumeWhileRunningChangesNothingAndIsRecordedNowhere(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path hlog = dir.resolve("run.hlog");
+        List<dev.pacer.engine.api.Change> heard = new CopyOnWriteArrayList<>();
+        LoadTest.Running running = PoissonRunTest.quiet(LoadTest.rate(100).op(cycle -> null)
+                .duration(Duration.ofSeconds(3)).hlog(hlog).onChange(heard::add)).clock(clock).start();
+        long t0 = clock.nanoTime();
+        clock.advanceTo(t0 + 1_000 * MS);
+        String notPaused = running.execute("resume");
+        assertTrue(notPaused.startsWith("ok: ") && notPaused.endsWith("; nothing changed: not paused"), notPaused);
+        String paused = running.execute("pause");
+        assertTrue(paused.startsWith("ok: pause (") && !paused.contains("nothing changed"), paused);
+        String again = running.execute("pause");
+        assertTrue(again.startsWith("ok: ") && again.endsWith("; nothing changed: already paused"), again);
+        assertEquals("nothing changed: already paused", running.pause().note());
+        clock.advance(1_000 * MS);
+        assertEquals("", running.resume().note());
+        assertEquals("nothing changed: not paused", running.resume().note());
+        LoadTest.Result r = ManualClock.finish(clock, running);
+        List<dev.pacer.engine.api.ChangeKind> kinds = List.of(dev.pacer.engine.api.ChangeKind.PAUSE,
+                dev.pacer.engine.api.ChangeKind.RESUME);
+        assertEquals(kinds, r.summary().changes().stream().map(dev.pacer.engine.api.Change::kind)
+                .filter(kinds::contains).toList(), "one pause and one resume in the summary");
+        assertEquals(kinds, heard.stream().map(dev.pacer.engine.api.Change::kind).filter(kinds::contains).toList(),
+                "and to the change listeners");
+        assertEquals(kinds, dev.pacer.engine.hlog.HlogReader.read(hlog).markers().stream()
+                .map(m -> m.kind()).filter(kinds::contains).toList(), "and in the log");
+        assertEquals(200, r.summary().ops(), "the pause held for the second from the first pause");
+    }
+
+    @Test
     void aRampFollowsItsLineInEveryIntervalAndAStaircaseStepsOnTime() throws Exception {
         List<IntervalReport> intervals = new CopyOnWriteArrayList<>();
         LoadTest.Result r = ManualClock.play(clock, LoadTest.scenario(ScenarioParser.parse("""

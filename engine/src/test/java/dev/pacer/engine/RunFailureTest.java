@@ -85,6 +85,72 @@ class RunFailureTest {
     }
 
     @Test
+    void anIntervalListenerThatThrowsLosesNoMeasuredOpFromAnyFileAndTheSummaryIsWritten(@TempDir Path dir)
+            throws Exception {
+        ManualRunClock clock = new ManualRunClock();
+        Path hlog = dir.resolve("run.hlog");
+        Path csv = dir.resolve("run.csv");
+        Path json = dir.resolve("summary.json");
+        AtomicLong calls = new AtomicLong();
+        AtomicLong seen = new AtomicLong();
+        java.util.List<Summary> finished = new java.util.concurrent.CopyOnWriteArrayList<>();
+        LoadTest.Running running = PoissonRunTest.quiet(LoadTest.rate(500).op(cycle -> {
+            calls.incrementAndGet();
+            return null;
+        }).duration(Duration.ofSeconds(2)).interval(Duration.ofMillis(200)).hlog(hlog).csv(csv).summaryJson(json)
+                .onInterval(r -> {
+                    if (seen.incrementAndGet() == 3) {
+                        throw new IllegalStateException("listener broke");
+                    }
+                }).onFinish(finished::add)).clock(clock).start();
+        Exception e = assertThrows(IllegalStateException.class, () -> ManualClock.finish(clock, running));
+        assertEquals("listener broke", e.getMessage(), "await() still throws what the listener threw");
+        assertEquals(3, seen.get(), "no interval listener is called after the throw");
+        long ops = calls.get();
+        assertTrue(ops >= 300 && ops <= 301, "the load stopped at the third interval: " + ops);
+        long rows = java.nio.file.Files.readAllLines(csv).stream().skip(1)
+                .mapToLong(l -> Long.parseLong(l.split(",")[3])).sum();
+        assertEquals(ops, rows, "every op measured is in the CSV, the third interval's too");
+        long logged = 0;
+        try (var in = java.nio.file.Files.newInputStream(hlog)) {
+            var reader = new org.HdrHistogram.HistogramLogReader(in);
+            for (org.HdrHistogram.EncodableHistogram h; (h = reader.nextIntervalHistogram()) != null; ) {
+                if ("response".equals(h.getTag())) {
+                    logged += ((org.HdrHistogram.Histogram) h).getTotalCount();
+                }
+            }
+        }
+        assertEquals(ops, logged, "every op measured is in the log");
+        var summary = dev.pacer.engine.text.Json.MAPPER.readTree(json.toFile());
+        assertEquals(ops, summary.get("ops").asLong(), "the summary is written, with every op: " + summary);
+        assertFalse(summary.get("passed").asBoolean());
+        assertTrue(summary.get("failure").asText().contains("listener broke"), summary.get("failure").asText());
+        assertEquals(1, finished.size(), "the finish listeners get the failed summary");
+        assertEquals(ops, finished.get(0).ops());
+    }
+
+    @Test
+    void aFinishListenerThatThrowsNeitherFailsTheRunNorKeepsTheSummaryFromTheOthers() throws Exception {
+        java.util.List<Throwable> uncaught = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((t, x) -> uncaught.add(x));
+        try {
+            AtomicLong second = new AtomicLong();
+            LoadTest.Result r = ManualClock.play(new ManualRunClock(), LoadTest.rate(500).op(cycle -> null).cycles(50)
+                    .onFinish(s -> {
+                        throw new IllegalStateException("finish listener broke");
+                    }).onFinish(s -> second.addAndGet(s.ops())));
+            assertEquals(50, r.summary().ops(), "the run's result is given");
+            assertTrue(r.passed(), r.failure());
+            assertEquals(50, second.get(), "the next listener got the summary");
+            assertEquals(1, uncaught.size(), "what it threw went to the uncaught-exception handler: " + uncaught);
+            assertEquals("finish listener broke", uncaught.get(0).getMessage());
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(before);
+        }
+    }
+
+    @Test
     void aChangeListenerThatThrowsDoesNotFailTheChangeWhichIsLogged(@TempDir Path dir) throws Exception {
         ManualRunClock clock = new ManualRunClock();
         Path hlog = dir.resolve("run.hlog");

@@ -83,8 +83,10 @@ public final class LoadRun {
     private volatile InetSocketAddress metricsAddress;
     /** The measured run's histograms once it has ended, else empty. */
     private volatile Map<Metric, Histogram> histograms = Map.of();
-    /** Why the run could not go on (a log it could not write), or null. */
+    /** Why the run could not go on (a log it could not write, a listener that threw), or null. */
     private volatile String outputFailure;
+    /** What an interval listener threw, or null: {@link #run()} throws it once the files are written. */
+    private volatile Throwable listenerFailure;
     /** Plays the scenario, if any; set once before the run starts. */
     private volatile ScenarioRunner scenarioRunner;
 
@@ -118,14 +120,30 @@ public final class LoadRun {
         return controller;
     }
 
-    /** Called on the reporter thread after every interval. */
+    /**
+     * Called on the reporter thread after every interval. A listener that throws fails the run: it is stopped (ops in
+     * flight get the grace period), no interval listener is called again, every op measured still reaches the log,
+     * the CSV and the summary, which is written failed with it, and then {@link #run()} throws what it threw.
+     */
     public void addIntervalListener(Consumer<IntervalReport> listener) {
-        reporter.addListener(listener);
+        reporter.addListener(r -> {
+            if (listenerFailure != null) {
+                return;
+            }
+            try {
+                listener.accept(r);
+            } catch (RuntimeException | Error e) {
+                listenerFailure = e;
+                failed("an interval listener threw " + e, "listener");
+            }
+        });
     }
 
     /**
      * Called with the summary once it has been printed and written, before {@link #awaitFinished}
      * returns: also when a signal stopped the run, so whatever it writes is written before the JVM exits.
+     * A listener that throws does not fail the run nor keep the summary from the others: what it threw goes to the
+     * thread's uncaught-exception handler.
      */
     public void addFinishListener(Consumer<Summary> listener) {
         finishListeners.add(listener);
@@ -182,7 +200,10 @@ public final class LoadRun {
         return sinks;
     }
 
-    /** Runs to the end. Returns the summary (also printed, and written when asked). */
+    /**
+     * Runs to the end. Returns the summary (also printed, and written when asked); throws what an interval listener
+     * threw, once the summary is written (see {@link #addIntervalListener}).
+     */
     @SuppressWarnings("try") // the signal handlers are held for the run's length, not used in the block
     public Summary run() throws IOException {
         running = true;
@@ -266,8 +287,9 @@ public final class LoadRun {
             try {
                 measured = reporter.run();
             } catch (RuntimeException | Error e) {
-                // a listener (onInterval, a sink) threw on the reporter's thread: the run fails with it, and
-                // its load ends with it (no op starts after this; ops in flight get the grace period)
+                // a sink or the status threw on the reporter's thread (an interval listener's throw is caught where
+                // it is called): the run fails with it, and its load ends with it (no op starts after this; ops in
+                // flight get the grace period)
                 endAfterFailure();
                 throw e;
             } finally {
@@ -302,12 +324,24 @@ public final class LoadRun {
                 }
             }
             for (Consumer<Summary> l : finishListeners) {
-                l.accept(summary);
+                try {
+                    l.accept(summary);
+                } catch (RuntimeException | Error e) { // the run has ended as it has: the others still get it
+                    Thread t = Thread.currentThread();
+                    t.getUncaughtExceptionHandler().uncaughtException(t, e);
+                }
             }
             if (feed != null) {
                 String page = reportPage();
                 feed.end(summary, SummaryText.format(summary), reportCommand(), page,
                         page == null ? null : reportFile().getFileName().toString());
+            }
+            Throwable listener = listenerFailure;
+            if (listener instanceof RuntimeException e) {
+                throw e;
+            }
+            if (listener instanceof Error e) {
+                throw e;
             }
             return summary;
         } finally {
@@ -431,7 +465,8 @@ public final class LoadRun {
     }
 
     /**
-     * Something the run needs failed ({@code source}: output, scenario): say so once, stop the run, fail its summary.
+     * Something the run needs failed ({@code source}: output, scenario, listener): say so once, stop the run, fail
+     * its summary.
      */
     private void failed(String why, String source) {
         if (outputFailure == null) {

@@ -3,6 +3,7 @@ package dev.pacer.engine.internal;
 import dev.pacer.engine.api.ControlEndpoint;
 import dev.pacer.engine.api.Threshold;
 import dev.pacer.engine.hlog.HlogPageRenderer;
+import dev.pacer.engine.api.OutputFiles;
 import dev.pacer.engine.run.ActivityConfig;
 import dev.pacer.engine.api.RunClock;
 import dev.pacer.engine.api.Scenario;
@@ -420,10 +421,11 @@ public final class RunOptions {
                 throw new SettingException("control", control.text(),
                         "listens beyond this machine, so it needs ${control-token}");
             }
-            if (engineWarmUp == null || engineWarmUp.isNegative()) {
-                throw new SettingException("engine-warm-up", engineWarmUp == null ? "null"
-                        : Durations.format(engineWarmUp),
-                        "must not be negative");
+            if (engineWarmUp == null) {
+                throw new SettingException("engine-warm-up", "null", "must be given (a duration, 0 or more)");
+            }
+            if (engineWarmUp.isNegative()) {
+                throw new SettingException("engine-warm-up", Durations.format(engineWarmUp), "must not be negative");
             }
             checkNotTooLong("engine-warm-up", engineWarmUp);
             if (metrics != null && !metrics.isLoopback() && controlToken == null) {
@@ -434,7 +436,8 @@ public final class RunOptions {
         }
 
         /**
-         * Refuses two outputs (the log, the CSV, the summary) naming one regular file, by its absolute path with links
+         * Refuses an output (the log, the CSV, the summary) that cannot be written ({@link OutputFiles#checkWritable}),
+         * and two naming one regular file, by its absolute path with links
          * resolved as far as the file exists: the one written last would leave nothing of the other. A device, a pipe
          * ({@code /dev/null}) or one of the process's streams ({@code /dev/stdout}, even when the shell sent it to a
          * file: each output appends to it, see {@link StandardStreams}) may take several.
@@ -446,6 +449,9 @@ public final class RunOptions {
             outputs.put("csv", csv);
             outputs.put("summary", summaryJson);
             outputs.forEach((setting, file) -> {
+                if (file != null) {
+                    OutputFiles.checkWritable(setting, file); // now: at the run's end what it measured would be lost
+                }
                 boolean shareable = file == null || StandardStreams.isStream(file)
                         || Files.exists(file) && !Files.isRegularFile(file);
                 if (shareable) {

@@ -252,11 +252,18 @@ public final class Activity {
         return control.setThreads(threads, source);
     }
 
-    /** Stops granting ops until {@link #resume}; the paused time is not released as a burst. */
+    /**
+     * Stops granting ops until {@link #resume}; the paused time is not released as a burst. Already paused: nothing
+     * changes and nothing is recorded (the change returned, with the note {@code nothing changed: already paused}).
+     */
     public Change pause(String source) {
         return control.pause(source);
     }
 
+    /**
+     * Grants ops again. Not paused: nothing changes and nothing is recorded (the change returned, with the note
+     * {@code nothing changed: not paused}).
+     */
     public Change resume(String source) {
         return control.resume(source);
     }

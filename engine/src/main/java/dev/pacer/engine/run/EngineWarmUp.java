@@ -59,14 +59,26 @@ public final class EngineWarmUp {
      *
      * @param ops     stand-in ops it ran (none of the real op)
      * @param seconds how long it ran, on the private activity's clock
-     * @param settled whether it ended because the JIT had settled (else at its bound, or stopped)
+     * @param settled   whether it ended because the JIT had settled (else at its bound, or stopped)
+     * @param stoppedBy who stopped the real run during it ({@code SIGINT}, {@code api}, ...; "" when not known),
+     *                  which ended it; null when it ran to its end
      */
-    public record Result(long ops, double seconds, boolean settled) {
+    public record Result(long ops, double seconds, boolean settled, String stoppedBy) {
 
-        /** Its start line: {@code pacer: engine warm-up 620ms off the record (310,000 stand-in ops), JIT settled}. */
+        /** A warm-up that ran to its end: the JIT settled, or its bound. */
+        public Result(long ops, double seconds, boolean settled) {
+            this(ops, seconds, settled, null);
+        }
+
+        /**
+         * Its start line: {@code pacer: engine warm-up 620ms off the record (310,000 stand-in ops), JIT settled}; it
+         * ends {@code stopped at its bound}, or {@code stopped by SIGINT} when a stop of the run ended it.
+         */
         public String startLine() {
+            String end = stoppedBy == null ? (settled ? "JIT settled" : "stopped at its bound")
+                    : stoppedBy.isEmpty() ? "stopped" : "stopped by " + stoppedBy;
             return String.format(Locale.ROOT, "pacer: engine warm-up %s off the record (%,d stand-in ops), %s",
-                    Durations.format(seconds * 1e9), ops, settled ? "JIT settled" : "stopped at its bound");
+                    Durations.format(seconds * 1e9), ops, end);
         }
     }
 
@@ -129,12 +141,17 @@ public final class EngineWarmUp {
             Reporter.Measurement m = reporter.run();
             ops += m.figures().ops();
             nanos += Math.max(0, warm.stopNanos() - warm.startNanos());
+            if (!real.isRunning()) {
+                break; // the stop ended this round: it is what ended the warm-up, whatever the JIT did
+            }
             boolean settled = jit.settled(); // a look after every round, so two rounds in a row count
             if (settled && round >= minRounds) {
                 return new Result(ops, nanos / 1e9, true);
             }
         }
-        return new Result(ops, nanos / 1e9, false);
+        // the source is set just after the run turns stopped: a stop that lands here may not show it yet ("")
+        return new Result(ops, nanos / 1e9, false, real.isRunning() ? null
+                : Objects.requireNonNullElse(real.stopSource(), ""));
     }
 
     /** A tenth of {@code rate}, or null where that is below the least rate there is (then every round runs at it). */

@@ -42,6 +42,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class RunControl {
 
+    /** How the note of a pause or resume that changed nothing (and was not recorded) begins. */
+    static final String NOTHING_CHANGED = "nothing changed: ";
+
     /** The activity's lock: every change, and the start, runs under it. */
     private final Object lock;
     private final ActivityConfig config;
@@ -195,9 +198,15 @@ final class RunControl {
         }
     }
 
-    /** Stops granting ops until {@link #resume}; the paused time is not released as a burst. Takes the lock. */
+    /**
+     * Stops granting ops until {@link #resume}; the paused time is not released as a burst. Already paused: nothing
+     * changes and nothing is recorded; the change returned says so in its note. Takes the lock.
+     */
     Change pause(String source) {
         synchronized (lock) {
+            if (paused) {
+                return log.change(ChangeKind.PAUSE, "", source, NOTHING_CHANGED + "already paused");
+            }
             if (limiter != null) {
                 limiter.pause();
             }
@@ -207,9 +216,15 @@ final class RunControl {
         }
     }
 
-    /** Grants ops again, and wakes the workers waiting in {@link #awaitUnpaused}. Takes the lock. */
+    /**
+     * Grants ops again, and wakes the workers waiting in {@link #awaitUnpaused}. Not paused: nothing changes and
+     * nothing is recorded; the change returned says so in its note. Takes the lock.
+     */
     Change resume(String source) {
         synchronized (lock) {
+            if (!paused) {
+                return log.change(ChangeKind.RESUME, "", source, NOTHING_CHANGED + "not paused");
+            }
             if (limiter != null) {
                 limiter.resume();
             }

@@ -221,6 +221,26 @@ class EngineWarmUpTest {
     }
 
     @Test
+    void aStopDuringTheWarmUpEndsItAndItsLineSaysWhoStoppedItNotTheBoundOrTheJit() {
+        Counting op = new Counting();
+        Activity real = new Activity(config("20000", 1, 0), op, RunClock.system());
+        // the run's Ctrl-C, as the signal handler makes it, at the warm-up's first interval
+        EngineWarmUp.Result warm = EngineWarmUp.before(real, Duration.ofSeconds(30), List.of(r -> {
+            if (real.isRunning()) {
+                real.stop(dev.pacer.engine.api.StopReason.SIGNAL, "SIGINT");
+            }
+        }));
+        assertNotNull(warm);
+        assertEquals("SIGINT", warm.stoppedBy());
+        assertTrue(!warm.settled(), warm.toString());
+        assertTrue(warm.seconds() < 5, "the stop ended it, not its 30 s bound: " + warm);
+        assertTrue(warm.startLine().endsWith(", stopped by SIGINT"), warm.startLine());
+        assertTrue(new EngineWarmUp.Result(10, 1.5, false).startLine().endsWith(", stopped at its bound"));
+        assertTrue(new EngineWarmUp.Result(10, 0.5, true).startLine().endsWith(", JIT settled"));
+        assertEquals(0, op.calls.get());
+    }
+
+    @Test
     void aRateWhoseTenthIsBelowTheLeastRateIsWarmedAtItsRate() {
         Counting op = new Counting();
         Activity real = new Activity(config("1e-6", 1, 0), op, RunClock.system());
