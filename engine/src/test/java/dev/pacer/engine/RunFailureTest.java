@@ -66,6 +66,40 @@ class RunFailureTest {
     }
 
     @Test
+    void aStopWhileTheOpWarmsUpEndsItsWarmUpAtOnceAndNoOpRuns() throws Exception {
+        java.util.concurrent.CountDownLatch warming = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicReference<Throwable> ended =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicLong calls = new AtomicLong();
+        dev.pacer.engine.api.Op op = new dev.pacer.engine.api.Op() {
+            @Override
+            public dev.pacer.engine.api.Outcome run(long cycle) {
+                calls.incrementAndGet();
+                return null;
+            }
+
+            @Override
+            public void warmUp() throws Exception {
+                warming.countDown();
+                try {
+                    Thread.sleep(60_000); // an http client's closed loop, a pool filling: long, and interruptible
+                } catch (InterruptedException e) {
+                    ended.set(e);
+                    throw e;
+                }
+            }
+        };
+        LoadTest.Running running = PoissonRunTest.quiet(LoadTest.rate(100).op(op).duration(Duration.ofSeconds(30)))
+                .start();
+        assertTrue(warming.await(10, java.util.concurrent.TimeUnit.SECONDS), "the op's warm-up began");
+        running.signal("SIGINT");
+        LoadTest.Result result = running.await(Duration.ofSeconds(10)); // the warm-up's 60 s would time this out
+        assertTrue(ended.get() instanceof InterruptedException, "the warm-up was interrupted: " + ended.get());
+        assertEquals(0, result.summary().ops(), "a run stopped before its start starts no op");
+        assertEquals(0, calls.get());
+    }
+
+    @Test
     void anIntervalListenerThatThrowsEndsTheLoadBeforeAwaitThrows() throws Exception {
         ManualRunClock clock = new ManualRunClock();
         AtomicLong calls = new AtomicLong();

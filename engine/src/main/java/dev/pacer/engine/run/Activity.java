@@ -137,7 +137,9 @@ public final class Activity {
 
     /**
      * Warms the op up ({@link Op#warmUp()}) unless that was done already; {@link #start()} calls it, and so may a
-     * caller that runs something between the op's warm-up and the start (the engine's warm-up).
+     * caller that runs something between the op's warm-up and the start (the engine's warm-up). A stop (Ctrl-C,
+     * SIGTERM, a control) while it warms interrupts this thread, which ends the op's warm-up at once: what it
+     * throws then is the stop's doing, not a failure, and the run starts no op.
      *
      * @throws IllegalStateException naming the op's warm-up failure
      */
@@ -145,12 +147,37 @@ public final class Activity {
         if (!opWarmed.compareAndSet(false, true)) {
             return;
         }
+        Thread warming = Thread.currentThread();
+        int[] state = {WARMING}; // guarded by itself: no interrupt of ours reaches this thread once it is DONE
+        control.addStopListener(() -> {
+            synchronized (state) {
+                if (state[0] == WARMING) {
+                    state[0] = INTERRUPTED;
+                    warming.interrupt();
+                }
+            }
+        });
         try {
-            op.warmUp();
+            if (isRunning()) {
+                op.warmUp();
+            }
         } catch (Exception e) {
-            throw new IllegalStateException("the op's warm-up failed: " + e.getMessage(), e);
+            if (isRunning()) {
+                throw new IllegalStateException("the op's warm-up failed: " + e.getMessage(), e);
+            }
+        } finally {
+            synchronized (state) {
+                if (state[0] == INTERRUPTED) {
+                    Thread.interrupted(); // the stop's interrupt ended the warm-up; it must not end a later wait
+                }
+                state[0] = DONE;
+            }
         }
     }
+
+    private static final int WARMING = 0;
+    private static final int INTERRUPTED = 1;
+    private static final int DONE = 2;
 
     /** The op's own line about its warm-up ({@link Op#warmUpLine()}), or null; after {@link #warmUpOp()}. */
     public String opWarmUpLine() {

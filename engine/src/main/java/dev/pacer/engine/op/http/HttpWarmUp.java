@@ -126,14 +126,21 @@ final class HttpWarmUp {
             return null;
         }
         return String.format(java.util.Locale.ROOT, "pacer: http client warm-up %s against a private server (%,d "
-                + "requests; the closed loop %s)", dev.pacer.engine.api.Durations.format(lastSeconds * 1e9),
-                answered.get(), closedLoopEnd);
+                + "requests; %s)", dev.pacer.engine.api.Durations.format(lastSeconds * 1e9),
+                answered.get(), stopped ? "cut short by the run's stop" : "the closed loop " + closedLoopEnd);
     }
+
+    /** Whether the last warm-up was interrupted (the run stopped while it warmed); written by the warming thread. */
+    private volatile boolean stopped;
 
     void run() throws InterruptedException {
         long began = REAL.nanoTime();
+        stopped = false;
         try {
             warm();
+        } catch (InterruptedException e) {
+            stopped = true;
+            throw e;
         } finally {
             lastSeconds = (REAL.nanoTime() - began) / 1e9;
         }
@@ -186,13 +193,20 @@ final class HttpWarmUp {
             BooleanSupplier jit = jitSettled.get();
             // a warm-up that cannot finish leaves the run colder, nothing worse
             long giveUp = deadline + TimeUnit.SECONDS.toNanos(5);
-            while (!done.await(100, TimeUnit.MILLISECONDS) && REAL.nanoTime() < giveUp) {
-                if (jit.getAsBoolean() && sent.get() >= MIN_REQUESTS) {
-                    enough.set(true);
+            boolean settled;
+            try {
+                while (!done.await(100, TimeUnit.MILLISECONDS) && REAL.nanoTime() < giveUp) {
+                    if (jit.getAsBoolean() && sent.get() >= MIN_REQUESTS) {
+                        enough.set(true);
+                    }
                 }
+            } finally {
+                settled = enough.get();
+                // interrupted (a stop): the lanes send nothing more, so the closing sender's cancellations end them
+                enough.set(true);
             }
             closedLoopRequests = sent.get();
-            closedLoopEnd = enough.get() ? "ended once the JIT had settled" : sent.get() >= REQUESTS
+            closedLoopEnd = settled ? "ended once the JIT had settled" : sent.get() >= REQUESTS
                     ? String.format(java.util.Locale.ROOT, "stopped at its %,d requests", REQUESTS)
                     : "stopped at its " + dev.pacer.engine.api.Durations.format(DURATION) + " bound";
             closedLoopEnded = REAL.nanoTime() - (deadline - DURATION.toNanos());
@@ -325,6 +339,12 @@ final class HttpWarmUp {
                     ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
                 }
             }
+        }
+
+        /** A client that went (a warm-up a stop cut short resets its connections): closed, not logged. */
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
         }
     }
 }

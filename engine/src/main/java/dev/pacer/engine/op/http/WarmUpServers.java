@@ -58,6 +58,12 @@ final class WarmUpServers {
             }
         }
 
+        /** A client that went (a warm-up a stop cut short resets its connections): closed, not logged. */
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+
         private static void answer(ChannelHandlerContext ctx, Http2FrameStream stream) {
             ctx.write(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().status("200"), false).stream(stream));
             ctx.writeAndFlush(new DefaultHttp2DataFrame(Unpooled.wrappedBuffer(new byte[] {'o', 'k'}),
