@@ -499,12 +499,12 @@ public final class LoadRun {
             err.println("pacer: " + ScenarioRunner.describe(options.scenario(), options.activity().duration()));
         }
         InetSocketAddress a = controlAddress;
-        if (a != null) {
-            err.println(StartLines.control(a));
+        if (a != null) { // the host asked for: a wildcard bound is the JDK's IPv6 one whichever was asked
+            err.println(StartLines.control(new InetSocketAddress(options.control().host(), a.getPort())));
         }
         InetSocketAddress m = metricsAddress;
         if (m != null) {
-            err.println("pacer: Prometheus metrics at http://" + m.getHostString() + ":" + m.getPort() + "/metrics");
+            err.println("pacer: Prometheus metrics at " + StartLines.url(m) + "/metrics");
         }
     }
 }

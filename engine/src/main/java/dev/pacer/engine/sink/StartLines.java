@@ -73,9 +73,20 @@ public final class StartLines {
 
     /** Where the control endpoint listens, what it answers, and where its console page is. */
     public static String control(InetSocketAddress address) {
-        String url = "http://" + address.getHostString() + ":" + address.getPort();
+        String url = url(address);
         return "pacer: control endpoint " + url + " (GET /status; POST /rate /strictness /threads /pause /resume"
                 + " /stop); console page " + url + "/";
+    }
+
+    /**
+     * {@code http://HOST:PORT} for an address a server listens on: an IPv6 host in brackets, its wildcard as
+     * {@code [::]} ({@code 0.0.0.0} stays as it is).
+     */
+    public static String url(InetSocketAddress address) {
+        java.net.InetAddress ip = address.getAddress();
+        String host = !(ip instanceof java.net.Inet6Address) ? address.getHostString()
+                : "[" + (ip.isAnyLocalAddress() ? "::" : ip.isLoopbackAddress() ? "::1" : ip.getHostAddress()) + "]";
+        return "http://" + host + ":" + address.getPort();
     }
 
     /** The run's settings by name, for the log's header (see {@code HlogComments}). */

@@ -35,4 +35,16 @@ class StartLinesTest {
         assertNull(StartLines.caveat(config("1000", "fixed-window")));
         assertNull(StartLines.caveat(config("0.1", "atomic")));
     }
+
+    @Test
+    void aListeningAddressIsAUrlWithAnIpv6HostInBrackets() throws Exception {
+        assertEquals("http://127.0.0.1:7070", StartLines.url(new java.net.InetSocketAddress("127.0.0.1", 7070)));
+        assertEquals("http://0.0.0.0:7070", StartLines.url(new java.net.InetSocketAddress("0.0.0.0", 7070)));
+        assertEquals("http://[::]:7070", StartLines.url(new java.net.InetSocketAddress("::", 7070)));
+        assertEquals("http://[::1]:7070", StartLines.url(new java.net.InetSocketAddress("::1", 7070)));
+        assertEquals("http://[fe80:0:0:0:0:0:0:1]:7070", StartLines.url(new java.net.InetSocketAddress(
+                java.net.InetAddress.getByName("fe80::1"), 7070)));
+        assertTrue(StartLines.control(new java.net.InetSocketAddress("::", 7070)).startsWith(
+                "pacer: control endpoint http://[::]:7070 ("), "not http://0:0:0:0:0:0:0:0:7070");
+    }
 }
