@@ -177,6 +177,55 @@ class KneeSearchTest {
     }
 
     @Test
+    void whileTheSearchRunsEveryDoorRefusesAChangeAndTheKneeStaysTheServers() throws Exception {
+        SimulatedServer server = new SimulatedServer(new ManualRunClock(), 4, 10_000_000L);
+        PrintStream sink = new PrintStream(new ByteArrayOutputStream());
+        List<String> changes = new CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger probes = new java.util.concurrent.atomic.AtomicInteger();
+        LoadTest.Running r = LoadTest.scenario(scenario("2s")).op(server).clock(server.clock)
+                .interval(java.time.Duration.ofMillis(250)).output(sink, sink).progress(false).announce(false)
+                .onChange(c -> {
+                    changes.add(c.kind() + " " + c.value() + " " + c.source());
+                    if (c.kind() == ChangeKind.PROBE && c.value().endsWith("/s")) {
+                        probes.incrementAndGet();
+                    }
+                }).start();
+        server.clock.runUntil(() -> probes.get() == 2); // the second probe, 200/s, is being held
+        int before = changes.size();
+        List<org.junit.jupiter.api.function.Executable> doors = List.of(() -> r.rate("5000"),
+                () -> r.strictness(0), () -> r.threads(2), r::pause, r::resume);
+        for (org.junit.jupiter.api.function.Executable door : doors) {
+            IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                    door);
+            assertEquals(ScenarioRunner.SEARCH_OWNS_THE_RATE, e.getMessage());
+        }
+        // the console's and the control endpoint's way in: one error line
+        assertEquals("error: " + ScenarioRunner.SEARCH_OWNS_THE_RATE, r.execute("rate 5000"));
+        assertEquals("error: " + ScenarioRunner.SEARCH_OWNS_THE_RATE, r.execute("pause"));
+        assertEquals(before, changes.size(), "nothing was recorded: " + changes.subList(before, changes.size()));
+
+        Knee knee = ManualClock.finish(server.clock, r).summary().knee();
+        assertEquals("found", knee.status());
+        assertEquals(400.0, knee.rate(), "the server's capacity, as without the refused changes");
+        assertEquals(200.0, knee.probes().get(1).rate());
+        assertTrue(knee.probes().get(1).passed(), knee.probes().get(1).why());
+    }
+
+    @Test
+    void beforeTheSearchPhaseAChangeIsStillTaken() throws Exception {
+        SimulatedServer server = new SimulatedServer(new ManualRunClock(), 4, 10_000_000L);
+        PrintStream sink = new PrintStream(new ByteArrayOutputStream());
+        long t0 = server.clock.nanoTime();
+        LoadTest.Running r = LoadTest.scenario(scenario("2s")).op(server).clock(server.clock)
+                .interval(java.time.Duration.ofMillis(250)).output(sink, sink).progress(false).announce(false)
+                .start();
+        server.clock.runUntil(() -> server.clock.nanoTime() - t0 > 500_000_000L); // in the 2 s warm-up phase
+        assertTrue(r.execute("rate 150").startsWith("ok: "), "the warm-up phase is not the search's");
+        r.stop();
+        ManualClock.finish(server.clock, r);
+    }
+
+    @Test
     void aSearchMustBeTheLastPhaseAndItsSloMustParse() {
         ScenarioException e = org.junit.jupiter.api.Assertions.assertThrows(ScenarioException.class,
                 () -> ScenarioParser.parse("""
