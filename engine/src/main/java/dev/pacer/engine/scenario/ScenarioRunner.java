@@ -198,6 +198,29 @@ public final class ScenarioRunner {
     }
 
     /**
+     * Refuses a knee search whose hold the reporting {@code interval} cannot judge on time (see {@link
+     * RatePlan.Search#checkInterval}): in a file at the search phase's line, else (a search made by {@link
+     * Scenarios#search}) naming the hold.
+     *
+     * @throws ScenarioException naming the phase's file and line
+     * @throws SettingException  naming the hold, for a scenario without a file
+     */
+    public static void checkHold(Scenario s, Duration interval) {
+        for (Phase p : s.phases()) {
+            if (p.rate() instanceof RatePlan.Search plan) {
+                try {
+                    plan.checkInterval(interval);
+                } catch (SettingException e) {
+                    if (Scenarios.SEARCH_SOURCE.equals(s.source())) {
+                        throw e;
+                    }
+                    throw new ScenarioException(s.source(), p.line(), "phase '" + p.name() + "': " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    /**
      * Refuses a phase's threads beyond what the run's kind of thread allows ({@code virtual} or platform threads),
      * before anything runs: the file allows up to the virtual threads' bound. So too the file's own {@code threads}
      * when the run starts with them ({@code workers}, not another count given beside the file).
