@@ -198,6 +198,9 @@ public final class ScenarioParser {
         if (threads != null) {
             lines.put("threads", line(top.get("threads").getKeyNode()));
         }
+        if (strictness != null) {
+            lines.put("strictness", line(top.get("strictness").getKeyNode()));
+        }
         for (Map.Entry<String, String> k : OP_OPTION_KEYS.entrySet()) {
             if (top.containsKey(k.getKey())) {
                 opOptions.put(k.getValue(), values(top.get(k.getKey()).getValueNode(), k.getKey()));
