@@ -125,6 +125,7 @@ class KneeSearchTest {
                     + p.why()))
                     .toList().toString();
             assertEquals("found", knee.status(), trajectory);
+            assertTrue(r.passed(), "a knee found passes: " + r.failure());
             // 100, 200, 400 held; 800 broke (400/s completed), then the bracket halves to 412.5 - 400 < 4 %
             assertEquals(400.0, knee.rate(), "the server's capacity exactly: " + trajectory);
             assertEquals(List.of(100.0, 200.0, 400.0, 800.0, 600.0, 500.0, 450.0, 425.0, 412.5),
@@ -173,6 +174,7 @@ class KneeSearchTest {
                     .toList().toString();
             assertEquals("unstable", knee.status(), trajectory);
             assertTrue(Double.isNaN(knee.rate()), "no number is given for an unstable system");
+            assertEquals("the knee search gave no rate (knee unstable)", r.failure(), "so the exit status is 1");
         }
     }
 
@@ -223,6 +225,29 @@ class KneeSearchTest {
         assertTrue(r.execute("rate 150").startsWith("ok: "), "the warm-up phase is not the search's");
         r.stop();
         ManualClock.finish(server.clock, r);
+    }
+
+    @Test
+    void aSearchThatGivesNoRateFailsTheRun() throws Exception {
+        // 'none': the first probe already breaks an SLO the 10 ms server cannot meet
+        SimulatedServer server = new SimulatedServer(new ManualRunClock(), 4, 10_000_000L);
+        Scenario none = ScenarioParser.parse("""
+                threads: 16
+                phases:
+                  - name: knee
+                    search: {from: 100, to: 1600, slo: "response.p99<1ms", hold: 2s, settle: 500ms}
+                """, "none.yaml");
+        LoadTest.Result r = run(server, none, new CopyOnWriteArrayList<>(), null);
+        assertEquals("none", r.summary().knee().status());
+        assertEquals("the knee search gave no rate (knee none)", r.failure());
+        // 'unfinished': the run is cut before the search ends
+        server = new SimulatedServer(new ManualRunClock(), 4, 10_000_000L);
+        PrintStream sink = new PrintStream(new ByteArrayOutputStream());
+        r = ManualClock.finish(server.clock, LoadTest.scenario(scenario("2s")).op(server).clock(server.clock)
+                .interval(java.time.Duration.ofMillis(250)).duration(java.time.Duration.ofSeconds(3)).output(sink, sink)
+                .progress(false).announce(false).start());
+        assertEquals("unfinished", r.summary().knee().status());
+        assertEquals("the knee search gave no rate (knee unfinished)", r.failure());
     }
 
     @Test
