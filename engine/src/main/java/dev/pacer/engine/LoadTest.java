@@ -604,7 +604,11 @@ public final class LoadTest {
         }
     }
 
-    /** A test that is running: change it, watch it, wait for it. Thread-safe. */
+    /**
+     * A test that is running: change it, watch it, wait for it. Thread-safe. During a knee search (from the start of
+     * its phase) the search alone sets the rate: {@link #rate}, {@link #strictness}, {@link #threads}, {@link #pause}
+     * and {@link #resume} throw an {@link IllegalStateException} saying so, and change nothing; {@link #stop} works.
+     */
     public static final class Running {
         private static final String SOURCE = "api";
         private final LoadRun run;
