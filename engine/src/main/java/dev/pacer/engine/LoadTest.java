@@ -584,10 +584,23 @@ public final class LoadTest {
         return reporting.scenario(scenario).clock(clock).build(activity);
     }
 
-    /** Refuses a scenario that sets a strictness other than 0 anywhere, or searches for a knee, with a pacing tick. */
+    /**
+     * Refuses a scenario that sets a strictness other than 0 anywhere, or searches for a knee, with a pacing tick: at
+     * the strictness's line in a file, else naming the tick (no other setting the caller gave is at fault).
+     */
     private static void checkStrictnessWithTick(Scenario scenario, Duration tick) {
         if (scenario.strictness() != null) {
-            ActivityConfig.checkStrictnessWithTick(scenario.strictness());
+            try {
+                ActivityConfig.checkStrictnessWithTick(scenario.strictness());
+            } catch (SettingException e) {
+                Integer line = scenario.lines().get("strictness");
+                if (line != null) {
+                    throw new ScenarioException(scenario.source(), line, "strictness " + e.value() + " " + e.reason());
+                }
+                throw new SettingException("pacing-tick", Durations.format(tick), "cannot go with scenario "
+                        + scenario.name() + "'s strictness " + e.value() + ": a tick makes every op late by up to a"
+                        + " tick by design; strictness 0 keeps the rate");
+            }
         }
         for (Phase phase : scenario.phases()) {
             try {
@@ -609,7 +622,11 @@ public final class LoadTest {
         }
     }
 
-    /** A test that is running: change it, watch it, wait for it. Thread-safe. */
+    /**
+     * A test that is running: change it, watch it, wait for it. Thread-safe. During a knee search (from the start of
+     * its phase) the search alone sets the rate: {@link #rate}, {@link #strictness}, {@link #threads}, {@link #pause}
+     * and {@link #resume} throw an {@link IllegalStateException} saying so, and change nothing; {@link #stop} works.
+     */
     public static final class Running {
         private static final String SOURCE = "api";
         /** The signals a run handles (see {@link #handleSignals}), which {@link #signal} plays. */

@@ -73,6 +73,28 @@ class PacingTickRunTest {
     }
 
     @Test
+    void aScenariosOwnStrictnessWithATickIsRefusedAtItsLineNotAsTheRates() {
+        var scenario = dev.pacer.engine.scenario.ScenarioParser.parse("""
+                name: top
+                strictness: 0.5
+                phases:
+                  - {rate: 100, duration: 1s}
+                """, "top.yaml");
+        var e = assertThrows(dev.pacer.engine.api.ScenarioException.class, () -> PoissonRunTest.quiet(
+                LoadTest.scenario(scenario).pacingTick(Duration.ofMillis(1))).start());
+        assertEquals("top.yaml:2: strictness 0.5 cannot go with a pacing tick, which makes every op late by up to a"
+                + " tick by design: strictness 0 keeps the rate", e.getMessage());
+        // a scenario made in code has no line: the tick, which the caller gave, is named
+        var made = new dev.pacer.engine.api.Scenario("made", "", "api", null, java.util.Map.of(), null, 0.5,
+                scenario.phases(), java.util.Map.of(), null, null);
+        SettingException s = assertThrows(SettingException.class, () -> PoissonRunTest.quiet(
+                LoadTest.scenario(made).pacingTick(Duration.ofMillis(1))).start());
+        assertEquals("pacing-tick", s.setting());
+        assertTrue(s.getMessage().startsWith("invalid pacing-tick '1.00ms': cannot go with scenario made's strictness"
+                + " 0.5: "), s.getMessage());
+    }
+
+    @Test
     void aTickOutsideItsBoundsIsRefused() {
         for (Duration bad : new Duration[] {Duration.ZERO, Duration.ofMillis(-1), Duration.ofMillis(101)}) {
             SettingException e = assertThrows(SettingException.class, () -> PoissonRunTest.quiet(LoadTest.rate("1000")

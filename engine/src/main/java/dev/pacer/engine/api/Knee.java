@@ -22,6 +22,14 @@ public record Knee(String slo, String status, double rate, RunFigures atKnee, Li
     }
 
     /**
+     * Whether the search gave a rate ({@code found} or {@code at-bound}); a run whose search did not ({@code none},
+     * {@code unstable}, {@code unfinished}) fails, so its exit status is 1.
+     */
+    public boolean gaveARate() {
+        return status.equals("found") || status.equals("at-bound");
+    }
+
+    /**
      * One probe: a rate held for a while and judged on the intervals after its settling time.
      *
      * @param rate        ops/s asked

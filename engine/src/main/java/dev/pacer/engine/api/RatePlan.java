@@ -2,6 +2,7 @@ package dev.pacer.engine.api;
 
 
 import dev.pacer.ratelimit.api.NumberText;
+import dev.pacer.ratelimit.api.RateSpec;
 import java.util.List;
 import java.time.Duration;
 
@@ -95,12 +96,40 @@ public sealed interface RatePlan {
                   double precision) implements RatePlan {
 
         /**
-         * A search, checked: {@code from < to}, an SLO of at least one gate, {@code settle < hold}, a precision of
-         * 0.1 % to 50 %.
+         * A search, checked: rates {@code from < to} within what a rate may be, an SLO of at least one gate, a
+         * positive {@code hold}, {@code 0 <= settle < hold}, a precision of 0.1 % to 50 %.
          *
-         * @throws SettingException naming the setting ({@code slo}, {@code to}, {@code settle}, {@code precision})
+         * @param settle the settling time, or null for a fifth of {@code hold}
+         * @throws SettingException naming the setting ({@code slo}, {@code from}, {@code to}, {@code hold},
+         *                          {@code settle}, {@code precision})
          */
         public static Search of(double from, double to, String slo, Duration hold, Duration settle, double precision) {
+            if (slo == null) {
+                throw new SettingException("slo", null, "a search needs an SLO of at least one gate, e.g."
+                        + " response.p99<20ms");
+            }
+            if (!(from >= RateSpec.MIN_RATE && from <= RateSpec.MAX_RATE)) {
+                throw new SettingException("from", plain(from), "must be a rate from " + plain(RateSpec.MIN_RATE)
+                        + " to " + plain(RateSpec.MAX_RATE) + " ops/s");
+            }
+            if (to > RateSpec.MAX_RATE) {
+                throw new SettingException("to", plain(to), "must be at most " + plain(RateSpec.MAX_RATE) + " ops/s");
+            }
+            if (hold == null) {
+                throw new SettingException("hold", null, "how long each probe holds its rate, e.g. 10s");
+            }
+            if (hold.isNegative() || hold.isZero()) {
+                throw new SettingException("hold", Durations.format(hold), "must be greater than 0");
+            }
+            if (hold.compareTo(Durations.MAX) > 0) {
+                throw new SettingException("hold", Durations.format(hold), "must be at most " + Durations.MAX_TEXT);
+            }
+            if (settle == null) {
+                settle = hold.dividedBy(5);
+            }
+            if (settle.isNegative()) {
+                throw new SettingException("settle", Durations.format(settle), "must not be negative");
+            }
             List<Threshold> gates;
             try {
                 gates = Threshold.parseAll(slo);
@@ -124,7 +153,28 @@ public sealed interface RatePlan {
         }
 
         private static String plain(double rate) {
-            return java.math.BigDecimal.valueOf(rate).stripTrailingZeros().toPlainString();
+            return Double.isFinite(rate) ? java.math.BigDecimal.valueOf(rate).stripTrailingZeros().toPlainString()
+                    : Double.toString(rate);
+        }
+
+        /**
+         * Refuses a hold whose probes the reporting {@code interval} cannot judge on time: a probe is judged on the
+         * whole intervals that begin after its settling time, so what is left of the hold must take one.
+         *
+         * @throws SettingException naming the hold
+         */
+        public void checkInterval(Duration interval) {
+            if (hold.minus(settle).compareTo(interval) >= 0) {
+                return;
+            }
+            if (settle.equals(hold.dividedBy(5))) {
+                throw new SettingException("hold", Durations.format(hold), "a probe is judged on the reporting"
+                        + " intervals after its first fifth: give at least 1.25 x the ${interval} ("
+                        + Durations.format(interval.multipliedBy(5).dividedBy(4)) + ")");
+            }
+            throw new SettingException("hold", Durations.format(hold), "a probe is judged on the reporting intervals"
+                    + " after its settle, " + Durations.format(settle) + ": give at least that and one ${interval} ("
+                    + Durations.format(settle.plus(interval)) + ")");
         }
 
         /** {@code 2%} or {@code 0.02}. */

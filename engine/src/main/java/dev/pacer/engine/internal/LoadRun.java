@@ -2,6 +2,7 @@ package dev.pacer.engine.internal;
 
 import dev.pacer.engine.control.ConsoleControl;
 import dev.pacer.engine.api.IoReason;
+import dev.pacer.engine.api.Knee;
 import dev.pacer.engine.api.Change;
 import dev.pacer.engine.api.ControlEndpoint;
 import dev.pacer.engine.control.HttpControlServer;
@@ -480,12 +481,15 @@ public final class LoadRun {
         ActivityConfig config = options.activity();
         RateSpec finalRate = activity.rate();
         Verdict verdict = Verdict.judge(m.figures(), options.thresholds(), options.maxErrorRatio());
-        String failure = outputFailure == null ? verdict.failure()
-                : outputFailure + (verdict.failure() == null ? "" : "; " + verdict.failure());
+        Knee knee = scenarioRunner == null ? null : scenarioRunner.knee();
+        String noKnee = knee == null || knee.gaveARate() ? null
+                : "the knee search gave no rate (knee " + knee.status() + ")";
+        String failure = java.util.stream.Stream.of(outputFailure, verdict.failure(), noKnee)
+                .filter(java.util.Objects::nonNull).reduce((a, b) -> a + "; " + b).orElse(null);
         return new Summary(config.op().toString(), activity.threads(), config.virtualThreads(),
                 finalRate == null ? Double.NaN : finalRate.strictness(), m.figures(), m.outcomes(), m.errorsByType(),
                 activity.changes(), m.phases(), verdict.thresholds(), options.maxErrorRatio(), activity.stopReason(),
-                activity.stopSource(), failure, scenarioRunner == null ? null : scenarioRunner.knee(),
+                activity.stopSource(), failure, knee,
                 activity.limiterSnapshot(), m.perOp());
     }
 

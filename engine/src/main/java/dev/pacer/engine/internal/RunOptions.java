@@ -11,6 +11,7 @@ import dev.pacer.engine.api.StatusBlock;
 import dev.pacer.engine.api.Durations;
 import dev.pacer.engine.api.SettingException;
 import dev.pacer.engine.api.StandardStreams;
+import dev.pacer.engine.scenario.ScenarioRunner;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -404,6 +405,9 @@ public final class RunOptions {
                 throw new SettingException("interval", Durations.format(interval), "must be at least 10ms");
             }
             checkNotTooLong("interval", interval);
+            if (scenario != null) {
+                ScenarioRunner.checkHold(scenario, interval);
+            }
             if (grace == null) {
                 throw new SettingException("grace", "null", "must be given (a duration, 0 or more)");
             }

@@ -248,6 +248,15 @@ public final class Activity {
     // --------------------------------------------------------------------------------------------
     // Control (RunControl)
 
+    /**
+     * From now on only {@code source} may change the rate, strictness, threads, pause or resume (a knee search,
+     * which sets them until the run ends); any other source's change is an {@link IllegalStateException} with
+     * {@code reason}, and nothing is recorded. A stop is never refused.
+     */
+    public void reserveChanges(String source, String reason) {
+        control.reserveChanges(source, reason);
+    }
+
     /** Sets the target rate (and strictness, as the spec says); starts pacing an unpaced run. */
     public Change setRate(RateSpec spec, String source) {
         return control.setRate(spec, source);

@@ -77,6 +77,13 @@ final class RunControl {
      * lock.
      */
     private volatile boolean paused;
+    /**
+     * The only source that may change the rate, strictness, threads or pause while set (a knee search's), or null:
+     * any may. Under the lock.
+     */
+    private String owner;
+    /** Why a change from another source is refused while {@link #owner} is set. Under the lock. */
+    private String ownerReason;
     private final List<Runnable> stopListeners = new CopyOnWriteArrayList<>();
 
     RunControl(Object lock, ActivityConfig config, RunClock clock, TargetLedger target, ChangeLog log,
@@ -100,9 +107,28 @@ final class RunControl {
         return limiter;
     }
 
+    /**
+     * From now on only {@code source} may change the rate, strictness, threads, pause or resume; a change from any
+     * other is refused with {@code reason}, and nothing is recorded. A stop is never refused. Takes the lock.
+     */
+    void reserveChanges(String source, String reason) {
+        synchronized (lock) {
+            owner = Objects.requireNonNull(source, "source");
+            ownerReason = Objects.requireNonNull(reason, "reason");
+        }
+    }
+
+    /** Refuses a change from a source other than the one that reserved them (see {@link #reserveChanges}). */
+    private void checkOwner(String source) {
+        if (owner != null && !owner.equals(source)) {
+            throw new IllegalStateException(ownerReason);
+        }
+    }
+
     /** Sets the target rate (and strictness, as the spec says); starts pacing an unpaced run. Takes the lock. */
     Change setRate(RateSpec spec, String source) {
         synchronized (lock) {
+            checkOwner(source);
             Objects.requireNonNull(spec, "spec");
             retune(spec);
             // what the change reset, and what the design does to the new rate (a window's rounded quota)
@@ -116,6 +142,7 @@ final class RunControl {
     /** Sets the target rate with the strictness in force (the spec's when none is yet). Takes the lock. */
     Change setRateKeepingStrictness(RateSpec spec, String source) {
         synchronized (lock) {
+            checkOwner(source);
             RateSpec global = Objects.requireNonNull(spec, "spec");
             return setRate(globalRate == null ? global : global.withStrictness(globalRate.strictness()), source);
         }
@@ -175,6 +202,7 @@ final class RunControl {
     /** Changes the strictness only; needs a rate. Takes the lock. */
     Change setStrictness(double strictness, String source) {
         synchronized (lock) {
+            checkOwner(source);
             RateLimiter l = limiter;
             if (l == null) {
                 throw new IllegalArgumentException("strictness needs a target rate: set one first (rate N)");
@@ -192,6 +220,7 @@ final class RunControl {
     /** Sets the number of workers ({@link WorkerPool#resize}). Takes the lock. */
     Change setThreads(int threads, String source) {
         synchronized (lock) {
+            checkOwner(source);
             ActivityConfig.checkThreads(threads, config.virtualThreads());
             workers.resize(threads);
             return log.record(ChangeKind.THREADS, Integer.toString(threads), source);
@@ -204,6 +233,7 @@ final class RunControl {
      */
     Change pause(String source) {
         synchronized (lock) {
+            checkOwner(source);
             if (paused) {
                 return log.change(ChangeKind.PAUSE, "", source, NOTHING_CHANGED + "already paused");
             }
@@ -222,6 +252,7 @@ final class RunControl {
      */
     Change resume(String source) {
         synchronized (lock) {
+            checkOwner(source);
             if (!paused) {
                 return log.change(ChangeKind.RESUME, "", source, NOTHING_CHANGED + "not paused");
             }

@@ -5,7 +5,6 @@ import dev.pacer.engine.api.RatePlan;
 import dev.pacer.engine.api.Scenario;
 import dev.pacer.engine.api.ScenarioException;
 
-import dev.pacer.engine.run.ActivityConfig;
 import dev.pacer.engine.api.Durations;
 import dev.pacer.engine.api.SettingException;
 import dev.pacer.ratelimit.api.Arrivals;
@@ -199,6 +198,9 @@ public final class ScenarioParser {
         if (threads != null) {
             lines.put("threads", line(top.get("threads").getKeyNode()));
         }
+        if (strictness != null) {
+            lines.put("strictness", line(top.get("strictness").getKeyNode()));
+        }
         for (Map.Entry<String, String> k : OP_OPTION_KEYS.entrySet()) {
             if (top.containsKey(k.getKey())) {
                 opOptions.put(k.getValue(), values(top.get(k.getKey()).getValueNode(), k.getKey()));
@@ -243,6 +245,10 @@ public final class ScenarioParser {
     private Phase phase(Node node, int index) {
         Map<String, NodeTuple> m = mapping(node, "a phase", PHASE_KEYS);
         String name = m.containsKey("name") ? oneLine(m.get("name").getValueNode(), "name") : "phase-" + index;
+        if (name.isEmpty()) {
+            throw new ScenarioException(source, line(m.get("name").getKeyNode()), "phase " + index + "'s 'name' is"
+                    + " empty: give it one, or leave the key out for phase-" + index);
+        }
         int plans = (m.containsKey("rate") ? 1 : 0) + (m.containsKey("steps") ? 1 : 0) + (m.containsKey("search") ? 1
                 : 0);
         if (plans != 1) {
@@ -272,6 +278,10 @@ public final class ScenarioParser {
         Double strictness = m.containsKey("strictness") ? strictness(m.get("strictness").getValueNode()) : null;
         Integer threads = m.containsKey("threads") ? threads(m.get("threads").getValueNode()) : null;
         boolean warmup = m.containsKey("warmup") && bool(m.get("warmup").getValueNode(), "warmup");
+        if (warmup && plan instanceof RatePlan.Search) {
+            throw new ScenarioException(source, line(m.get("warmup").getKeyNode()), "phase '" + name + "': a search"
+                    + " cannot be a warm-up, which the totals leave out; put a warm-up phase before it");
+        }
         return new Phase(name, duration, plan, strictness, threads, warmup, line(node));
     }
 
@@ -369,8 +379,10 @@ public final class ScenarioParser {
         String text = scalar(node, "threads");
         try {
             int n = Integer.parseInt(text);
-            ActivityConfig.checkThreads(n, true);
-            return n;
+            if (n < 1) {
+                throw new SettingException("threads", text, "must be at least 1");
+            }
+            return n; // the most a run allows depends on its kind of thread: checked when it starts (ScenarioRunner)
         } catch (NumberFormatException e) {
             throw new ScenarioException(source, line(node), "invalid threads '" + text + "': expected a whole number");
         } catch (IllegalArgumentException e) {

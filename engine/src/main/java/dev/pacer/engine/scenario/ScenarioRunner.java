@@ -29,7 +29,8 @@ import java.util.function.Consumer;
  * next slice of time, so each interval's rate follows the line; on a staircase it changes the rate at
  * each step. The limiter is only reconfigured, never reset, so the schedule, counts and histograms continue. The run
  * itself ends when
- * the last phase does: its duration is the scenario's ({@link #runDuration}).
+ * the last phase does: its duration is the scenario's ({@link #runDuration}). From the start of a knee search's
+ * phase the search alone changes the rate, strictness, threads and pause ({@link #SEARCH_OWNS_THE_RATE}).
  */
 public final class ScenarioRunner {
 
@@ -37,6 +38,9 @@ public final class ScenarioRunner {
     static final Duration RETUNE = Duration.ofMillis(10);
     /** The source the scenario's changes are recorded with. */
     static final String SOURCE = "scenario";
+    /** Why a change from elsewhere (the API, the console, the control endpoint) is refused during a knee search. */
+    public static final String SEARCH_OWNS_THE_RATE = "the knee search sets the rate until it ends: a change of rate,"
+            + " strictness, threads or pause would be judged as its probe's (stop ends the run)";
 
     private final Scenario scenario;
     private final Activity activity;
@@ -93,6 +97,9 @@ public final class ScenarioRunner {
     /** Starts playing on a daemon thread; the first phase is marked before the run's first interval. */
     public void start() {
         Phase first = scenario.phases().get(0);
+        if (first.rate() instanceof RatePlan.Search) {
+            activity.reserveChanges(SOURCE, SEARCH_OWNS_THE_RATE); // before the run starts: no change slips in first
+        }
         CompletableFuture<Void> firstCut = reporter.beginPhase(first.name(), first.warmup(), SOURCE);
         activity.clock().start(Thread.ofPlatform().name("pacer-scenario").daemon(true), () -> play(firstCut));
     }
@@ -111,6 +118,9 @@ public final class ScenarioRunner {
                 current = p;
                 if (!activity.isRunning()) {
                     return;
+                }
+                if (p.rate() instanceof RatePlan.Search) {
+                    activity.reserveChanges(SOURCE, SEARCH_OWNS_THE_RATE);
                 }
                 // the new rate first, at the boundary: the system under test sees the schedule change on
                 // time; the reporter cuts there by itself (announced below) and counts what was asked in it
@@ -182,6 +192,29 @@ public final class ScenarioRunner {
                     design.check(ActivityConfig.share(shard, spec));
                 } catch (IllegalArgumentException e) {
                     throw new ScenarioException(s.source(), p.line(), at + e.getMessage());
+                }
+            }
+        }
+    }
+
+    /**
+     * Refuses a knee search whose hold the reporting {@code interval} cannot judge on time (see {@link
+     * RatePlan.Search#checkInterval}): in a file at the search phase's line, else (a search made by {@link
+     * Scenarios#search}) naming the hold.
+     *
+     * @throws ScenarioException naming the phase's file and line
+     * @throws SettingException  naming the hold, for a scenario without a file
+     */
+    public static void checkHold(Scenario s, Duration interval) {
+        for (Phase p : s.phases()) {
+            if (p.rate() instanceof RatePlan.Search plan) {
+                try {
+                    plan.checkInterval(interval);
+                } catch (SettingException e) {
+                    if (Scenarios.SEARCH_SOURCE.equals(s.source())) {
+                        throw e;
+                    }
+                    throw new ScenarioException(s.source(), p.line(), "phase '" + p.name() + "': " + e.getMessage());
                 }
             }
         }

@@ -98,21 +98,25 @@ public final class Scenarios {
         }
     }
 
+    /** The source of a scenario made by {@link #search}: it has no file, so its problems name settings. */
+    public static final String SEARCH_SOURCE = "--search";
+
     /**
-     * A scenario of one knee search (what {@code pacer run --search} runs).
+     * A scenario of one knee search (what {@code pacer run --search} runs), settling for a fifth of each hold.
      *
-     * @throws SettingException naming the setting ({@code slo}, {@code to}, {@code precision}, {@code hold}) that is
-     *                          invalid; a hold whose probes could last longer than a run may is the hold's fault
+     * @throws SettingException naming the setting ({@code slo}, {@code from}, {@code to}, {@code hold},
+     *                          {@code precision}) that is invalid; a hold whose probes could last longer than a run
+     *                          may is the hold's fault
      */
     public static Scenario search(String slo, double from, double to, Duration hold, double precision) {
-        RatePlan.Search plan = RatePlan.Search.of(from, to, slo, hold, hold.dividedBy(5), precision);
+        RatePlan.Search plan = RatePlan.Search.of(from, to, slo, hold, null, precision);
         if (plan.maxDuration().compareTo(Durations.MAX) > 0) {
             throw new SettingException("hold", Durations.format(hold), "the search may take " + plan.maxProbes()
                     + " probes of it, " + Durations.format(plan.maxDuration()) + " in all, and a run lasts at most "
                     + Durations.MAX_TEXT);
         }
         Phase phase = new Phase("knee", plan.maxDuration(), plan, null, null, false, 1);
-        return new Scenario("search", "the highest rate that meets " + slo, "--search", null, Map.of(), null, null,
+        return new Scenario("search", "the highest rate that meets " + slo, SEARCH_SOURCE, null, Map.of(), null, null,
                 List.of(phase), Map.of(), null, null);
     }
 }

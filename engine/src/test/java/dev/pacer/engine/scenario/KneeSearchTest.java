@@ -125,6 +125,7 @@ class KneeSearchTest {
                     + p.why()))
                     .toList().toString();
             assertEquals("found", knee.status(), trajectory);
+            assertTrue(r.passed(), "a knee found passes: " + r.failure());
             // 100, 200, 400 held; 800 broke (400/s completed), then the bracket halves to 412.5 - 400 < 4 %
             assertEquals(400.0, knee.rate(), "the server's capacity exactly: " + trajectory);
             assertEquals(List.of(100.0, 200.0, 400.0, 800.0, 600.0, 500.0, 450.0, 425.0, 412.5),
@@ -173,7 +174,80 @@ class KneeSearchTest {
                     .toList().toString();
             assertEquals("unstable", knee.status(), trajectory);
             assertTrue(Double.isNaN(knee.rate()), "no number is given for an unstable system");
+            assertEquals("the knee search gave no rate (knee unstable)", r.failure(), "so the exit status is 1");
         }
+    }
+
+    @Test
+    void whileTheSearchRunsEveryDoorRefusesAChangeAndTheKneeStaysTheServers() throws Exception {
+        SimulatedServer server = new SimulatedServer(new ManualRunClock(), 4, 10_000_000L);
+        PrintStream sink = new PrintStream(new ByteArrayOutputStream());
+        List<String> changes = new CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger probes = new java.util.concurrent.atomic.AtomicInteger();
+        LoadTest.Running r = LoadTest.scenario(scenario("2s")).op(server).clock(server.clock)
+                .interval(java.time.Duration.ofMillis(250)).output(sink, sink).progress(false).announce(false)
+                .onChange(c -> {
+                    changes.add(c.kind() + " " + c.value() + " " + c.source());
+                    if (c.kind() == ChangeKind.PROBE && c.value().endsWith("/s")) {
+                        probes.incrementAndGet();
+                    }
+                }).start();
+        server.clock.runUntil(() -> probes.get() == 2); // the second probe, 200/s, is being held
+        int before = changes.size();
+        List<org.junit.jupiter.api.function.Executable> doors = List.of(() -> r.rate("5000"),
+                () -> r.strictness(0), () -> r.threads(2), r::pause, r::resume);
+        for (org.junit.jupiter.api.function.Executable door : doors) {
+            IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                    door);
+            assertEquals(ScenarioRunner.SEARCH_OWNS_THE_RATE, e.getMessage());
+        }
+        // the console's and the control endpoint's way in: one error line
+        assertEquals("error: " + ScenarioRunner.SEARCH_OWNS_THE_RATE, r.execute("rate 5000"));
+        assertEquals("error: " + ScenarioRunner.SEARCH_OWNS_THE_RATE, r.execute("pause"));
+        assertEquals(before, changes.size(), "nothing was recorded: " + changes.subList(before, changes.size()));
+
+        Knee knee = ManualClock.finish(server.clock, r).summary().knee();
+        assertEquals("found", knee.status());
+        assertEquals(400.0, knee.rate(), "the server's capacity, as without the refused changes");
+        assertEquals(200.0, knee.probes().get(1).rate());
+        assertTrue(knee.probes().get(1).passed(), knee.probes().get(1).why());
+    }
+
+    @Test
+    void beforeTheSearchPhaseAChangeIsStillTaken() throws Exception {
+        SimulatedServer server = new SimulatedServer(new ManualRunClock(), 4, 10_000_000L);
+        PrintStream sink = new PrintStream(new ByteArrayOutputStream());
+        long t0 = server.clock.nanoTime();
+        LoadTest.Running r = LoadTest.scenario(scenario("2s")).op(server).clock(server.clock)
+                .interval(java.time.Duration.ofMillis(250)).output(sink, sink).progress(false).announce(false)
+                .start();
+        server.clock.runUntil(() -> server.clock.nanoTime() - t0 > 500_000_000L); // in the 2 s warm-up phase
+        assertTrue(r.execute("rate 150").startsWith("ok: "), "the warm-up phase is not the search's");
+        r.stop();
+        ManualClock.finish(server.clock, r);
+    }
+
+    @Test
+    void aSearchThatGivesNoRateFailsTheRun() throws Exception {
+        // 'none': the first probe already breaks an SLO the 10 ms server cannot meet
+        SimulatedServer server = new SimulatedServer(new ManualRunClock(), 4, 10_000_000L);
+        Scenario none = ScenarioParser.parse("""
+                threads: 16
+                phases:
+                  - name: knee
+                    search: {from: 100, to: 1600, slo: "response.p99<1ms", hold: 2s, settle: 500ms}
+                """, "none.yaml");
+        LoadTest.Result r = run(server, none, new CopyOnWriteArrayList<>(), null);
+        assertEquals("none", r.summary().knee().status());
+        assertEquals("the knee search gave no rate (knee none)", r.failure());
+        // 'unfinished': the run is cut before the search ends
+        server = new SimulatedServer(new ManualRunClock(), 4, 10_000_000L);
+        PrintStream sink = new PrintStream(new ByteArrayOutputStream());
+        r = ManualClock.finish(server.clock, LoadTest.scenario(scenario("2s")).op(server).clock(server.clock)
+                .interval(java.time.Duration.ofMillis(250)).duration(java.time.Duration.ofSeconds(3)).output(sink, sink)
+                .progress(false).announce(false).start());
+        assertEquals("unfinished", r.summary().knee().status());
+        assertEquals("the knee search gave no rate (knee unfinished)", r.failure());
     }
 
     @Test

@@ -144,7 +144,14 @@ class ScenarioParserTest {
                         + "70%}\n", 3,
                         "invalid precision '0.7'"),
                 Arguments.of("phases:\n  - rate: 100\n", 2, "needs a 'duration'"),
-                Arguments.of("phases:\n  - {duration: 1s, rate: 1, threads: 0}\n", 2, "invalid threads '0'"),
+                Arguments.of("phases:\n  - {duration: 1s, rate: 1, threads: 0}\n", 2,
+                        "invalid threads '0': must be at least 1"),
+                Arguments.of("phases:\n  - name: \"\"\n    duration: 1s\n    rate: 1\n", 2,
+                        "phase 1's 'name' is empty: give it one, or leave the key out for phase-1"),
+                Arguments.of("phases:\n  - {duration: 1s, rate: 1}\n  - name:\n    duration: 1s\n    rate: 1\n", 3,
+                        "phase 2's 'name' is empty"),
+                Arguments.of("phases:\n  - name: k\n    warmup: true\n    search: {from: 100, to: 1000, slo: "
+                        + "\"response.p99<20ms\"}\n", 3, "phase 'k': a search cannot be a warm-up"),
                 Arguments.of("phases:\n  - {duration: 1s, rate: 1, warmup: maybe}\n", 2, "expected true or false"),
                 Arguments.of("strictness: 200\nphases:\n  - {duration: 1s, rate: 1}\n", 1, "invalid strictness"),
                 Arguments.of("phases:\n  - {name: a, duration: 1s, rate: 1}\n  - {name: a, duration: 1s, rate: 2}\n", 3,
@@ -163,6 +170,35 @@ class ScenarioParserTest {
         assertTrue(e.getMessage().startsWith("broken.yaml:" + line + ": "), e.getMessage());
         assertTrue(e.getMessage().toLowerCase().contains(problem.toLowerCase()), e.getMessage());
         assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
+    }
+
+    @Test
+    void aPhaseWithoutANameIsNamedByItsPlace() {
+        Scenario s = ScenarioParser.parse("phases:\n  - {duration: 1s, rate: 1}\n  - {duration: 1s, rate: 2}\n",
+                "unnamed.yaml");
+        assertEquals(List.of("phase-1", "phase-2"), s.phases().stream().map(Phase::name).toList());
+    }
+
+    @Test
+    void aPhasesThreadsAreRefusedWithTheLimitOfTheRunsKindOfThread() {
+        Scenario s = ScenarioParser.parse("phases:\n  - {name: p, duration: 1s, rate: 1, threads: 200000}\n",
+                "threads.yaml");
+        ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioRunner.checkThreads(s, false, 1));
+        assertTrue(e.getMessage().startsWith("threads.yaml:2: phase 'p': invalid threads '200000': must be between 1"
+                + " and 4096 (platform threads"), e.getMessage());
+        e = assertThrows(ScenarioException.class, () -> ScenarioRunner.checkThreads(s, true, 1));
+        assertTrue(e.getMessage().contains("between 1 and 100000 (virtual threads)"), e.getMessage());
+    }
+
+    @Test
+    void thePhaseRecordRefusesAnEmptyNameAndASearchAsAWarmUp() {
+        RatePlan search = RatePlan.Search.of(100, 1000, "response.p99<20ms", Duration.ofSeconds(2), null, 0.02);
+        SettingException e = assertThrows(SettingException.class,
+                () -> new Phase(" ", Duration.ofSeconds(1), search, null, null, false, 1));
+        assertEquals("name", e.setting());
+        e = assertThrows(SettingException.class,
+                () -> new Phase("k", Duration.ofSeconds(1), search, null, null, true, 1));
+        assertEquals("warmup", e.setting());
     }
 
     @TempDir
