@@ -49,8 +49,38 @@ public final class H1Response {
      * response has none (or its headers were not kept). Allocates the value's string.
      */
     public String header(String name) {
-        int start = 0;
-        for (int i = 0; i < headersLength; i++) {
+        int colon = colonOfNext(name, 0);
+        return colon < 0 ? null : trimmed(colon + 1, lineEnd(colon));
+    }
+
+    /**
+     * The value of the cookie {@code name} (case-sensitive) that a {@code Set-Cookie} header of the response sets, the
+     * last when several do, or null: a header's text up to its first {@code ;} is {@code NAME=VALUE}, spaces and tabs
+     * around each removed (RFC 6265 5.2). Allocates the value's string.
+     */
+    public String cookie(String name) {
+        String value = null;
+        for (int colon = colonOfNext("Set-Cookie", 0); colon >= 0;
+                colon = colonOfNext("Set-Cookie", lineEnd(colon) + 1)) {
+            int end = colon + 1;
+            while (headers[end] != ';' && headers[end] != '\n') {
+                end++;
+            }
+            int eq = colon + 1;
+            while (eq < end && headers[eq] != '=') {
+                eq++;
+            }
+            if (eq < end && trimmed(colon + 1, eq).equals(name)) {
+                value = trimmed(eq + 1, end);
+            }
+        }
+        return value;
+    }
+
+    /** The colon of the first kept header line at or after {@code from} named {@code name} (any case), or -1. */
+    private int colonOfNext(String name, int from) {
+        int start = from;
+        for (int i = from; i < headersLength; i++) {
             if (headers[i] != '\n') {
                 continue;
             }
@@ -63,57 +93,20 @@ public final class H1Response {
                 nameEnd--;
             }
             if (nameIs(name, start, nameEnd)) {
-                int from = colon + 1;
-                int to = i;
-                while (from < to && (headers[from] == ' ' || headers[from] == '\t')) {
-                    from++;
-                }
-                while (to > from && (headers[to - 1] == ' ' || headers[to - 1] == '\t')) {
-                    to--;
-                }
-                return new String(headers, from, to - from, StandardCharsets.ISO_8859_1);
+                return colon;
             }
             start = i + 1;
         }
-        return null;
+        return -1;
     }
 
-    /**
-     * The value of the cookie {@code name} (case-sensitive) that a {@code Set-Cookie} header of the response sets, the
-     * last when several do, or null: a header's text up to its first {@code ;} is {@code NAME=VALUE}, spaces and tabs
-     * around each removed (RFC 6265 5.2). Allocates the value's string.
-     */
-    public String cookie(String name) {
-        String value = null;
-        int start = 0;
-        for (int i = 0; i < headersLength; i++) {
-            if (headers[i] != '\n') {
-                continue;
-            }
-            int colon = start;
-            while (headers[colon] != ':') {
-                colon++;
-            }
-            int nameEnd = colon;
-            while (nameEnd > start && (headers[nameEnd - 1] == ' ' || headers[nameEnd - 1] == '\t')) {
-                nameEnd--;
-            }
-            if (nameIs("Set-Cookie", start, nameEnd)) {
-                int end = colon + 1;
-                while (end < i && headers[end] != ';') {
-                    end++;
-                }
-                int eq = colon + 1;
-                while (eq < end && headers[eq] != '=') {
-                    eq++;
-                }
-                if (eq < end && trimmed(colon + 1, eq).equals(name)) {
-                    value = trimmed(eq + 1, end);
-                }
-            }
-            start = i + 1;
+    /** The end (its line feed) of the kept header line holding {@code at}. */
+    private int lineEnd(int at) {
+        int i = at;
+        while (headers[i] != '\n') {
+            i++;
         }
-        return value;
+        return i;
     }
 
     /** The header bytes from {@code from} to {@code to}, spaces and tabs around them removed. */
