@@ -189,8 +189,8 @@ class UsageMessagesTest {
 
     @Test
     void aShardOfAnUnpacedRunIsRefused() {
-        refused("pacer: invalid --shard '1/4': needs a rate, which the shards divide: give --rate too, or a scenario",
-                "run", "--shard", "1/4", "--duration", "1s", "-q");
+        refused("pacer: invalid --shard '1/4': needs something for the shards to divide: give --rate (or a scenario) "
+                + "or --cycles", "run", "--shard", "1/4", "--duration", "1s", "-q");
     }
 
     @Test

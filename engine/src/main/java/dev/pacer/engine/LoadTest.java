@@ -575,9 +575,9 @@ public final class LoadTest {
                 checkStrictnessWithTick(scenario, pacingTick);
             }
         }
-        if (shard != null && scenario == null && rate == null) { // unpaced, each shard would run the whole test
-            throw new SettingException("shard", shard.toString(), "needs a rate, which the shards divide: give ${rate} "
-                    + "too, or a scenario");
+        if (shard != null && scenario == null && rate == null && cycles == 0) { // each would run the whole test
+            throw new SettingException("shard", shard.toString(), "needs something for the shards to divide: give "
+                    + "${rate} (or a scenario) or ${cycles}");
         }
         ActivityConfig activity = new ActivityConfig(opSpec, workers, virtualThreads, rate, runs, cycles, maxInFlight,
                 arrivals, seed, shard, startAt, limiter, pacingTick);
