@@ -87,5 +87,13 @@ class DeployManifestsTest {
         PersistentVolumeClaim claim = read("logs-pvc.yaml", PersistentVolumeClaim.class);
         assertEquals(claim.getMetadata().getName(), pod.getVolumes().get(0).getPersistentVolumeClaim().getClaimName());
         assertEquals(List.of("ReadWriteMany"), claim.getSpec().getAccessModes(), "every shard writes to it");
+
+        // the logs are read back through a running pod that mounts the same claim where the shards wrote
+        io.fabric8.kubernetes.api.model.Pod reader =
+                read("logs-reader.yaml", io.fabric8.kubernetes.api.model.Pod.class);
+        assertEquals(claim.getMetadata().getName(),
+                reader.getSpec().getVolumes().get(0).getPersistentVolumeClaim().getClaimName());
+        assertEquals(mount, reader.getSpec().getContainers().get(0).getVolumeMounts().get(0).getMountPath());
+        assertEquals(List.of("sleep", "3600"), reader.getSpec().getContainers().get(0).getCommand(), "it waits");
     }
 }
