@@ -147,7 +147,7 @@ public sealed interface RatePlan {
                         + Durations.format(hold));
             }
             if (!(precision >= 0.001 && precision <= 0.5)) {
-                throw new SettingException("precision", Double.toString(precision), "expected 0.1% to 50%");
+                throw new SettingException("precision", plain(precision), "expected 0.1% to 50%");
             }
             return new Search(from, to, slo, gates, hold, settle, precision);
         }
@@ -177,15 +177,20 @@ public sealed interface RatePlan {
                     + Durations.format(settle.plus(interval)) + ")");
         }
 
-        /** {@code 2%} or {@code 0.02}. */
+        /** {@code 2%} or {@code 0.02}, from 0.1 % to 50 %: a value out of range is named as it was given. */
         public static double parsePrecision(String text) {
             String t = text.strip();
+            double precision;
             try {
-                return t.endsWith("%") ? NumberText.parsePlain(t.substring(0, t.length() - 1)).doubleValue() / 100
+                precision = t.endsWith("%") ? NumberText.parsePlain(t.substring(0, t.length() - 1)).doubleValue() / 100
                         : NumberText.parsePlain(t).doubleValue();
             } catch (IllegalArgumentException e) {
                 throw new SettingException("precision", text, "expected a fraction or a percentage, e.g. 2%");
             }
+            if (!(precision >= 0.001 && precision <= 0.5)) {
+                throw new SettingException("precision", text, "expected 0.1% to 50%");
+            }
+            return precision;
         }
 
         @Override

@@ -142,7 +142,7 @@ class ScenarioParserTest {
                         "invalid to '50': must be above the search's first rate, 100"),
                 Arguments.of("phases:\n  - search: {from: 1, to: 9, slo: \"response.p99<20ms\",\n      precision: "
                         + "70%}\n", 3,
-                        "invalid precision '0.7'"),
+                        "invalid precision '70%': expected 0.1% to 50%"),
                 Arguments.of("phases:\n  - rate: 100\n", 2, "needs a 'duration'"),
                 Arguments.of("phases:\n  - {duration: 1s, rate: 1, threads: 0}\n", 2,
                         "invalid threads '0': must be at least 1"),

@@ -57,6 +57,17 @@ class SearchSettingsTest {
     }
 
     @Test
+    void aPrecisionOutOfRangeIsNamedAsItWasGiven() {
+        for (String given : new String[] {"-1", "150%", "0", "0.0001"}) {
+            SettingException e = assertThrows(SettingException.class,
+                    () -> dev.pacer.engine.api.RatePlan.Search.parsePrecision(given));
+            assertEquals("invalid precision '" + given + "': expected 0.1% to 50%", e.getMessage());
+        }
+        assertEquals(0.02, dev.pacer.engine.api.RatePlan.Search.parsePrecision("2%"), 1e-12);
+        assertEquals(0.5, dev.pacer.engine.api.RatePlan.Search.parsePrecision("0.5"), 1e-12);
+    }
+
+    @Test
     void everySearchTheCatalogMakesLastsAPositiveBoundedTime() {
         Scenario s = ScenarioCatalog.search(SLO, 1e-6, 1e9, Duration.ofSeconds(10), 0.001);
         Duration d = s.phases().get(0).duration();
