@@ -126,7 +126,9 @@ class ShardEndToEndTest {
         int n = 3;
         List<PacerProcess> shards = new ArrayList<>();
         List<String> logs = new ArrayList<>();
-        Instant startAt = Instant.now().plusSeconds(10);
+        // three JVMs each warm an http client up on two cores first (10 s was once too short: a shard ready after
+        // the test's end is refused)
+        Instant startAt = Instant.now().plusSeconds(25);
         for (int i = 0; i < n; i++) {
             logs.add("refused-" + i + ".hlog");
             shards.add(PacerProcess.start(dir, "run", "--op", "http", "--url", "http://127.0.0.1:" + refused + "/",
