@@ -128,7 +128,7 @@ class ShardEndToEndTest {
         List<String> logs = new ArrayList<>();
         // three JVMs each warm an http client up on two cores first (10 s was once too short: a shard ready after
         // the test's end is refused)
-        Instant startAt = Instant.now().plusSeconds(25);
+        Instant startAt = Instant.now().plusSeconds(12);
         for (int i = 0; i < n; i++) {
             logs.add("refused-" + i + ".hlog");
             shards.add(PacerProcess.start(dir, "run", "--op", "http", "--url", "http://127.0.0.1:" + refused + "/",

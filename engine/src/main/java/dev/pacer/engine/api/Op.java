@@ -8,8 +8,8 @@ package dev.pacer.engine.api;
  *   <li>{@link #run(long)} is called by every worker thread of the run, concurrently: an op is
  *       thread-safe or keeps its state per thread.</li>
  *   <li>Each call is timed by the worker: service time = end − start of the call.</li>
- *   <li>{@link #warmUp()} is called once, before the schedule starts; {@link #close()} once, after
- *       every worker has stopped.</li>
+ *   <li>{@link #warmUp(java.time.Duration)} is called once, before the schedule starts; {@link #close()} once,
+ *       after every worker has stopped.</li>
  * </ol>
  *
  * <h2>What the op promises</h2>
@@ -38,6 +38,19 @@ public interface Op extends AutoCloseable {
      * Default: nothing.
      */
     default void warmUp() throws Exception {
+    }
+
+    /**
+     * What the run calls, once, before its schedule starts: {@link #warmUp()} unless the op overrides it. A run
+     * whose schedule starts at an instant (shards starting together) gives its op what is left before that instant,
+     * less the engine's own start; an op that warms up for long should end by then, since a run ready after its
+     * instant owes its first ops at once (and one ready after its test's end is refused): the first ops on time beat
+     * a warmer JIT. An op that connects ahead waits for its connections within it too.
+     *
+     * @param atMost how long the warm-up may take, or null when the run starts once the warm-up is done
+     */
+    default void warmUp(java.time.Duration atMost) throws Exception {
+        warmUp();
     }
 
     /**

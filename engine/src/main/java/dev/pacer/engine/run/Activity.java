@@ -101,8 +101,8 @@ public final class Activity {
     }
 
     /**
-     * Warms the op up ({@link Op#warmUp()}), then starts the workers; the limiter's schedule begins once
-     * they are all up. Returns the start time. A run stopped before it started starts no op.
+     * Warms the op up ({@link #warmUpOp()}), then starts the workers; the limiter's schedule begins once they are
+     * all up. Returns the start time. A run stopped before it started starts no op.
      *
      * @throws IllegalStateException when started twice, or naming the op's warm-up failure
      * @throws dev.pacer.engine.api.SettingException when the test starts at an instant and had ended before the
@@ -136,10 +136,11 @@ public final class Activity {
     }
 
     /**
-     * Warms the op up ({@link Op#warmUp()}) unless that was done already; {@link #start()} calls it, and so may a
-     * caller that runs something between the op's warm-up and the start (the engine's warm-up). A stop (Ctrl-C,
-     * SIGTERM, a control) while it warms interrupts this thread, which ends the op's warm-up at once: what it
-     * throws then is the stop's doing, not a failure, and the run starts no op.
+     * Warms the op up ({@link Op#warmUp(java.time.Duration)}: within what is left before the test's start-at
+     * instant, less {@link #OP_WARM_UP_MARGIN}, when it has one) unless that was done already; {@link #start()} calls
+     * it, and so may a caller that runs something between the op's warm-up and the start (the engine's warm-up). A
+     * stop (Ctrl-C, SIGTERM, a control) while it warms interrupts this thread, which ends the op's warm-up at once:
+     * what it throws then is the stop's doing, not a failure, and the run starts no op.
      *
      * @throws IllegalStateException naming the op's warm-up failure
      */
@@ -159,7 +160,7 @@ public final class Activity {
         });
         try {
             if (isRunning()) {
-                op.warmUp();
+                op.warmUp(opWarmUpBound());
             }
         } catch (Exception e) {
             if (isRunning()) {
@@ -173,6 +174,21 @@ public final class Activity {
                 state[0] = DONE;
             }
         }
+    }
+
+    /**
+     * What the op's warm-up leaves the engine before a start-at instant: its own warm-up (which takes what is left,
+     * {@link #untilStartAt}), the workers' start and a collection of the warm-ups' garbage.
+     */
+    public static final java.time.Duration OP_WARM_UP_MARGIN = java.time.Duration.ofMillis(500);
+
+    /** The op's warm-up's bound ({@link Op#warmUp(java.time.Duration)}): null unless the run starts at an instant. */
+    java.time.Duration opWarmUpBound() {
+        if (config.startAt() == null) {
+            return null;
+        }
+        java.time.Duration left = untilStartAt().minus(OP_WARM_UP_MARGIN);
+        return left.isNegative() ? java.time.Duration.ZERO : left;
     }
 
     private static final int WARMING = 0;

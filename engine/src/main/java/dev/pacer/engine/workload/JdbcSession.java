@@ -2,6 +2,7 @@ package dev.pacer.engine.workload;
 
 import dev.pacer.engine.api.Outcome;
 import dev.pacer.engine.api.RunClock;
+import dev.pacer.engine.op.WarmUpDeadline;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -173,10 +174,10 @@ final class JdbcSession {
      * does not, and no row stays), but it does the work. A session stops at its first lost connection. The caller
      * owns the sessions and gets them back, used, when this returns.
      */
-    static void warmUp(PgWorkload w, List<JdbcSession> sessions, long cycles) throws Exception {
+    static void warmUp(PgWorkload w, List<JdbcSession> sessions, long cycles, WarmUpDeadline end) throws Exception {
         // the warm-up is for the JIT and the server's plans: real time, whatever the run's clock
         RunClock real = RunClock.system();
-        long deadline = real.nanoTime() + WARM_UP_TIME.toNanos();
+        long deadline = end.within(WARM_UP_TIME.toNanos(), 0);
         List<Thread> threads = new ArrayList<>();
         // the first failure of a warm-up thread (its session's own fault, not the server's): set once, by a CAS
         AtomicReference<RuntimeException> failed = new AtomicReference<>();

@@ -1,5 +1,6 @@
 package dev.pacer.engine.workload;
 
+import dev.pacer.engine.op.WarmUpDeadline;
 import dev.pacer.engine.api.AsyncOp;
 import dev.pacer.engine.api.Completion;
 import dev.pacer.engine.op.OpMix;
@@ -123,13 +124,19 @@ final class PostgresHandOffOp implements AsyncOp, OpMix {
     /** The warm-up over every connection, in rolled-back transactions ({@link JdbcSession#warmUp}); warm-up=0: none. */
     @Override
     public void warmUp() throws Exception {
+        warmUp(null);
+    }
+
+    /** As {@link #warmUp()}, within {@code atMost} when given: each session's cycles end by then. */
+    @Override
+    public void warmUp(java.time.Duration atMost) throws Exception {
         if (warmUpCycles <= 0) {
             return;
         }
         List<JdbcSession> all = new ArrayList<>();
         idle.drainTo(all);
         try {
-            JdbcSession.warmUp(w, all, warmUpCycles);
+            JdbcSession.warmUp(w, all, warmUpCycles, WarmUpDeadline.in(atMost));
         } finally {
             idle.addAll(all);
         }

@@ -1,5 +1,6 @@
 package dev.pacer.engine.workload;
 
+import dev.pacer.engine.op.WarmUpDeadline;
 import dev.pacer.engine.api.AsyncOp;
 import dev.pacer.engine.api.Completion;
 import dev.pacer.engine.op.OpMix;
@@ -171,12 +172,18 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
      */
     @Override
     public void warmUp() throws Exception {
+        warmUp(null);
+    }
+
+    /** As {@link #warmUp()}, within {@code atMost} when given: each session's chain ends by then. */
+    @Override
+    public void warmUp(java.time.Duration atMost) throws Exception {
         if (warmUpCycles <= 0) {
             return;
         }
         List<Session> taken = new ArrayList<>();
         idle.drainTo(taken);
-        long deadline = RunClock.system().nanoTime() + JdbcSession.WARM_UP_TIME.toNanos();
+        long deadline = WarmUpDeadline.in(atMost).within(JdbcSession.WARM_UP_TIME.toNanos(), 0);
         AtomicLong next = new AtomicLong();
         CountDownLatch done = new CountDownLatch(taken.size());
         try {

@@ -1,5 +1,6 @@
 package dev.pacer.engine.workload;
 
+import dev.pacer.engine.op.WarmUpDeadline;
 import dev.pacer.engine.api.Op;
 import dev.pacer.engine.op.OpMix;
 import dev.pacer.engine.api.Outcome;
@@ -146,6 +147,12 @@ final class PostgresWorkersOp implements Op, OpMix {
     /** The warm-up over every connection, in rolled-back transactions ({@link JdbcSession#warmUp}); warm-up=0: none. */
     @Override
     public void warmUp() throws Exception {
+        warmUp(null);
+    }
+
+    /** As {@link #warmUp()}, within {@code atMost} when given: each session's cycles end by then. */
+    @Override
+    public void warmUp(java.time.Duration atMost) throws Exception {
         if (warmUpCycles <= 0) {
             return;
         }
@@ -154,7 +161,7 @@ final class PostgresWorkersOp implements Op, OpMix {
             taken.add(o);
         }
         try {
-            JdbcSession.warmUp(w, taken.stream().map(o -> o.session).toList(), warmUpCycles);
+            JdbcSession.warmUp(w, taken.stream().map(o -> o.session).toList(), warmUpCycles, WarmUpDeadline.in(atMost));
         } finally {
             unclaimed.addAll(taken);
         }

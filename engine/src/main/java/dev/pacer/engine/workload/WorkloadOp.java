@@ -4,6 +4,7 @@ import dev.pacer.engine.api.RunClock;
 import dev.pacer.engine.api.AsyncOp;
 import dev.pacer.engine.api.Completion;
 import dev.pacer.engine.op.OpMix;
+import dev.pacer.engine.op.WarmUpDeadline;
 import dev.pacer.engine.api.Outcome;
 import dev.pacer.engine.op.http.RequestClient;
 import dev.pacer.engine.op.http.H1Response;
@@ -103,8 +104,15 @@ final class WorkloadOp implements AsyncOp, OpMix {
      */
     @Override
     public void warmUp() throws InterruptedException {
-        lastWarmUp = WorkloadWarmUp.run(this);
-        client.openAhead(OPEN_AHEAD, OPEN_TIMEOUT_MILLIS);
+        warmUp(null);
+    }
+
+    /** As {@link #warmUp()}, all of it within {@code atMost} when given (connections not open by then open later). */
+    @Override
+    public void warmUp(Duration atMost) throws InterruptedException {
+        WarmUpDeadline end = WarmUpDeadline.in(atMost);
+        lastWarmUp = WorkloadWarmUp.run(this, end);
+        client.openAhead(OPEN_AHEAD, end.millisAtMost(OPEN_TIMEOUT_MILLIS));
     }
 
     @Override

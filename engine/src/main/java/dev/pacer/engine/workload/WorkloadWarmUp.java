@@ -12,6 +12,7 @@ import dev.pacer.engine.op.http.AnswerServer;
 import dev.pacer.engine.op.http.RequestClient;
 import dev.pacer.engine.api.RunClock;
 import dev.pacer.engine.op.JitSettling;
+import dev.pacer.engine.op.WarmUpDeadline;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -37,8 +38,9 @@ import java.util.concurrent.locks.LockSupport;
  * {@link #CLOSED} (or {@link #CLOSED_CYCLES}), then cycles started from this thread every
  * {@link #PACED_GAP_NANOS} for {@link #PACED}, as the run's workers start them; then a wait (at most
  * {@link #SETTLE_MAX}) for the JIT to finish what they gave it. Bounded: 2.5 s of rounds and up to 2 s more of
- * waiting; a round whose cycles do not finish is given up after 5 s more. Nothing reaches the target; the op's own
- * connections are not touched.
+ * waiting; a round whose cycles do not finish is given up after 5 s more; all of it ends by a test's start-at
+ * instant (less the engine's margin) when it has one. Nothing reaches the target; the op's own connections are not
+ * touched.
  */
 final class WorkloadWarmUp {
 
@@ -46,6 +48,8 @@ final class WorkloadWarmUp {
     static final long CLOSED_CYCLES = 100_000;
     static final Duration PACED = Duration.ofMillis(500);
     static final long PACED_GAP_NANOS = 100_000;
+    /** What a paced round bounded by a deadline keeps of it for its last answers, at most. */
+    static final long DRAIN_NANOS = 100_000_000;
     static final int IN_FLIGHT = 16;
     /** The most connections the warm-up opens, whatever the op's. */
     static final int MAX_CONNECTIONS = 64;
@@ -74,7 +78,11 @@ final class WorkloadWarmUp {
     private WorkloadWarmUp() {
     }
 
-    static Result run(WorkloadOp op) throws InterruptedException {
+    /**
+     * Runs the rounds, each ended by {@code end} (a test's start-at instant, less the engine's margin): a round it
+     * leaves no time for is skipped, the others are shortened.
+     */
+    static Result run(WorkloadOp op, WarmUpDeadline end) throws InterruptedException {
         long start = REAL.nanoTime();
         Map<String, byte[]> answers = new HashMap<>();
         int maxHead = answers(op, answers);
@@ -84,28 +92,38 @@ final class WorkloadWarmUp {
         try (AnswerServer server = AnswerServer.start(op.client(), maxHead, k -> answers.getOrDefault(k, FALLBACK));
              RequestClient local = op.client().to(server.address(), Math.min(op.capacity(), MAX_CONNECTIONS),
                      op.sessions())) {
-            closedLoop(op, local, completed, ok);
-            paced(op, local, completed, ok);
+            closedLoop(op, local, completed, ok, end);
+            paced(op, local, completed, ok, end);
             answered = server.answered();
         }
-        JitSettling.await(SETTLE_MAX);
+        JitSettling.await(end.atMost(SETTLE_MAX));
         return new Result(completed.get(), ok.get(), answered, (REAL.nanoTime() - start) / 1e9);
     }
 
-    private static void closedLoop(WorkloadOp op, RequestClient local, AtomicLong completed, AtomicLong ok)
-            throws InterruptedException {
-        long deadline = REAL.nanoTime() + CLOSED.toNanos();
+    private static void closedLoop(WorkloadOp op, RequestClient local, AtomicLong completed, AtomicLong ok,
+                                   WarmUpDeadline end) throws InterruptedException {
+        long began = REAL.nanoTime();
+        // the paced round's time kept for it (half of what is left, when that is less)
+        long deadline = end.within(CLOSED.toNanos(), Math.min(PACED.toNanos(), end.nanosLeft() / 2));
+        if (deadline <= began) {
+            return;
+        }
         AtomicLong next = new AtomicLong();
         CountDownLatch done = new CountDownLatch(IN_FLIGHT);
         for (int i = 0; i < IN_FLIGHT; i++) {
             new Lane(op, local, next, deadline, done, completed, ok).next();
         }
-        done.await(CLOSED.toMillis() + GIVE_UP_MILLIS, TimeUnit.MILLISECONDS);
+        done.await(Math.min(TimeUnit.MILLISECONDS.toNanos(GIVE_UP_MILLIS) + deadline - began, end.nanosLeft()),
+                TimeUnit.NANOSECONDS);
     }
 
-    private static void paced(WorkloadOp op, RequestClient local, AtomicLong completed, AtomicLong ok)
-            throws InterruptedException {
-        int n = (int) (PACED.toNanos() / PACED_GAP_NANOS);
+    private static void paced(WorkloadOp op, RequestClient local, AtomicLong completed, AtomicLong ok,
+                              WarmUpDeadline end) throws InterruptedException {
+        long left = end.nanosLeft(); // a quarter of it, 100 ms at most, kept for the last answers
+        int n = (int) (Math.min(PACED.toNanos(), left - Math.min(left / 4, DRAIN_NANOS)) / PACED_GAP_NANOS);
+        if (n <= 0) {
+            return;
+        }
         CountDownLatch done = new CountDownLatch(n);
         long at = REAL.nanoTime();
         for (int i = 0; i < n; i++) {
@@ -119,7 +137,7 @@ final class WorkloadWarmUp {
                 LockSupport.parkNanos(wait);
             }
         }
-        done.await(GIVE_UP_MILLIS, TimeUnit.MILLISECONDS);
+        done.await(Math.min(TimeUnit.MILLISECONDS.toNanos(GIVE_UP_MILLIS), end.nanosLeft()), TimeUnit.NANOSECONDS);
     }
 
     private static void count(Outcome o, AtomicLong completed, AtomicLong ok) {

@@ -5,16 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pacer.engine.api.ManualRunClock;
+import dev.pacer.engine.api.Op;
 import dev.pacer.engine.api.OpSpec;
+import dev.pacer.engine.api.Outcome;
 import dev.pacer.engine.api.SettingException;
 import dev.pacer.ratelimit.LimiterDesign;
 import dev.pacer.ratelimit.api.Arrivals;
 import dev.pacer.ratelimit.api.RateSpec;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Which start instants a test takes: within a day of now, and not after its own end. */
+/** Which start instants a test takes (within a day of now, and not after its own end), and its op's warm-up's bound. */
 class StartAtTest {
 
     static final Instant NOW = Instant.parse("2026-11-23T12:00:00Z");
@@ -68,6 +73,35 @@ class StartAtTest {
                 + "ready (its warm-ups done)"), late.getMessage());
         ActivityConfig cycles = config(now.plusSeconds(2), null, 100); // 1 s at 100/s
         assertThrows(SettingException.class, () -> cycles.checkReady(now.plusSeconds(3)));
+    }
+
+    @Test
+    void theOpsWarmUpGetsWhatIsLeftBeforeTheInstantLessTheEnginesMarginAndNothingWhenItHasPassed() {
+        ManualRunClock clock = new ManualRunClock(Instant.now());
+        assertEquals(Duration.ofMillis(9_500), warmUpBound(clock, clock.instant().plusSeconds(10)));
+        assertEquals(Duration.ofMillis(1_000), warmUpBound(clock, clock.instant().plusMillis(1_500)));
+        assertEquals(Duration.ZERO, warmUpBound(clock, clock.instant().plusMillis(300)), "less than the margin");
+        assertEquals(Duration.ZERO, warmUpBound(clock, clock.instant().minusSeconds(1)), "late");
+        assertEquals(null, warmUpBound(clock, null), "no instant: the run starts when the warm-up is done");
+    }
+
+    /** What an op's warm-up is given ({@link Op#warmUp(Duration)}) in a run that starts at {@code startAt}. */
+    private static Duration warmUpBound(ManualRunClock clock, Instant startAt) {
+        List<Duration> given = new ArrayList<>();
+        Op op = new Op() {
+            @Override
+            public Outcome run(long cycle) {
+                return null;
+            }
+
+            @Override
+            public void warmUp(Duration atMost) {
+                given.add(atMost);
+            }
+        };
+        new Activity(config(startAt, Duration.ofSeconds(60), 0), op, clock).warmUpOp();
+        assertEquals(1, given.size(), "warmed once: " + given);
+        return given.get(0);
     }
 
     private static ActivityConfig config(Instant startAt, Duration duration, long cycles) {

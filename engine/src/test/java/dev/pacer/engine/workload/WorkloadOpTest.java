@@ -525,4 +525,21 @@ class WorkloadOpTest {
             assertEquals(1, requests.size(), requests.toString());
         }
     }
+
+    /** A run that starts at an instant bounds the warm-up, which otherwise takes 2.5 s of rounds at least. */
+    @Test
+    void aWarmUpGivenADeadlineEndsByIt() throws Exception {
+        try (WorkloadOp op = op("""
+                ops:
+                  browse: {weight: 1, request: "GET /items/{cycle}", check: {status: 200}}
+                """)) {
+            long t0 = System.nanoTime();
+            op.warmUp(java.time.Duration.ofMillis(800));
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            WorkloadWarmUp.Result warm = op.lastWarmUp;
+            assertTrue(seconds < 1.8, "given 0.8 s (1 s of slack for a loaded machine): " + seconds + " s");
+            assertTrue(warm.cycles() > 0, "it warmed for what it had: " + warm);
+            assertEquals(List.of(), requests, "the target saw nothing before the run's first cycle");
+        }
+    }
 }

@@ -2,6 +2,7 @@ package dev.pacer.engine.op.http;
 
 import dev.pacer.engine.api.AsyncOp;
 import dev.pacer.engine.api.Completion;
+import dev.pacer.engine.op.WarmUpDeadline;
 
 /**
  * One HTTP request per op, asynchronous: {@link #start} hands the request to a connection's event loop
@@ -53,10 +54,17 @@ final class HttpOp implements AsyncOp {
      */
     @Override
     public void warmUp() throws Exception {
+        warmUp(null);
+    }
+
+    /** As {@link #warmUp()}, all of it within {@code atMost} when given (connections not open by then open later). */
+    @Override
+    public void warmUp(java.time.Duration atMost) throws Exception {
+        WarmUpDeadline end = WarmUpDeadline.in(atMost);
         if (warmUp != null) {
-            warmUp.run();
+            warmUp.run(end);
         }
-        sender.open(OPEN_AHEAD, OPEN_TIMEOUT_MILLIS);
+        sender.open(OPEN_AHEAD, end.millisAtMost(OPEN_TIMEOUT_MILLIS));
     }
 
     @Override

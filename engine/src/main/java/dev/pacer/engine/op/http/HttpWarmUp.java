@@ -1,6 +1,7 @@
 package dev.pacer.engine.op.http;
 
 import dev.pacer.engine.op.JitSettling;
+import dev.pacer.engine.op.WarmUpDeadline;
 import dev.pacer.engine.api.Completion;
 import dev.pacer.engine.api.Outcome;
 import io.netty.bootstrap.ServerBootstrap;
@@ -51,6 +52,8 @@ final class HttpWarmUp {
     static final Duration DURATION = Duration.ofMillis(5000);
     static final Duration PACED = Duration.ofMillis(1000);
     static final long PACED_GAP_NANOS = 100_000;
+    /** What a paced round bounded by a deadline keeps of it for its last answers, at most. */
+    static final long DRAIN_NANOS = 100_000_000;
     static final long REQUESTS = 150_000;
     /**
      * The closed loop's least before the JIT's quiet can end it: past the JIT's thresholds for the code every request
@@ -127,17 +130,33 @@ final class HttpWarmUp {
         }
         return String.format(java.util.Locale.ROOT, "pacer: http client warm-up %s against a private server (%,d "
                 + "requests; %s)", dev.pacer.engine.api.Durations.format(lastSeconds * 1e9),
-                answered.get(), stopped ? "cut short by the run's stop" : "the closed loop " + closedLoopEnd);
+                answered.get(), stopped ? "cut short by the run's stop"
+                        : cut ? CUT : "the closed loop " + closedLoopEnd);
     }
+
+    /** How a warm-up that its deadline ended says so. */
+    static final String CUT = "cut short to start at the test's instant";
 
     /** Whether the last warm-up was interrupted (the run stopped while it warmed); written by the warming thread. */
     private volatile boolean stopped;
+    /** Whether the last warm-up's deadline ended one of its rounds early; written by the warming thread. */
+    private volatile boolean cut;
 
+    /** Warms up without a deadline, as a run without a start-at instant does. */
     void run() throws InterruptedException {
+        run(WarmUpDeadline.NONE);
+    }
+
+    /**
+     * Warms up, ending every round by {@code end} (a test's start-at instant, less the engine's margin): a round it
+     * leaves no time for is skipped, the others are shortened.
+     */
+    void run(WarmUpDeadline end) throws InterruptedException {
         long began = REAL.nanoTime();
         stopped = false;
+        cut = false;
         try {
-            warm();
+            warm(end);
         } catch (InterruptedException e) {
             stopped = true;
             throw e;
@@ -146,7 +165,7 @@ final class HttpWarmUp {
         }
     }
 
-    private void warm() throws InterruptedException {
+    private void warm(WarmUpDeadline end) throws InterruptedException {
         // the private server takes the op's request whatever its size (Netty's defaults stop at a 4 KB request
         // line and 8 KB of headers: a longer URL or header would fail every warm-up request, with warnings)
         int head = Math.max(8192, template.size(20) - template.bodyLength() + 1024);
@@ -166,12 +185,13 @@ final class HttpWarmUp {
         InetSocketAddress address = (InetSocketAddress) server.localAddress();
         HttpRequestTemplate local = template.to("http", "127.0.0.1:" + address.getPort());
         try {
-            closedLoop(local, address);
-            paced(local, address);
+            closedLoop(local, address, end);
+            paced(local, address, end);
         } finally {
             server.close().syncUninterruptibly();
         }
-        JitSettling.await(SETTLE_MAX);
+        JitSettling.await(end.atMost(SETTLE_MAX));
+        cut |= end.bounded() && end.nanosLeft() == 0;
     }
 
     /**
@@ -180,8 +200,19 @@ final class HttpWarmUp {
      * ({@link JitSettling.Watch}: it has compiled what this loop taught it), and at {@link #REQUESTS} or
      * {@link #DURATION} at the latest. Then the connections close.
      */
-    private void closedLoop(HttpRequestTemplate local, InetSocketAddress address) throws InterruptedException {
-        long deadline = REAL.nanoTime() + DURATION.toNanos();
+    private void closedLoop(HttpRequestTemplate local, InetSocketAddress address, WarmUpDeadline end)
+            throws InterruptedException {
+        long began = REAL.nanoTime();
+        // the paced round's second is kept for it (half of what is left, when that is less): it compiles what the
+        // run's first second would
+        long deadline = end.within(DURATION.toNanos(), Math.min(PACED.toNanos(), end.nanosLeft() / 2));
+        boolean bounded = deadline - began < DURATION.toNanos();
+        closedLoopRequests = 0;
+        if (deadline <= began) {
+            closedLoopEnd = "skipped";
+            cut = true;
+            return;
+        }
         AtomicLong sent = new AtomicLong();
         AtomicBoolean enough = new AtomicBoolean();
         CountDownLatch done = new CountDownLatch(IN_FLIGHT);
@@ -192,7 +223,7 @@ final class HttpWarmUp {
             }
             BooleanSupplier jit = jitSettled.get();
             // a warm-up that cannot finish leaves the run colder, nothing worse
-            long giveUp = deadline + TimeUnit.SECONDS.toNanos(5);
+            long giveUp = end.within(deadline - began + TimeUnit.SECONDS.toNanos(5), 0);
             boolean settled;
             try {
                 while (!done.await(100, TimeUnit.MILLISECONDS) && REAL.nanoTime() < giveUp) {
@@ -206,10 +237,13 @@ final class HttpWarmUp {
                 enough.set(true);
             }
             closedLoopRequests = sent.get();
+            boolean cutHere = !settled && sent.get() < REQUESTS && bounded;
+            cut |= cutHere;
             closedLoopEnd = settled ? "ended once the JIT had settled" : sent.get() >= REQUESTS
                     ? String.format(java.util.Locale.ROOT, "stopped at its %,d requests", REQUESTS)
+                    : cutHere ? "stopped at the test's start-at bound"
                     : "stopped at its " + dev.pacer.engine.api.Durations.format(DURATION) + " bound";
-            closedLoopEnded = REAL.nanoTime() - (deadline - DURATION.toNanos());
+            closedLoopEnded = REAL.nanoTime() - began;
         }
     }
 
@@ -219,8 +253,16 @@ final class HttpWarmUp {
      * otherwise be compiled (after a deoptimisation each) in the run's first second. Completions come in
      * three classes, so calls through {@link Completion} are already megamorphic when the run's arrives.
      */
-    private void paced(HttpRequestTemplate local, InetSocketAddress address) throws InterruptedException {
-        long n = PACED.toNanos() / PACED_GAP_NANOS;
+    private void paced(HttpRequestTemplate local, InetSocketAddress address, WarmUpDeadline end)
+            throws InterruptedException {
+        long left = end.nanosLeft(); // a quarter of it, 100 ms at most, kept for the last answers
+        long n = Math.min(PACED.toNanos(), left - Math.min(left / 4, DRAIN_NANOS)) / PACED_GAP_NANOS;
+        if (n < PACED.toNanos() / PACED_GAP_NANOS) {
+            cut = true;
+        }
+        if (n <= 0) {
+            return;
+        }
         CountDownLatch done = new CountDownLatch((int) n);
         Runnable counter = done::countDown;
         try (HttpSender sender = factory.create(local, address)) {
@@ -233,7 +275,7 @@ final class HttpWarmUp {
                     java.util.concurrent.locks.LockSupport.parkNanos(wait);
                 }
             }
-            done.await(5, TimeUnit.SECONDS);
+            done.await(Math.min(TimeUnit.SECONDS.toNanos(5), end.nanosLeft()), TimeUnit.NANOSECONDS);
         }
     }
 

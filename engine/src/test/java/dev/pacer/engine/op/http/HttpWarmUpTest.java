@@ -3,6 +3,7 @@ package dev.pacer.engine.op.http;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pacer.engine.op.WarmUpDeadline;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -34,6 +35,11 @@ class HttpWarmUpTest {
 
     /** The closed loop's requests when the JIT's look says {@code settled} each time (a test's stand-in for it). */
     static long[] closedLoop(boolean settled, List<String> lines) throws Exception {
+        return closedLoop(settled, lines, WarmUpDeadline.NONE);
+    }
+
+    /** As above, within {@code end}; also returns how long the whole warm-up took, ns, and the requests answered. */
+    static long[] closedLoop(boolean settled, List<String> lines, WarmUpDeadline end) throws Exception {
         HttpRequestTemplate template = new HttpRequestTemplate("http://127.0.0.1:9/?c={cycle}", "GET", List.of(),
                 (byte[]) null);
         HttpOutcomes outcomes = new HttpOutcomes(Set.of());
@@ -43,9 +49,11 @@ class HttpWarmUpTest {
             HttpWarmUp warmUp = new HttpWarmUp(transport, template,
                     (t, a) -> new H1Pool(transport, t, outcomes, a, null, 4, timeout), false, () -> () -> settled);
             assertNull(warmUp.startLine(), "no line before it ran");
-            warmUp.run();
+            long began = System.nanoTime();
+            warmUp.run(end);
+            long took = System.nanoTime() - began;
             lines.add(warmUp.startLine());
-            return new long[] {warmUp.closedLoopRequests(), warmUp.closedLoopEndedNanos()};
+            return new long[] {warmUp.closedLoopRequests(), warmUp.closedLoopEndedNanos(), took, warmUp.answered()};
         } finally {
             transport.close();
         }
@@ -72,6 +80,28 @@ class HttpWarmUpTest {
         assertTrue(busy[0] >= HttpWarmUp.REQUESTS || busy[1] >= HttpWarmUp.DURATION.toNanos(),
                 "to its count or its longest: " + busy[0] + " requests, " + busy[1] / 1_000_000 + " ms");
         assertTrue(lines.get(1).matches(line + "stopped at its (150,000 requests|\\S+ bound)\\)"), lines.get(1));
+    }
+
+    /**
+     * A run that starts at an instant bounds its op's warm-up: with a JIT that never settles the closed loop would
+     * run its 5 s; given 1.5 s it ends a paced round's second before it, the paced round and the JIT's wait end by
+     * it, and the start line says so. Given nothing (the instant is near), only the connections' set-up is left.
+     */
+    @Test
+    void aDeadlineEndsEveryRoundByItAndTheLineSaysSo() throws Exception {
+        List<String> lines = new java.util.ArrayList<>();
+        long[] bounded = closedLoop(false, lines, WarmUpDeadline.in(Duration.ofMillis(1500)));
+        // the rounds end by the deadline; closing their connections and the server comes after (slack for a loaded CI)
+        assertTrue(bounded[2] < Duration.ofMillis(2500).toNanos(), "the warm-up took " + bounded[2] / 1_000_000
+                + " ms, given 1500");
+        assertTrue(bounded[1] < Duration.ofMillis(1500).toNanos(), "the closed loop ended by the deadline less the "
+                + "paced round's second: " + bounded[1] / 1_000_000 + " ms");
+        assertTrue(bounded[3] > 0, "it warmed for what it had: " + bounded[3] + " answered");
+        assertTrue(lines.get(0).endsWith("requests; " + HttpWarmUp.CUT + ")"), lines.get(0));
+        long[] none = closedLoop(false, lines, WarmUpDeadline.in(Duration.ZERO));
+        assertTrue(none[2] < Duration.ofMillis(1000).toNanos(), "took " + none[2] / 1_000_000 + " ms, given none");
+        assertTrue(none[0] == 0 && none[3] == 0, "nothing sent: " + none[0] + ", " + none[3]);
+        assertTrue(lines.get(1).endsWith("(0 requests; " + HttpWarmUp.CUT + ")"), lines.get(1));
     }
 
     @Test
