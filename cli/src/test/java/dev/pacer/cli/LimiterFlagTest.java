@@ -79,11 +79,15 @@ class LimiterFlagTest {
                         "1",
                         "-n", "3", "--limiter", "bucket:size=5000000000"},
         };
+        // in this JVM (each refused before anything runs), and the first also as its own process
         for (String[] c : cases) {
             String[] args = java.util.Arrays.copyOfRange(c, 1, c.length);
-            PacerProcess.Result r = PacerProcess.run(dir, 30, args);
+            PacerProcess.Result r = NewUserTest.pacer(args);
             assertEquals(2, r.exitCode(), String.join(" ", args) + ": " + r.stderr());
             RunLimitsTest.assertOneLineNaming(r, c[0]);
         }
+        PacerProcess.Result r = PacerProcess.run(dir, 30, java.util.Arrays.copyOfRange(cases[0], 1, cases[0].length));
+        assertEquals(2, r.exitCode(), r.stderr());
+        RunLimitsTest.assertOneLineNaming(r, cases[0][0]);
     }
 }
