@@ -10,7 +10,9 @@ import io.netty.util.concurrent.FastThreadLocal;
  * copied into a reused array, so nothing is allocated per response. Interim 1xx responses (except 101)
  * are skipped; HEAD, 204 and 304 responses have no body. Header values are read as comma-separated
  * tokens ({@code Connection: x-noclose} is not {@code close}); a malformed or conflicting Content-Length
- * is a protocol error; a 101 ends the connection's HTTP/1.1 (it must close).
+ * is a protocol error; a 101 ends the connection's HTTP/1.1 (it must close). A Transfer-Encoding frames the body
+ * whatever a Content-Length says (RFC 9112 6.3): chunked when that is its last coding, else to the connection's
+ * close; with both, the connection is not reused.
  *
  * <p>Asked to (a workload's checks and saves), it keeps the header lines or the body (de-chunked) in an
  * {@link H1Response}, whose arrays are reused from response to response: still nothing allocated per response
@@ -55,6 +57,8 @@ final class H1ResponseParser {
     private int status;
     private long contentLength;
     private boolean chunked;
+    /** A Transfer-Encoding line was read: it, not a Content-Length, frames the body (RFC 9112 6.3). */
+    private boolean transferEncoded;
     private boolean close;
     private boolean http10KeepAlive;
     private boolean http10;
@@ -97,6 +101,7 @@ final class H1ResponseParser {
     private void clearHeaders() {
         contentLength = -1;
         chunked = false;
+        transferEncoded = false;
         close = false;
         http10 = false;
         http10KeepAlive = false;
@@ -252,6 +257,11 @@ final class H1ResponseParser {
                     state = DONE;
                 } else if (chunked) {
                     state = CHUNK_SIZE;
+                    // with a Content-Length too, the framing is in doubt (RFC 9112 6.3: smuggling): not reused
+                    close |= contentLength >= 0;
+                } else if (transferEncoded) { // a coding other than chunked last: the body runs to the close
+                    state = UNTIL_CLOSE;
+                    close = true;
                 } else if (contentLength >= 0) {
                     remaining = contentLength;
                     state = contentLength == 0 ? DONE : BODY;
@@ -316,6 +326,7 @@ final class H1ResponseParser {
         } else if (nameIs("transfer-encoding", colon)) {
             // chunked is the last coding when the body is chunked (RFC 9112 6.1); a list may span several lines
             chunked = lastTokenIs("chunked", colon + 1, n);
+            transferEncoded = true;
         } else if (nameIs("connection", colon)) {
             close |= hasToken("close", colon + 1, n);
             http10KeepAlive |= hasToken("keep-alive", colon + 1, n);

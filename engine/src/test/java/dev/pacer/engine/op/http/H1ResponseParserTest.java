@@ -111,6 +111,23 @@ class H1ResponseParserTest {
         assertEquals(200, p.status());
     }
 
+    /**
+     * RFC 9112 6.3: a Transfer-Encoding frames the body whatever a Content-Length says; one whose last coding is not
+     * chunked runs to the close (a proxy's {@code gzip} beside a Content-Length was framed by the length, and the
+     * rest of its body read as the next response); chunked beside a Content-Length leaves the connection unused.
+     */
+    @Test
+    void aTransferEncodingOverridesAContentLength() {
+        H1ResponseParser p = new H1ResponseParser();
+        p.reset(false);
+        assertFalse(p.read(Unpooled.copiedBuffer("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\nContent-Length: 2\r\n"
+                + "\r\nok" + "HTTP/1.1 200 OK\r\n", StandardCharsets.US_ASCII)), "not framed by the Content-Length");
+        assertTrue(p.endsAtClose());
+        both("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n", 200,
+                true);
+        both("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n", 200, false);
+    }
+
     @Test
     void garbageIsAProtocolError() {
         for (String bad : new String[] {"SSH-2.0-OpenSSH\r\n", "HTTP/1.1 2x0 OK\r\n", "HTTP/1.1 200 OK\r\nno colon\r\n",
@@ -137,8 +154,12 @@ class H1ResponseParserTest {
 
     @Test
     void headerValuesAreMatchedAsTokensNotSubstrings() {
-        // not chunked: the body is the 3 bytes Content-Length gives (as chunked, "abc" is a bad chunk size)
-        both("HTTP/1.1 200 OK\r\nTransfer-Encoding: notchunked\r\nContent-Length: 3\r\n\r\nabc", 200, false);
+        // not chunked: a coding of its own, whose body runs to the close (as chunked, "abc" is a bad chunk size)
+        H1ResponseParser p = new H1ResponseParser();
+        p.reset(false);
+        assertFalse(p.read(Unpooled.copiedBuffer("HTTP/1.1 200 OK\r\nTransfer-Encoding: notchunked\r\n"
+                + "Content-Length: 3\r\n\r\nabc", StandardCharsets.US_ASCII)));
+        assertTrue(p.endsAtClose());
         both("HTTP/1.1 200 OK\r\nConnection: x-noclose\r\nContent-Length: 1\r\n\r\nx", 200, false);
         both("HTTP/1.1 200 OK\r\nConnection: keep-alive, Close\r\nContent-Length: 1\r\n\r\nx", 200, true);
         both("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n1\r\nx\r\n0\r\n\r\n", 200, false);
