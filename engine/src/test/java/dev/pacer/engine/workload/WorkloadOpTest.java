@@ -9,6 +9,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.pacer.engine.LoadTest;
 import dev.pacer.engine.api.Outcome;
+import dev.pacer.engine.op.http.ClosesIdleTlsServer;
 import dev.pacer.engine.op.http.DropsSecondRequestServer;
 import dev.pacer.engine.op.http.SelfSignedKeys;
 import dev.pacer.engine.op.http.RequestClient;
@@ -540,6 +541,29 @@ class WorkloadOpTest {
             assertTrue(seconds < 1.8, "given 0.8 s (1 s of slack for a loaded machine): " + seconds + " s");
             assertTrue(warm.cycles() > 0, "it warmed for what it had: " + warm);
             assertEquals(List.of(), requests, "the target saw nothing before the run's first cycle");
+        }
+    }
+
+    /**
+     * An https server that ended the idle connection with a close_notify, its FIN not sent: the next cycle's GET
+     * went out on the dead session and waited its whole timeout. It now goes on a new connection, as after a FIN.
+     */
+    @Test
+    void aGetAfterTheServersCloseNotifyOnTheIdleConnectionGoesOnANewOne() throws Exception {
+        try (ClosesIdleTlsServer tls = new ClosesIdleTlsServer(dir)) {
+            Workload w = WorkloadParser.parse("base: https://127.0.0.1:" + tls.port()
+                    + "\nops: {a: {weight: 1, request: GET /a}}", "w.yaml", dir, Map.of());
+            try (WorkloadOp op = new WorkloadOp(w, 1, Duration.ofSeconds(5), Duration.ofSeconds(4), 1, true,
+                    RunClock.system())) {
+                for (int i = 0; i < 3; i++) {
+                    assertEquals(Outcome.OK, run(op, i), "cycle " + i);
+                    while (tls.closedIdle.get() < i + 1) {
+                        Thread.sleep(5); // the server has sent its close_notify: the connection is idle and over
+                    }
+                }
+            }
+            assertEquals(3, tls.answered.get());
+            assertEquals(3, tls.connections.get(), "a connection each");
         }
     }
 }

@@ -11,6 +11,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslCloseCompletionEvent;
 import io.netty.handler.ssl.SslContext;
 
 /**
@@ -51,6 +52,10 @@ final class H1Connection implements Runnable, OneAtATimePool.Carrier {
     private int served;
     /** Whether the request on the wire was already resent once (after a reused connection's close). */
     private boolean resent;
+    /** {@link #open}'s connect, while its channel is this connection's: a first request waits for it. */
+    private ChannelFuture opening;
+    /** Set by {@link #closeFromOutside}: a request handed over after it is cancelled, not sent. */
+    private boolean closed;
 
     H1Connection(H1Pool pool, EventLoop loop) {
         this.pool = pool;
@@ -87,9 +92,10 @@ final class H1Connection implements Runnable, OneAtATimePool.Carrier {
             ChannelFuture f = bootstrap.connect(pool.address);
             Channel ch = f.channel();
             channel = ch;
+            opening = f;
             f.addListener(done -> {
-                if (!done.isSuccess() && ch == channel) {
-                    channel = null;
+                if (!done.isSuccess() && ch == channel && inFlight == null) {
+                    channel = null; // a request waiting for it connects again (waitForOpening)
                 }
                 opened.complete(null);
             });
@@ -102,12 +108,20 @@ final class H1Connection implements Runnable, OneAtATimePool.Carrier {
         return loop;
     }
 
-    /** Hands this (idle) connection a request; called by its owner, on any thread. */
+    /**
+     * Hands this (idle) connection a request; called by its owner, on any thread. One handed over as the pool
+     * closes completes as {@link Outcome#CANCELLED}, here when the event loop has shut down, else in {@link #run}.
+     */
     @Override
     public void dispatch(long cycle, Completion completion) {
         this.nextCycle = cycle;
         this.next = completion;
-        loop.execute(this);
+        try {
+            loop.execute(this);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            next = null;
+            completion.complete(Outcome.CANCELLED);
+        }
     }
 
     /** On the event loop: sends the request handed over, on the open channel or a new one. */
@@ -115,6 +129,10 @@ final class H1Connection implements Runnable, OneAtATimePool.Carrier {
     public void run() {
         Completion c = next;
         next = null;
+        if (closed) { // handed over as the pool closed, after this connection's close ran
+            c.complete(Outcome.CANCELLED);
+            return;
+        }
         cycle = nextCycle;
         inFlight = c;
         resent = false;
@@ -122,9 +140,33 @@ final class H1Connection implements Runnable, OneAtATimePool.Carrier {
         parser.reset(pool.template.isHead());
         if (channel != null && channel.isActive()) {
             write();
-        } else {
+        } else if (!waitForOpening()) {
+            abandon(); // a channel that died
             connect();
         }
+    }
+
+    /**
+     * When the channel is {@link #open}'s, still connecting: the request in flight goes once it is open (or on a
+     * new connection if it failed), rather than on a second connection beside it. True if it waits.
+     */
+    private boolean waitForOpening() {
+        ChannelFuture f = opening;
+        if (f == null || f.isDone() || f.channel() != channel) {
+            return false;
+        }
+        f.addListener(done -> {
+            if (f.channel() != channel || inFlight == null) {
+                return; // given up meanwhile (timeout, close)
+            }
+            if (done.isSuccess()) {
+                write();
+            } else {
+                channel = null;
+                connect();
+            }
+        });
+        return true;
     }
 
     private void connect() {
@@ -221,6 +263,7 @@ final class H1Connection implements Runnable, OneAtATimePool.Carrier {
     /** Closes the channel from any thread (the op is closing). */
     void closeFromOutside() {
         loop.execute(() -> {
+            closed = true;
             abandon();
             if (fixed != null) {
                 fixed.release();
@@ -266,13 +309,26 @@ final class H1Connection implements Runnable, OneAtATimePool.Carrier {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
-            if (ctx.channel() != channel) {
-                return;
+            if (ctx.channel() == channel) {
+                closedByServer();
             }
+        }
+
+        /** A TLS close_notify ends the connection as a TCP close does, though its FIN may come later. */
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+            if (event instanceof SslCloseCompletionEvent && ctx.channel() == channel) {
+                closedByServer();
+            }
+            ctx.fireUserEventTriggered(event);
+        }
+
+        /** The server closed the channel: the request on it goes again, ends with it, or is reset. */
+        private void closedByServer() {
             if (resendAfterIdleClose()) {
                 return;
             }
-            channel = null;
+            abandon();
             if (inFlight != null) {
                 finish(parser.endsAtClose() ? pool.outcomes.forStatus(parser.status()) : HttpOutcomes.RESET);
             }
@@ -284,7 +340,7 @@ final class H1Connection implements Runnable, OneAtATimePool.Carrier {
                 ctx.close();
                 return;
             }
-            if (HttpOutcomes.forFailure(cause) == HttpOutcomes.RESET && resendAfterIdleClose()) {
+            if (HttpOutcomes.idleClose(cause) && resendAfterIdleClose()) {
                 return;
             }
             abandon();

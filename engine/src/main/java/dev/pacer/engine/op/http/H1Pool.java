@@ -44,6 +44,11 @@ final class H1Pool implements HttpSender {
         return pool.capacity();
     }
 
+    /** Connection {@code i}, for tests. */
+    H1Connection connection(int i) {
+        return all[i];
+    }
+
     /** Opens the first {@code connections} that requests will take (the top of the idle stack), before any request. */
     @Override
     public void open(int connections, long timeoutMillis) throws InterruptedException {

@@ -63,6 +63,19 @@ final class HttpOutcomes {
     }
 
     /** The outcome of a failed exchange (connect, write, read). */
+    /**
+     * Whether {@code e} is how a write meets a connection its server closed (a reset, a broken pipe, a TLS session
+     * the server ended with close_notify): on a reused keep-alive connection, most likely closed as idle.
+     */
+    static boolean idleClose(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof io.netty.handler.ssl.SslClosedEngineException) {
+                return true;
+            }
+        }
+        return forFailure(e) == RESET;
+    }
+
     static Outcome forFailure(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof ConnectTimeoutException || t instanceof java.net.http.HttpTimeoutException) {

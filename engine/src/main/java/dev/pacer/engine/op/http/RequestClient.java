@@ -13,6 +13,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslCloseCompletionEvent;
 import io.netty.handler.ssl.SslContext;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -225,6 +226,10 @@ public final class RequestClient implements AutoCloseable {
          * connection, and not yet resent. Released when its response is whole, when it is resent, or dropped.
          */
         private ByteBuf again;
+        /** {@link #open}'s connect, while its channel is this connection's: a first request waits for it. */
+        private ChannelFuture opening;
+        /** Set by {@link #cancel}: a cycle handed over after it is cancelled, not begun. */
+        private boolean closed;
 
         Connection(EventLoop loop, Exchange exchange) {
             this.loop = loop;
@@ -250,10 +255,11 @@ public final class RequestClient implements AutoCloseable {
                 ChannelFuture f = bootstrap.connect(address);
                 Channel ch = f.channel();
                 channel = ch;
+                opening = f;
                 served = 0;
                 f.addListener(done -> {
-                    if (!done.isSuccess() && ch == channel) {
-                        channel = null; // its first cycle connects again
+                    if (!done.isSuccess() && ch == channel && inFlight == null) {
+                        channel = null; // its first cycle connects again (a cycle waiting for it: waitForOpening)
                     }
                     opened.countDown();
                 });
@@ -265,17 +271,31 @@ public final class RequestClient implements AutoCloseable {
             return loop;
         }
 
-        /** Hands this (idle) connection a cycle; called by its owner, on any thread. */
+        /**
+         * Hands this (idle) connection a cycle; called by its owner, on any thread. One handed over as the client
+         * closes completes as {@link Outcome#CANCELLED}, here when the event loop has shut down, else in {@link #run}.
+         */
         @Override
         public void dispatch(long cycle, Completion completion) {
             this.nextCycle = cycle;
             this.next = completion;
-            loop.execute(this);
+            try {
+                loop.execute(this);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                next = null;
+                completion.complete(Outcome.CANCELLED);
+            }
         }
 
         /** On the event loop: begins the cycle handed over. */
         @Override
         public void run() {
+            if (closed) { // handed over as the client closed, after this connection's cancel ran
+                Completion c = next;
+                next = null;
+                c.complete(Outcome.CANCELLED);
+                return;
+            }
             inFlight = next;
             next = null;
             ByteBuf request;
@@ -304,8 +324,32 @@ public final class RequestClient implements AutoCloseable {
                 channel.writeAndFlush(request, channel.voidPromise());
                 return;
             }
-            abandon(); // a channel that died, or one opened ahead that is not open yet
-            connectAndWrite(request);
+            if (!waitForOpening(request)) {
+                abandon(); // a channel that died
+                connectAndWrite(request);
+            }
+        }
+
+        /**
+         * When the channel is {@link #open}'s, still connecting: {@code request} goes once it is open (or on a new
+         * connection if it failed), rather than on a second connection beside it. True if it waits.
+         */
+        private boolean waitForOpening(ByteBuf request) {
+            ChannelFuture f = opening;
+            if (f == null || f.isDone() || f.channel() != channel) {
+                return false;
+            }
+            f.addListener(done -> {
+                if (f.channel() != channel || inFlight == null) {
+                    request.release(); // given up meanwhile (timeout, close)
+                } else if (done.isSuccess()) {
+                    channel.writeAndFlush(request, channel.voidPromise());
+                } else {
+                    channel = null;
+                    connectAndWrite(request);
+                }
+            });
+            return true;
         }
 
         /**
@@ -390,6 +434,7 @@ public final class RequestClient implements AutoCloseable {
 
         /** On the event loop, the client closing: drops the channel; the cycle in flight fails as cancelled. */
         void cancel() {
+            closed = true;
             abandon();
             if (inFlight != null) {
                 fail(new CancellationException("the client closed"));
@@ -454,10 +499,26 @@ public final class RequestClient implements AutoCloseable {
 
             @Override
             public void channelInactive(ChannelHandlerContext ctx) {
-                if (ctx.channel() != channel || resendAfterIdleClose()) {
+                if (ctx.channel() == channel) {
+                    closedByServer();
+                }
+            }
+
+            /** A TLS close_notify ends the connection as a TCP close does, though its FIN may come later. */
+            @Override
+            public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+                if (event instanceof SslCloseCompletionEvent && ctx.channel() == channel) {
+                    closedByServer();
+                }
+                ctx.fireUserEventTriggered(event);
+            }
+
+            /** The server closed the channel: the request on it goes again, the body it ended is whole, or it fails. */
+            private void closedByServer() {
+                if (resendAfterIdleClose()) {
                     return;
                 }
-                channel = null;
+                abandon();
                 if (inFlight != null) {
                     if (parser.endsAtClose()) {
                         responded();
@@ -470,7 +531,7 @@ public final class RequestClient implements AutoCloseable {
             @Override
             public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
                 if (ctx.channel() == channel
-                        && !(HttpOutcomes.forFailure(cause) == HttpOutcomes.RESET && resendAfterIdleClose())) {
+                        && !(HttpOutcomes.idleClose(cause) && resendAfterIdleClose())) {
                     abandon();
                     fail(cause);
                 }
