@@ -19,7 +19,9 @@ import io.netty.handler.codec.http2.Http2ConnectionHandlerBuilder;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2FrameAdapter;
 import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
+import io.netty.handler.ssl.SslCloseCompletionEvent;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
 import java.util.ArrayDeque;
@@ -58,6 +60,8 @@ final class H2Connection {
         long sentNanos;
         /** The response's final status, 0 until its headers come (loop only). */
         int status;
+        /** Refused once by the server (RST_STREAM REFUSED_STREAM, unprocessed) and sent again (loop only). */
+        boolean refused;
 
         Request(H2Connection connection, long cycle, Completion completion) {
             this.connection = connection;
@@ -88,14 +92,30 @@ final class H2Connection {
         this.bootstrap = sender.transport.bootstrap(loop);
     }
 
-    /** Sends one request (any thread): queues it on the loop, which opens its stream when it can. */
+    /**
+     * Sends one request (any thread): queues it on the loop, which opens its stream when it can; one sent as the
+     * transport shuts down (its loop gone) completes as {@code cancelled} here.
+     */
     void send(long cycle, Completion completion) {
-        loop.execute(new Request(this, cycle, completion));
+        try {
+            loop.execute(new Request(this, cycle, completion));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            completion.complete(Outcome.CANCELLED);
+        }
+    }
+
+    /** Whether new streams have a channel to open on now (asked on the loop from any thread), for tests. */
+    boolean linked() throws Exception {
+        return loop.submit(() -> link != null).get();
     }
 
     /** Closes (any thread): on the loop, every request here completes as {@code cancelled}. */
     void close() {
-        loop.execute(this::closeAll);
+        try {
+            loop.execute(this::closeAll);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // the loop has shut down: its channels are closed and nothing is left to complete
+        }
     }
 
     private void submit(Request r) {
@@ -131,9 +151,7 @@ final class H2Connection {
                 return;
             }
             if (done.isSuccess()) {
-                l.handler = l.ch.pipeline().get(Http2ConnectionHandler.class);
-                l.ready = true;
-                drain();
+                l.handler = l.ch.pipeline().get(Http2ConnectionHandler.class); // ready at the server's SETTINGS
             } else {
                 link = null;
                 failAll(HttpOutcomes.forFailure(done.cause()));
@@ -247,7 +265,11 @@ final class H2Connection {
         }
     }
 
-    /** {@code l}'s channel is gone: what was on it fails; what waits for it gets a new one. */
+    /**
+     * {@code l}'s channel is gone: what was on it fails; what waits for it gets a new one, unless it went before
+     * the server's SETTINGS (not an HTTP/2 server, or one that would not talk): then that fails too, as a failed
+     * connect does, rather than connecting again and again.
+     */
     private void lost(Link l, Outcome outcome) {
         if (l.gone) {
             return;
@@ -259,10 +281,27 @@ final class H2Connection {
         dropped.forEach(r -> r.completion.complete(outcome));
         if (l == link) {
             link = null;
-            if (!waiting.isEmpty() && !sender.closed()) {
+            if (!l.ready) {
+                failAll(outcome);
+            } else if (!waiting.isEmpty() && !sender.closed()) {
                 connect();
             }
         }
+    }
+
+    /**
+     * The server refused a stream without processing it (RST_STREAM REFUSED_STREAM, RFC 9113 8.7): it goes again,
+     * first, once; refused twice it counts as {@code reset}.
+     */
+    private void refused(Link l, int streamId) {
+        Request r = l.active.get(streamId);
+        if (r == null || r.refused) {
+            finish(l, streamId, HttpOutcomes.RESET);
+            return;
+        }
+        l.active.remove(streamId);
+        r.refused = true;
+        waiting.addFirst(r);
     }
 
     /** What a response that has ended counts as: its status's outcome, or {@code protocol-error} without one. */
@@ -301,7 +340,7 @@ final class H2Connection {
         final IntObjectMap<Request> active = new IntObjectHashMap<>();
         /** The channel's HTTP/2 handler, once connected (null before). */
         Http2ConnectionHandler handler;
-        /** Connected: streams can open. */
+        /** The server's first SETTINGS read (its stream limit known): streams can open. */
         boolean ready;
         /** Closed or failed: its requests were completed, and its handlers' later events are ignored. */
         boolean gone;
@@ -395,8 +434,31 @@ final class H2Connection {
 
         @Override
         public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) {
-            if (!l.gone) {
+            if (l.gone) {
+                return;
+            }
+            if (errorCode == Http2Error.REFUSED_STREAM.code()) {
+                refused(l, streamId);
+            } else {
                 finish(l, streamId, HttpOutcomes.RESET);
+            }
+        }
+
+        /**
+         * The server's SETTINGS: the first makes the channel ready (before it, streams past the server's limit
+         * would be refused); each may raise the limit.
+         */
+        @Override
+        public void onSettingsRead(ChannelHandlerContext ctx, Http2Settings settings) {
+            if (l.gone) {
+                return;
+            }
+            if (l.handler == null) {
+                l.handler = ctx.pipeline().get(Http2ConnectionHandler.class);
+            }
+            l.ready = true;
+            if (l == link) {
+                drain();
             }
         }
     }
@@ -412,6 +474,16 @@ final class H2Connection {
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
             lost(l, l.lostAs);
+        }
+
+        /** A TLS close_notify: the server sends nothing more on this channel, whenever its FIN comes. */
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+            if (event instanceof SslCloseCompletionEvent && !l.gone) {
+                lost(l, l.lostAs);
+                ctx.close();
+            }
+            ctx.fireUserEventTriggered(event);
         }
 
         @Override

@@ -116,6 +116,11 @@ final class H2Sender implements HttpSender {
         connections[Math.floorMod(next.getAndIncrement(), connections.length)].send(cycle, completion);
     }
 
+    /** Connection {@code i}, for tests. */
+    H2Connection connection(int i) {
+        return connections[i];
+    }
+
     @Override
     public int capacity() {
         return connections.length * STREAMS_PER_CONNECTION;
