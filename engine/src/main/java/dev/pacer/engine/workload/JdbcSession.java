@@ -26,6 +26,8 @@ final class JdbcSession {
 
     /** How long the warm-up may run at most. */
     static final Duration WARM_UP_TIME = Duration.ofSeconds(3);
+    /** How long a stopped warm-up waits for its threads' cycles in flight. */
+    static final Duration STOP_WAIT = Duration.ofSeconds(2);
 
     private final PgWorkload w;
     private final PgServer server;
@@ -101,6 +103,9 @@ final class JdbcSession {
                 }
             }
             return o;
+        } catch (RuntimeException | Error e) { // a binding's value, a driver's bug: the transaction is in doubt
+            drop(); // closing ends it, rolled back, and the next cycle connects again
+            throw e;
         }
     }
 
@@ -181,12 +186,15 @@ final class JdbcSession {
         List<Thread> threads = new ArrayList<>();
         // the first failure of a warm-up thread (its session's own fault, not the server's): set once, by a CAS
         AtomicReference<RuntimeException> failed = new AtomicReference<>();
+        // set when the caller is interrupted (the run stops): each thread ends after its cycle in flight
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
         for (int k = 0; k < sessions.size(); k++) {
             JdbcSession s = sessions.get(k);
             int first = k;
             threads.add(Thread.ofPlatform().daemon().name("pacer-pg-warm-up-" + k).start(() -> {
                 try {
-                    for (long cycle = first; cycle < cycles && real.nanoTime() < deadline; cycle += sessions.size()) {
+                    for (long cycle = first; cycle < cycles && real.nanoTime() < deadline && !stop.get();
+                         cycle += sessions.size()) {
                         int index = w.opToSend(cycle);
                         if (index >= 0 && PgOutcomes.lostConnection(s.run(index, cycle, true))) {
                             return;
@@ -197,8 +205,18 @@ final class JdbcSession {
                 }
             }));
         }
-        for (Thread t : threads) {
-            t.join(); // each ends by its deadline, or at its session's first lost connection
+        try {
+            for (Thread t : threads) {
+                t.join(); // each ends by its deadline, or at its session's first lost connection
+            }
+        } catch (InterruptedException e) {
+            // the caller hands the sessions back (then closes them): their threads must be done with them first
+            stop.set(true);
+            long until = real.nanoTime() + STOP_WAIT.toNanos();
+            for (Thread t : threads) {
+                t.join(Duration.ofNanos(Math.max(1, until - real.nanoTime())));
+            }
+            throw e;
         }
         if (failed.get() != null) {
             throw failed.get();

@@ -36,6 +36,11 @@ final class PostgresHandOffOp implements AsyncOp, OpMix {
     private final ArrayBlockingQueue<JdbcSession> idle;
     /** Runs the cycles: a virtual thread each, or a platform thread per connection ({@code platformThreads}). */
     private final ExecutorService threads;
+    /**
+     * Set (volatile) by {@link #close}: a cycle that ends after it drops its session rather than leave it in
+     * {@link #idle} (a platform thread's cycle is not stopped by the close's interrupt: pgjdbc's read ignores it).
+     */
+    private volatile boolean closed;
 
     /**
      * Connects, checks every statement on the server ({@link PgServer#check}) and opens the connections.
@@ -98,7 +103,27 @@ final class PostgresHandOffOp implements AsyncOp, OpMix {
             completion.complete(CheckOutcomes.DATA_EXHAUSTED);
             return;
         }
-        threads.execute(() -> {
+        try {
+            threads.execute(new Cycle(index, cycle, completion));
+        } catch (java.util.concurrent.RejectedExecutionException e) { // closed
+            completion.complete(Outcome.CANCELLED);
+        }
+    }
+
+    /** One cycle on a thread of {@link #threads}; a task {@link #close} drops before it ran completes cancelled. */
+    private final class Cycle implements Runnable {
+        final int index;
+        final long cycle;
+        final Completion completion;
+
+        Cycle(int index, long cycle, Completion completion) {
+            this.index = index;
+            this.cycle = cycle;
+            this.completion = completion;
+        }
+
+        @Override
+        public void run() {
             JdbcSession s = idle.poll();
             if (s == null) { // more cycles in flight than connections (--max-in-flight above it): wait
                 try {
@@ -111,14 +136,28 @@ final class PostgresHandOffOp implements AsyncOp, OpMix {
             Outcome o;
             try {
                 o = s.run(index, cycle, false);
-            } catch (RuntimeException e) {
-                idle.add(s);
+            } catch (RuntimeException | Error e) {
+                giveBack(s);
                 completion.fail(e);
                 return;
             }
-            idle.add(s); // before completing: the next cycle this completion lets start finds a connection
+            giveBack(s); // before completing: the next cycle this completion lets start finds a connection
             completion.complete(o);
-        });
+        }
+    }
+
+    /** Puts a session back; after {@link #close} (seen here or by the close's own drain) it is dropped. */
+    private void giveBack(JdbcSession s) {
+        idle.add(s);
+        if (closed) {
+            dropIdle();
+        }
+    }
+
+    private void dropIdle() {
+        for (JdbcSession s; (s = idle.poll()) != null; ) {
+            s.drop();
+        }
     }
 
     /** The warm-up over every connection, in rolled-back transactions ({@link JdbcSession#warmUp}); warm-up=0: none. */
@@ -149,9 +188,12 @@ final class PostgresHandOffOp implements AsyncOp, OpMix {
 
     @Override
     public void close() {
-        threads.shutdownNow();
-        for (JdbcSession s; (s = idle.poll()) != null; ) {
-            s.drop();
+        closed = true;
+        for (Runnable dropped : threads.shutdownNow()) {
+            if (dropped instanceof Cycle c) {
+                c.completion.complete(Outcome.CANCELLED);
+            }
         }
+        dropIdle();
     }
 }

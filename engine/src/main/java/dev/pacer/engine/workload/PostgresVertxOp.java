@@ -108,7 +108,10 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
         try {
             List<CompletableFuture<Throwable>> opened = new ArrayList<>();
             for (int i = 0; i < connections; i++) {
-                Session s = new Session(vertx.getOrCreateContext());
+                // a context of its own per session, on the event loops in turn (getOrCreateContext, called from this
+                // thread, gave every session the same one: one event loop whatever io-threads said); Vert.x 5's
+                // internal API, as no public call makes an event-loop context
+                Session s = new Session(((io.vertx.core.internal.VertxInternal) vertx).createEventLoopContext());
                 all.add(s);
                 CompletableFuture<Throwable> f = new CompletableFuture<>();
                 s.context.runOnContext(v -> s.open(f));
@@ -191,21 +194,26 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
                 s.context.runOnContext(v -> warmNext(s, next, deadline, done));
             }
             // each chain ends by its deadline, at its first lost connection, or a cycle's timeout after it
-            done.await(JdbcSession.WARM_UP_TIME.toNanos() + timeoutNanos + connectTimeoutNanos
-                    + TimeUnit.SECONDS.toNanos(2), TimeUnit.NANOSECONDS);
+            if (!done.await(Math.max(0, deadline - RunClock.system().nanoTime()) + timeoutNanos + connectTimeoutNanos
+                    + TimeUnit.SECONDS.toNanos(2), TimeUnit.NANOSECONDS)) {
+                for (Session s : taken) { // a cycle still in its rolled-back transaction must not meet the run's
+                    s.context.runOnContext(v -> s.abandonWarmUp());
+                }
+            }
         } finally {
             idle.addAll(taken);
         }
     }
 
-    /** One session's next warm-up cycle, on its event loop; counts {@code done} down when its chain ends. */
+    /**
+     * One session's next warm-up cycle, on its event loop; counts {@code done} down when its chain ends: at its
+     * count, its deadline, or the first cycle with no data (a used-up {@code csv(..., once)}: none after it has any).
+     */
     private void warmNext(Session s, AtomicLong next, long deadline, CountDownLatch done) {
         long cycle = next.getAndIncrement();
-        int index = cycle < warmUpCycles && RunClock.system().nanoTime() < deadline ? w.opToSend(cycle) : -2;
-        if (index == -2) {
+        int index = cycle < warmUpCycles && RunClock.system().nanoTime() < deadline ? w.opToSend(cycle) : -1;
+        if (index < 0) {
             done.countDown();
-        } else if (index < 0) {
-            warmNext(s, next, deadline, done);
         } else {
             s.begin(index, cycle, true, o -> {
                 if (PgOutcomes.lostConnection(o)) {
@@ -220,6 +228,20 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
     @Override
     public int capacity() {
         return connections;
+    }
+
+    /** The threads the sessions run on (asked on each session's context), for tests. */
+    java.util.Set<String> sessionThreads() throws Exception {
+        java.util.Set<String> names = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        CountDownLatch asked = new CountDownLatch(all.size());
+        for (Session s : all) {
+            s.context.runOnContext(v -> {
+                names.add(Thread.currentThread().getName());
+                asked.countDown();
+            });
+        }
+        asked.await(5, TimeUnit.SECONDS);
+        return names;
     }
 
     @Override
@@ -495,6 +517,15 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
                     finish(o);
                 }
             });
+        }
+
+        /** On the event loop, after a warm-up that outlasted its wait: a cycle still in flight goes, connection too. */
+        void abandonWarmUp() {
+            if (completion != null) {
+                drop();
+                completion = null;
+                run++; // its later answers are stale
+            }
         }
 
         private void lost(Outcome o) {

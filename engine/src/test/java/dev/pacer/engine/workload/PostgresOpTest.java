@@ -9,6 +9,7 @@ import dev.pacer.engine.api.Metric;
 import dev.pacer.engine.api.Op;
 import dev.pacer.engine.api.OpSpec;
 import dev.pacer.engine.api.OpSummary;
+import dev.pacer.engine.api.Outcome;
 import dev.pacer.engine.api.Summary;
 import dev.pacer.engine.api.SettingException;
 import java.nio.file.Files;
@@ -380,5 +381,63 @@ class PostgresOpTest {
         assertTrue(Math.abs(s.ops() - 900) <= 18, "the schedule went on through the stop: " + s.ops());
         long after = pg.queryLong("SELECT count(*) FROM pgbench_history WHERE mtime > '" + restarted + "'");
         assertTrue(after > 200, "it recovered: " + after + " transactions after the restart; " + o);
+    }
+
+    /** client=vertx ran every connection on one event loop (its contexts were one), whatever io-threads said. */
+    @Test
+    void theVertxClientsConnectionsAreSpreadOverItsIoThreads() throws Exception {
+        try (PostgresVertxOp op = (PostgresVertxOp) new PostgresOpProvider().create(postgres("select-only", VERTX,
+                "scale", "1", "io-threads", "2", "connections", "4", "warm-up", "0"))) {
+            assertEquals(2, op.sessionThreads().size(), "two event loops: " + op.sessionThreads());
+        }
+    }
+
+    /**
+     * client=vertx's warm-up with a csv(..., once) of 5 rows: each warm-up cycle past them (20 000 by default) called
+     * the next from itself, on the event loop, until the stack overflowed; the warm-up then waited out its bound.
+     */
+    @Test
+    void theVertxWarmUpEndsAtTheEndOfACsvOnce() throws Exception {
+        Path csv = dir.resolve("ids.csv");
+        Files.writeString(csv, "id\n1\n2\n3\n4\n5\n");
+        Path w = file("bindings: {id: \"csv(" + csv + ", id, once)\"}\nops:\n  one: {sql: 'SELECT length({id})'}\n");
+        try (Op op = new PostgresOpProvider().create(postgres(w.toString(), VERTX, "connections", "1",
+                "request-timeout", "3s", "connect-timeout", "1s"))) {
+            long t0 = System.nanoTime();
+            op.warmUp();
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(ms < 2500, "the warm-up took " + ms + " ms, its 5 cycles a few");
+        }
+    }
+
+    /**
+     * jdbc-threads=platform, closed (the run's end, after its grace) with two cycles running: a platform thread's
+     * cycle is not stopped by the close, and its session went back to the queue after the close had emptied it,
+     * connected for good.
+     */
+    @Test
+    void theHandOffClientClosedWithCyclesRunningLeavesNoConnection() throws Exception {
+        String running = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pacer' AND query LIKE "
+                + "'SELECT pg_sleep%' AND state = 'active'";
+        Path w = file("ops:\n  slow: {sql: 'SELECT pg_sleep(1)'}\n");
+        Op op = new PostgresOpProvider().create(postgres(w.toString(), HAND_OFF, "connections", "2", "warm-up", "0"));
+        java.util.concurrent.CompletableFuture<Outcome> c0 = new java.util.concurrent.CompletableFuture<>();
+        java.util.concurrent.CompletableFuture<Outcome> c1 = new java.util.concurrent.CompletableFuture<>();
+        ((dev.pacer.engine.api.AsyncOp) op).start(0, c0::complete);
+        ((dev.pacer.engine.api.AsyncOp) op).start(1, c1::complete);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (pg.queryLong(running) < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(2, pg.queryLong(running), "both cycles running at the server");
+        op.close();
+        c0.get(10, TimeUnit.SECONDS);
+        c1.get(10, TimeUnit.SECONDS);
+        String pacers = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pacer'";
+        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (pg.queryLong(pacers) > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(50); // a closed connection's backend leaves shortly after
+        }
+        assertEquals(0, pg.queryLong(pacers), "the closed op's connections are gone");
     }
 }
