@@ -206,22 +206,31 @@ final class PgServer {
         if (!props.containsKey("password") && System.getenv("PGPASSWORD") != null) {
             props.setProperty("password", System.getenv("PGPASSWORD"));
         }
+        if (u.getPort() > 65535) { // pgjdbc logs a warning of its own about it, then fails
+            throw new IllegalArgumentException("postgres: URL '" + redacted(url) + "': port " + u.getPort()
+                    + " is over 65535");
+        }
         String host = u.getHost().contains(":") && !u.getHost().startsWith("[") ? "[" + u.getHost() + "]" : u.getHost();
         String path = u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath();
         return "jdbc:postgresql://" + host + (u.getPort() < 0 ? "" : ":" + u.getPort()) + path
                 + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery());
     }
 
-    /** The URL without its password, for messages. */
+    /** The URL without its password (in its user info or a {@code password=} parameter), for messages. */
     static String redacted(String url) {
-        return url == null ? "" : url.replaceFirst("(//[^:/@]*:)[^@/]*@", "$1***@");
+        return url == null ? "" : scrubbed(url.replaceFirst("(//[^:/@]*:)[^@/]*@", "$1***@"));
     }
 
-    /** An error's first line, with its SQLSTATE. */
+    /** {@code text} with the value of any {@code password=} parameter hidden (a driver's message may quote it). */
+    static String scrubbed(String text) {
+        return text.replaceAll("(?i)(password=)[^&\\s]*", "$1***");
+    }
+
+    /** An error's first line, with its SQLSTATE; a password it quotes is hidden. */
     static String oneLine(SQLException e) {
         String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         int nl = m.indexOf('\n');
         String first = nl < 0 ? m : m.substring(0, nl);
-        return first.strip() + (e.getSQLState() == null ? "" : " (SQLSTATE " + e.getSQLState() + ")");
+        return scrubbed(first.strip()) + (e.getSQLState() == null ? "" : " (SQLSTATE " + e.getSQLState() + ")");
     }
 }

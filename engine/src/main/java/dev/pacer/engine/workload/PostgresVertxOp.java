@@ -122,7 +122,8 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
                 if (e != null) {
                     String m = String.valueOf(e.getMessage());
                     throw new IllegalArgumentException("postgres: cannot open " + connections + " connections to "
-                            + PgServer.redacted(server.url) + " (client=vertx): " + m.lines().findFirst().orElse(m));
+                            + PgServer.redacted(server.url) + " (client=vertx): "
+                            + PgServer.scrubbed(m.lines().findFirst().orElse(m)));
                 }
             }
         } catch (IllegalArgumentException e) {
@@ -131,7 +132,7 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
         } catch (Exception e) {
             close();
             throw new IllegalArgumentException("postgres: cannot open " + connections + " connections to "
-                    + PgServer.redacted(server.url) + " (client=vertx): " + e);
+                    + PgServer.redacted(server.url) + " (client=vertx): " + PgServer.scrubbed(String.valueOf(e)));
         }
         idle.addAll(all);
     }

@@ -1,0 +1,36 @@
+package dev.pacer.engine.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** What the postgres driver says of a URL before it connects: no password, and a bad port in one line. */
+class PgServerTest {
+
+    /** A password given as a URL parameter was printed in clear (an adversary's pass): pgjdbc reads it there too. */
+    @Test
+    void aPasswordIsHiddenWhereverTheUrlGivesIt() {
+        assertEquals("postgresql://u:***@h:5432/db", PgServer.redacted("postgresql://u:secret@h:5432/db"));
+        assertEquals("postgresql://u@h/db?password=***", PgServer.redacted("postgresql://u@h/db?password=secret"));
+        assertEquals("jdbc:postgresql://h/db?user=u&PASSWORD=***&sslmode=disable",
+                PgServer.redacted("jdbc:postgresql://h/db?user=u&PASSWORD=secret&sslmode=disable"));
+        assertEquals("postgresql://u:***@h/db?password=***", PgServer.redacted("postgresql://u:a@h/db?password=b"));
+        String said = PgServer.oneLine(new SQLException("Unable to parse URL jdbc:postgresql://h/db?password=secret",
+                "08001"));
+        assertEquals("Unable to parse URL jdbc:postgresql://h/db?password=*** (SQLSTATE 08001)", said);
+    }
+
+    /** pgjdbc logged a two-line warning about it, then failed with a line of its own. */
+    @Test
+    void aPortOver65535IsOneLine() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new PgServer(
+                "postgresql://u:secret@127.0.0.1:99999/db", Duration.ofSeconds(5), Duration.ofSeconds(30)));
+        assertEquals("postgres: URL 'postgresql://u:***@127.0.0.1:99999/db': port 99999 is over 65535",
+                e.getMessage());
+        assertTrue(!e.getMessage().contains("secret"));
+    }
+}
