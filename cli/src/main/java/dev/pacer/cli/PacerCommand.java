@@ -126,6 +126,11 @@ public final class PacerCommand implements Callable<Integer> {
                 err.flush();
                 return EXIT_USAGE;
             }
+            if (shown instanceof dev.pacer.engine.api.OutputFileException) { // a pipe nobody reads, a folder gone
+                err.println("pacer: " + oneLine(shown.getMessage()));
+                err.flush();
+                return EXIT_FAILED;
+            }
             err.println("pacer: " + shown.getClass().getSimpleName() + ": "
                     + oneLine(String.valueOf(shown.getMessage())));
             if (System.getenv("PACER_DEBUG") != null) {

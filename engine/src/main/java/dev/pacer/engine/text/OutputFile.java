@@ -1,5 +1,6 @@
 package dev.pacer.engine.text;
 
+import dev.pacer.engine.api.IoReason;
 import dev.pacer.engine.api.StandardStreams;
 import java.io.BufferedOutputStream;
 import java.io.FilterOutputStream;
@@ -37,7 +38,66 @@ public final class OutputFile implements AutoCloseable {
 
     private static OutputStream open(Path file) throws IOException {
         OutputStream stream = StandardStreams.openIfStream(file);
-        return stream != null ? stream : Files.newOutputStream(file);
+        if (stream != null) {
+            return stream;
+        }
+        try {
+            return openForWriting(file);
+        } catch (IOException e) {
+            throw new dev.pacer.engine.api.OutputFileException("cannot write " + file + ": " + IoReason.of(e), e);
+        }
+    }
+
+    /** How long opening a pipe (a FIFO) waits for a program to read it. */
+    static final long PIPE_WAIT_MILLIS = 5_000;
+
+    /**
+     * Opens {@code file} for writing. A pipe's open blocks until a program opens it to read, and nothing (no signal's
+     * stop) ends that wait: it is made on a thread of its own, and a pipe nobody reads within {@link
+     * #PIPE_WAIT_MILLIS} fails (that thread stays blocked, and closes what it opens should a reader come).
+     */
+    static OutputStream openForWriting(Path file) throws IOException {
+        if (!isPipe(file)) {
+            return Files.newOutputStream(file);
+        }
+        java.util.concurrent.CompletableFuture<OutputStream> opened = new java.util.concurrent.CompletableFuture<>();
+        Thread.ofPlatform().daemon().name("pacer-open-pipe").start(() -> {
+            try {
+                opened.complete(Files.newOutputStream(file));
+            } catch (IOException | RuntimeException e) {
+                opened.completeExceptionally(e);
+            }
+        });
+        try {
+            return opened.get(PIPE_WAIT_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            opened.thenAccept(OutputFile::closeQuietly);
+            throw new IOException("a pipe no program reads (waited " + PIPE_WAIT_MILLIS / 1000 + " s)");
+        } catch (InterruptedException e) {
+            opened.thenAccept(OutputFile::closeQuietly);
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("stopped while waiting for a program to read the pipe");
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        }
+    }
+
+    /** Whether {@code file} is a named pipe (a FIFO); false when it cannot tell (no such file, no unix view). */
+    static boolean isPipe(Path file) {
+        try {
+            int mode = (Integer) Files.getAttribute(file, "unix:mode");
+            return (mode & 0170000) == 0010000;
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    private static void closeQuietly(OutputStream s) {
+        try {
+            s.close();
+        } catch (IOException ignored) {
+            // a pipe opened too late for the run: nothing was written to it
+        }
     }
 
     private OutputFile(Path file, Consumer<String> onFailure, OutputStream stream) {
@@ -74,7 +134,9 @@ public final class OutputFile implements AutoCloseable {
         }
         Path target = Files.isRegularFile(file) ? file.toRealPath() : file; // a pipe has no real path
         if (Files.exists(target) && !Files.isRegularFile(target) || Files.isSymbolicLink(target)) {
-            Files.write(target, bytes); // a device, a pipe, or a link to nowhere yet (writing makes its file)
+            try (OutputStream out = openForWriting(target)) { // a device, a pipe, or a link to nowhere yet
+                out.write(bytes);
+            }
             return;
         }
         Path absolute = target.toAbsolutePath();
