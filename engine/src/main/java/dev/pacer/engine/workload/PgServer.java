@@ -111,8 +111,29 @@ final class PgServer {
         }
     }
 
+    /** A {@code $1}-style parameter, once quoted strings and comments are taken out. */
+    private static final java.util.regex.Pattern DOLLAR_PARAMETER =
+            java.util.regex.Pattern.compile("(?<![\\w$])\\$\\d");
+    /** What {@link #DOLLAR_PARAMETER} looks past: quoted strings and identifiers, dollar quotes, comments. */
+    private static final java.util.regex.Pattern QUOTED = java.util.regex.Pattern.compile(
+            "'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\\$(\\w*)\\$.*?\\$\\1\\$|--[^\\n]*|/\\*.*?\\*/",
+            java.util.regex.Pattern.DOTALL);
+
     private static void check(Connection c, PgWorkload w, SqlWorkload.Step s) {
         String source = w.workload.source();
+        if (DOLLAR_PARAMETER.matcher(QUOTED.matcher(s.sql()).replaceAll(" ")).find()) {
+            // pgjdbc numbers pacer's parameters $1, $2, ...: the user's own $1 would take a {name}'s value, or break
+            throw new WorkloadException(source, s.line(), "a parameter is written {name} (a binding, a saved value "
+                    + "or {cycle}), not $1");
+        }
+        try {
+            if (org.postgresql.core.Parser.parseJdbcSql(s.sql(), true, true, true, false, false).size() > 1) {
+                throw new WorkloadException(source, s.line(), "one statement per sql: (several: steps: or "
+                        + "transaction:, a sql: each)");
+            }
+        } catch (SQLException e) {
+            throw new WorkloadException(source, s.line(), "the statement does not parse: " + oneLine(e));
+        }
         try (PreparedStatement ps = c.prepareStatement(s.sql())) {
             try {
                 for (int i = 0; i < s.params().size(); i++) { // the types the run binds; text the server infers
@@ -156,6 +177,8 @@ final class PgServer {
             }
         } catch (SQLException e) {
             throw new WorkloadException(source, s.line(), "the statement does not prepare: " + oneLine(e));
+        } catch (RuntimeException e) { // the driver's own failure on text it could not make sense of
+            throw new WorkloadException(source, s.line(), "the statement does not prepare: " + e);
         }
     }
 

@@ -321,7 +321,13 @@ class PostgresOpTest {
                     {"{sql: 'SELEKT id FROM bi WHERE id = {id}'}", "syntax error"},
                     {"{sql: \"SELECT id FROM bi WHERE name = 'x{id}'\"}", "a {name} inside a quoted string?"},
                     {"{sql: 'SELECT id FROM bi WHERE id = {word}'}", "{word} is text but parameter $1 is int4"},
-                    {"{sql: 'SELECT id FROM bi WHERE id = {id}', save: {x: nosuch}}", "returns no column 'nosuch'"}}) {
+                    {"{sql: 'SELECT id FROM bi WHERE id = {id}', save: {x: nosuch}}", "returns no column 'nosuch'"},
+                    // an adversary's pass: the first crashed the check (ArrayIndexOutOfBoundsException, exit 1), the
+                    // second ran with $1 taking {id}'s value, the third failed every cycle on client=vertx
+                    {"{sql: 'SELECT $1::int'}", "a parameter is written {name} (a binding, a saved value or {cycle}), "
+                            + "not $1"},
+                    {"{sql: 'SELECT $1::int + {id}'}", "not $1"},
+                    {"{sql: 'SELECT {id}; SELECT 2'}", "one statement per sql: (several: steps: or transaction:"}}) {
                 Path f = file("bindings: {id: 'uniform(1, 9)', word: 'alnum(3, 5)'}\nops:\n  one: " + c[0] + "\n");
                 WorkloadException w = assertThrows(WorkloadException.class,
                         () -> p.create(postgres(f.toString(), client)).close());
@@ -329,6 +335,8 @@ class PostgresOpTest {
                         && !w.getMessage().contains("\n"), client + ": " + w.getMessage());
             }
         }
+        Path quoted = file("ops:\n  one: {sql: \"SELECT '$1; x' || $$ $2 $$ -- $3\\n\"}\n");
+        p.create(postgres(quoted.toString(), JDBC)).close(); // $n and ; in strings, dollar quotes, comments: taken
         Path f = file("ops:\n  one: {sql: 'SELECT {nosuch}'}\n");
         WorkloadException w = assertThrows(WorkloadException.class, () -> p.create(postgres(f.toString(), JDBC)));
         assertTrue(w.getMessage().contains(":3: {nosuch} is not a binding"), w.getMessage());
