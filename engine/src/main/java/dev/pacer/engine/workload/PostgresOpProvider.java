@@ -73,6 +73,15 @@ public final class PostgresOpProvider implements OpProvider {
                 if (ioThreads != null) {
                     throw new SettingException("io-threads", ioThreads, "is client=vertx's: pgjdbc has no event loops");
                 }
+                // pgjdbc's connectTimeout and socketTimeout are whole seconds: 2900ms was 2 s, and a statement
+                // answered in time was counted a timeout
+                for (String option : List.of("connect-timeout", "request-timeout")) {
+                    Duration d = option.equals("connect-timeout") ? connect : request;
+                    if (d.toNanos() % 1_000_000_000L != 0) {
+                        throw new SettingException(option, spec.option(option), "pgjdbc times out in whole seconds:"
+                                + " give 1s, 2s, ... (client=vertx takes milliseconds)");
+                    }
+                }
                 threads = or(threads, "workers");
                 if (!List.of("workers", "platform", "virtual").contains(threads)) {
                     throw new SettingException("jdbc-threads", threads, "expected workers (the run's workers run the"

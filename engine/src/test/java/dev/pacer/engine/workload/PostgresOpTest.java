@@ -349,6 +349,8 @@ class PostgresOpTest {
         for (String[] c : new String[][] {
                 {"client=nosuch", "client", "expected jdbc (pgjdbc, the default) or vertx"},
                 {"client=jdbc jdbc-threads=green", "jdbc-threads", "expected workers"},
+                {"client=jdbc request-timeout=2900ms", "request-timeout", "pgjdbc times out in whole seconds"},
+                {"connect-timeout=500ms", "connect-timeout", "give 1s, 2s, ... (client=vertx takes milliseconds)"},
                 {"client=jdbc pipelining=on", "pipelining", "is client=vertx's"},
                 {"client=jdbc io-threads=2", "io-threads", "is client=vertx's"},
                 {"client=vertx jdbc-threads=platform", "jdbc-threads", "is client=jdbc's"},
