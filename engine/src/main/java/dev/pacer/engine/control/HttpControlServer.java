@@ -13,7 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.pacer.engine.api.Change;
-import dev.pacer.engine.text.JdkServerLog;
+import dev.pacer.engine.text.JdkServerSettings;
 import dev.pacer.engine.text.Json;
 import dev.pacer.engine.text.LoopbackHost;
 import java.io.IOException;
@@ -77,21 +77,14 @@ public final class HttpControlServer implements AutoCloseable {
             .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS, DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     /** How long a client may take to send its request line and headers. */
-    static final long MAX_REQUEST_SECONDS = 10;
+    static final long MAX_REQUEST_SECONDS = JdkServerSettings.MAX_REQUEST_SECONDS;
 
     static {
-        JdkServerLog.quiet();
-        // Both are read once, when the server's classes load, so they must be set before the first server
-        // is created. The JDK server leaves Nagle's algorithm on by default; with delayed ACKs that adds
-        // milliseconds to every answer, and control answers are small and should be immediate.
-        setIfUnset("sun.net.httpserver.nodelay", "true");
-        // A connection that has not sent its request line and headers after this many seconds is closed
-        // (by default the server waits forever).
-        setIfUnset("sun.net.httpserver.maxReqTime", Long.toString(MAX_REQUEST_SECONDS));
+        JdkServerSettings.apply();
     }
 
-    /** Connections waiting to be accepted: the kernel caps it at net.core.somaxconn (4096 by default). */
-    static final int BACKLOG = 1024;
+    /** Connections waiting to be accepted. */
+    static final int BACKLOG = JdkServerSettings.BACKLOG;
     /** Bodies larger than this are refused (400): control values are a few bytes. */
     static final int MAX_BODY = 64 * 1024;
     private final HttpServer server;
@@ -112,12 +105,6 @@ public final class HttpControlServer implements AutoCloseable {
         this.expectedToken = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
         this.loopback = loopback;
         this.feed = feed;
-    }
-
-    private static void setIfUnset(String property, String value) {
-        if (System.getProperty(property) == null) {
-            System.setProperty(property, value);
-        }
     }
 
     /**

@@ -4,9 +4,10 @@ import com.sun.net.httpserver.Authenticator;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpPrincipal;
 import dev.pacer.engine.api.SettingException;
-import dev.pacer.engine.text.JdkServerLog;
+import dev.pacer.engine.text.JdkServerSettings;
 import dev.pacer.engine.text.LoopbackHost;
-import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import com.sun.net.httpserver.HttpServer;
+import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
@@ -19,8 +20,9 @@ import java.util.concurrent.Executors;
 
 /**
  * The Prometheus scrape endpoint of a run ({@code GET /metrics}, text or protobuf as the scraper asks),
- * served by the Prometheus client's own HTTP server on a registry of its own. The same rules as the
- * control endpoint: it binds loopback unless told otherwise, and then needs a bearer token, which
+ * served by the Prometheus client's scrape handler on the JDK's HTTP server, on a registry of its own. The same
+ * rules as the control endpoint (and its limits: {@link JdkServerSettings}): it binds loopback unless told
+ * otherwise, and then needs a bearer token, which
  * every scrape must send ({@code Authorization: Bearer TOKEN}, as Prometheus's
  * {@code authorization: credentials} sends it). Only {@code GET} and {@code HEAD}; on loopback only with a
  * {@code Host} naming this machine (as the control endpoint). {@code /-/healthy} answers "Exporter is healthy.";
@@ -30,13 +32,13 @@ import java.util.concurrent.Executors;
 public final class MetricsEndpoint implements AutoCloseable {
 
     static {
-        JdkServerLog.quiet();
+        JdkServerSettings.apply(); // the control endpoint's limits, whether or not the run has one
     }
 
-    private final HTTPServer server;
+    private final HttpServer server;
     private final ExecutorService executor;
 
-    private MetricsEndpoint(HTTPServer server, ExecutorService executor) {
+    private MetricsEndpoint(HttpServer server, ExecutorService executor) {
         this.server = server;
         this.executor = executor;
     }
@@ -57,14 +59,35 @@ public final class MetricsEndpoint implements AutoCloseable {
         // scrapes are rare and small; virtual threads keep a slow client from holding up another
         ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("pacer-metrics")
                 .factory());
-        HTTPServer.Builder b = HTTPServer.builder().inetAddress(address.getAddress()).port(address.getPort())
-                .registry(registry).executorService(executor).defaultHandler(MetricsEndpoint::rootOrNotFound);
-        b.authenticator(new Gate(address.getAddress().isLoopbackAddress(), token));
+        // the JDK server, set up here rather than by the client's HTTPServer, whose accept queue is 3 deep (60 scrapes
+        // at once waited 1 s for a SYN's retransmission, half of them) and which takes no backlog
+        HttpServer server;
         try {
-            return new MetricsEndpoint(b.buildAndStart(), executor);
+            server = HttpServer.create(address, JdkServerSettings.BACKLOG);
         } catch (BindException e) {
             executor.shutdownNow();
             throw new SettingException("metrics", text, "cannot listen there (" + e.getMessage() + ")");
+        }
+        Gate gate = new Gate(address.getAddress().isLoopbackAddress(), token);
+        server.createContext("/metrics", new MetricsHandler(registry)).setAuthenticator(gate);
+        server.createContext("/-/healthy", MetricsEndpoint::healthy).setAuthenticator(gate);
+        server.createContext("/", MetricsEndpoint::rootOrNotFound).setAuthenticator(gate);
+        server.setExecutor(executor);
+        server.start();
+        return new MetricsEndpoint(server, executor);
+    }
+
+    /** {@code /-/healthy}, as the client's own server answers it. */
+    private static void healthy(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            exchange.getRequestBody().readAllBytes();
+            byte[] body = "Exporter is healthy.\n".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+            boolean head = exchange.getRequestMethod().equals("HEAD");
+            exchange.sendResponseHeaders(200, head ? -1 : body.length);
+            if (!head) {
+                exchange.getResponseBody().write(body);
+            }
         }
     }
 
@@ -86,12 +109,12 @@ public final class MetricsEndpoint implements AutoCloseable {
 
     /** The bound port (the real one when 0 was asked). */
     public int port() {
-        return server.getPort();
+        return server.getAddress().getPort();
     }
 
     @Override
     public void close() {
-        server.close();
+        server.stop(0);
         executor.shutdownNow();
     }
 
