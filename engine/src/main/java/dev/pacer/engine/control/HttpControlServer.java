@@ -313,6 +313,7 @@ public final class HttpControlServer implements AutoCloseable {
         return switch (verb) {
             case "rate" -> "8000, 8k,0.5 or {\"rate\": \"8000,0.5\"}";
             case "strictness" -> "0.5 or {\"strictness\": 0.5}";
+            case "command" -> "rate 8000 (a console line)";
             default -> "32 or {\"threads\": 32}";
         };
     }

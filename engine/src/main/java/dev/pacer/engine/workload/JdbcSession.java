@@ -26,6 +26,8 @@ final class JdbcSession {
 
     /** How long the warm-up may run at most. */
     static final Duration WARM_UP_TIME = Duration.ofSeconds(3);
+    /** The rows pgjdbc reads at a time from a statement's result, in a transaction; pacer counts them. */
+    static final int FETCH_ROWS = 1_000;
     /** How long a stopped warm-up waits for its threads' cycles in flight. */
     static final Duration STOP_WAIT = Duration.ofSeconds(2);
 
@@ -113,6 +115,8 @@ final class JdbcSession {
         PreparedStatement ps = statements[op][step];
         if (ps == null) {
             ps = connection.prepareStatement(o.steps().get(step).sql());
+            // in a transaction pgjdbc reads a result this many rows at a time (outside one, whole: it has no cursor)
+            ps.setFetchSize(FETCH_ROWS);
             statements[op][step] = ps;
         }
         return ps;
@@ -185,7 +189,7 @@ final class JdbcSession {
         long deadline = end.within(WARM_UP_TIME.toNanos(), 0);
         List<Thread> threads = new ArrayList<>();
         // the first failure of a warm-up thread (its session's own fault, not the server's): set once, by a CAS
-        AtomicReference<RuntimeException> failed = new AtomicReference<>();
+        AtomicReference<Throwable> failed = new AtomicReference<>();
         // set when the caller is interrupted (the run stops): each thread ends after its cycle in flight
         java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
         for (int k = 0; k < sessions.size(); k++) {
@@ -200,7 +204,7 @@ final class JdbcSession {
                             return;
                         }
                     }
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | Error e) { // an Error too (a result too large for the heap): one line
                     failed.compareAndSet(null, e);
                 }
             }));
@@ -218,8 +222,11 @@ final class JdbcSession {
             }
             throw e;
         }
+        if (failed.get() instanceof RuntimeException e) {
+            throw e;
+        }
         if (failed.get() != null) {
-            throw failed.get();
+            throw new IllegalStateException(String.valueOf(failed.get()), failed.get());
         }
     }
 }
