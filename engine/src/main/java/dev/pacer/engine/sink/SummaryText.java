@@ -44,8 +44,18 @@ public final class SummaryText {
                 s.virtualThreads() ? "virtual " : "", s.threads() == 1 ? "thread" : "threads", s.durationSeconds(),
                 warmupSeconds > 0 ? String.format(" measured after %.2fs of warm-up", warmupSeconds) : "",
                 s.stopReason().planned() ? s.stopReason().label() : s.stoppedBy()));
-        b.append(String.format("  ops        %-9d achieved %s ops/s", s.ops(), oneDecimal(s.achievedRate())));
-        if (!Double.isNaN(s.targetRate())) {
+        // stopped within its first slot (an output that failed at once): its ops over that instant are no rate
+        boolean instant = !Double.isNaN(s.targetRate()) && s.ops() > 0 && s.durationSeconds() * s.targetRate() < 1;
+        if (instant) {
+            b.append(String.format("  ops        %-9d achieved - (%d in %s, within its first slot)", s.ops(), s.ops(),
+                    dev.pacer.engine.api.Durations.format(s.durationSeconds() * 1e9)));
+        } else {
+            b.append(String.format("  ops        %-9d achieved %s ops/s", s.ops(), oneDecimal(s.achievedRate())));
+        }
+        if (instant) {
+            b.append(String.format(", target %s, strictness %s", oneDecimal(s.targetRate()),
+                    trimNumber(s.strictness())));
+        } else if (!Double.isNaN(s.targetRate())) {
             b.append(String.format(", target %s (%.2f %%), strictness %s", oneDecimal(s.targetRate()),
                     100 * s.achievedRate() / s.targetRate(), trimNumber(s.strictness())));
         } else if (s.limiter() != null) {
