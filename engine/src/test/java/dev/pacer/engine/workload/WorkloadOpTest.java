@@ -535,10 +535,11 @@ class WorkloadOpTest {
                   browse: {weight: 1, request: "GET /items/{cycle}", check: {status: 200}}
                 """)) {
             long t0 = System.nanoTime();
-            op.warmUp(java.time.Duration.ofMillis(800));
+            op.warmUp(java.time.Duration.ofMillis(300));
             double seconds = (System.nanoTime() - t0) / 1e9;
             WorkloadWarmUp.Result warm = op.lastWarmUp;
-            assertTrue(seconds < 1.8, "given 0.8 s (1 s of slack for a loaded machine): " + seconds + " s");
+            // unbounded, its rounds alone take 2.5 s: 2.2 s tells them apart with room for a loaded machine
+            assertTrue(seconds < 2.2, "given 0.3 s: " + seconds + " s");
             assertTrue(warm.cycles() > 0, "it warmed for what it had: " + warm);
             assertEquals(List.of(), requests, "the target saw nothing before the run's first cycle");
         }

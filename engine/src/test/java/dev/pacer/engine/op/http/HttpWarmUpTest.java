@@ -91,15 +91,16 @@ class HttpWarmUpTest {
     void aDeadlineEndsEveryRoundByItAndTheLineSaysSo() throws Exception {
         List<String> lines = new java.util.ArrayList<>();
         long[] bounded = closedLoop(false, lines, WarmUpDeadline.in(Duration.ofMillis(1500)));
-        // the rounds end by the deadline; closing their connections and the server comes after (slack for a loaded CI)
-        assertTrue(bounded[2] < Duration.ofMillis(2500).toNanos(), "the warm-up took " + bounded[2] / 1_000_000
+        // the rounds end by the deadline; closing their connections and the server comes after. Unbounded, the closed
+        // loop alone runs its 5 s: 4 s tells them apart with room for a loaded 2-core machine
+        assertTrue(bounded[2] < Duration.ofMillis(4000).toNanos(), "the warm-up took " + bounded[2] / 1_000_000
                 + " ms, given 1500");
         assertTrue(bounded[1] < Duration.ofMillis(1500).toNanos(), "the closed loop ended by the deadline less the "
                 + "paced round's second: " + bounded[1] / 1_000_000 + " ms");
         assertTrue(bounded[3] > 0, "it warmed for what it had: " + bounded[3] + " answered");
         assertTrue(lines.get(0).endsWith("requests; " + HttpWarmUp.CUT + ")"), lines.get(0));
         long[] none = closedLoop(false, lines, WarmUpDeadline.in(Duration.ZERO));
-        assertTrue(none[2] < Duration.ofMillis(1000).toNanos(), "took " + none[2] / 1_000_000 + " ms, given none");
+        assertTrue(none[2] < Duration.ofMillis(3000).toNanos(), "took " + none[2] / 1_000_000 + " ms, given none");
         assertTrue(none[0] == 0 && none[3] == 0, "nothing sent: " + none[0] + ", " + none[3]);
         assertTrue(lines.get(1).endsWith("(0 requests; " + HttpWarmUp.CUT + ")"), lines.get(1));
     }
