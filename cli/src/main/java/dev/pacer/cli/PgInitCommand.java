@@ -21,7 +21,11 @@ final class PgInitCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         long t0 = System.nanoTime();
-        WorkloadFiles.initPgBench(url, scale);
+        var stopped = WorkloadFiles.initPgBench(url, scale);
+        if (stopped.isPresent()) {
+            System.err.println("pacer: pg-init " + stopped.get().what());
+            return PacerCommand.exitStatusOfSignal(stopped.get().signal());
+        }
         System.err.printf("pacer: pgbench tables at scale %d (%d accounts) in %.1f s%n", scale, 100_000 * scale,
                 (System.nanoTime() - t0) / 1e9);
         return PacerCommand.EXIT_OK;

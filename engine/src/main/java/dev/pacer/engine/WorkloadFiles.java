@@ -1,6 +1,7 @@
 package dev.pacer.engine;
 
 import dev.pacer.engine.api.OpSpec;
+import dev.pacer.engine.internal.SignalStop;
 import dev.pacer.engine.workload.PgBench;
 import dev.pacer.engine.workload.SqlWorkloadParser;
 import dev.pacer.engine.workload.WorkloadOpProvider;
@@ -10,6 +11,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Workload files outside a run: which kind a file is, what a workload sends cycle by cycle, and the tables pgbench's
@@ -47,8 +49,30 @@ public final class WorkloadFiles {
         WorkloadShow.print(WorkloadParser.parse(file, vars), from, to, shards, out);
     }
 
-    /** Creates and fills pgbench's tables at {@code scale} in the database at the JDBC {@code url}, as pgbench -i. */
-    public static void initPgBench(String url, long scale) {
-        PgBench.init(url, scale);
+    /**
+     * Creates and fills pgbench's tables at {@code scale} in the database at the JDBC {@code url}, as pgbench -i, in
+     * one transaction (then analyzes them). SIGINT, SIGTERM or SIGHUP meanwhile cancel it: the first cancels the
+     * running statement, a second closes the connection.
+     *
+     * @return empty when done; else, in words, who stopped it and what it left
+     * @throws IllegalArgumentException one line: a bad scale or URL, a refused login, a server error
+     */
+    @SuppressWarnings("try") // the signal handlers are held for the init's length, not used in the block
+    public static Optional<PgInitStop> initPgBench(String url, long scale) {
+        PgBench.Init init = new PgBench.Init(url, scale);
+        Optional<String> left;
+        try (SignalStop signals = new SignalStop(init::stop)) {
+            left = init.run();
+        }
+        return left.map(what -> new PgInitStop(init.stoppedBy(), what));
+    }
+
+    /**
+     * A {@link #initPgBench} stopped by a signal.
+     *
+     * @param signal the first signal's name ({@code SIGINT}, {@code SIGTERM}, {@code SIGHUP})
+     * @param what   who stopped it and what it left, one line
+     */
+    public record PgInitStop(String signal, String what) {
     }
 }

@@ -209,7 +209,8 @@ public final class LoadRun {
     public Summary run() throws IOException {
         running = true;
         LiveFeed feed = options.control() == null ? null : new LiveFeed();
-        try (SignalStop signals = options.handleSignals() ? new SignalStop(activity) : null;
+        try (SignalStop signals = options.handleSignals() ? new SignalStop(
+                signal -> activity.stop(StopReason.SIGNAL, signal)) : null;
              HlogWriter hlog = options.hlog() == null ? null : new HlogWriter(options.hlog(),
                      StartLines.settings(options.activity()), this::outputFailed);
              IntervalCsv csv = options.csv() == null ? null : new IntervalCsv(options.csv(), this::outputFailed);

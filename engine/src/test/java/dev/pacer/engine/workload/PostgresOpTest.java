@@ -19,6 +19,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -193,6 +195,45 @@ class PostgresOpTest {
                 .cycles(500).run().summary();
         assertEquals(500L, s.outcomes().get("ok"), s.outcomes().toString());
         assertEquals(500, pg.queryLong("SELECT count(*) FROM pgbench_history") - before);
+    }
+
+    /**
+     * pg-init stopped while the server fills the accounts (a signal's handler calls stop): the statement is cancelled,
+     * nothing is committed, and the tables of the init before, marked, are there as they were.
+     */
+    @Test
+    void aStoppedInitLeavesTheTablesAsTheyWere() throws Exception {
+        String db = freshDatabase("stopped_init");
+        assertEquals(1, pg.queryLong(db, "WITH u AS (UPDATE pgbench_branches SET bbalance = 42 RETURNING 1) "
+                + "SELECT count(*) FROM u"));
+        PgBench.Init init = new PgBench.Init(pg.url(db), 100); // 10 million accounts: minutes, were it not stopped
+        CompletableFuture<Optional<String>> run = CompletableFuture.supplyAsync(init::run);
+        String filling = "SELECT count(*) FROM pg_stat_activity WHERE datname = '" + db + "' AND state = 'active' "
+                + "AND query LIKE 'INSERT INTO pgbench_accounts%'";
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (pg.queryLong(filling) == 0) {
+            assertTrue(System.nanoTime() < deadline && !run.isDone(), "the server started filling the accounts");
+            Thread.sleep(20);
+        }
+        init.stop("SIGINT");
+        assertEquals(Optional.of("stopped by SIGINT: pgbench's tables were left as they were (nothing was committed)"),
+                run.get(60, TimeUnit.SECONDS));
+        assertEquals("SIGINT", init.stoppedBy());
+        assertTrue(pg.awaitNoSessions(db, 20), "the init's session ended");
+        assertEquals(42, pg.queryLong(db, "SELECT bbalance FROM pgbench_branches"), "the marked branch is there");
+        assertEquals(100_000, pg.queryLong(db, "SELECT count(*) FROM pgbench_accounts"), "scale 1's accounts");
+    }
+
+    /** A stop before the init connects: it commits nothing and says so. */
+    @Test
+    void anInitStoppedBeforeItsFirstStatementTouchesNothing() throws Exception {
+        String db = freshDatabase("stopped_early");
+        PgBench.Init init = new PgBench.Init(pg.url(db), 2);
+        init.stop("SIGTERM");
+        init.stop("SIGINT");
+        assertEquals(Optional.of("stopped by SIGTERM: pgbench's tables were left as they were (nothing was "
+                + "committed)"), init.run());
+        assertEquals(1, pg.queryLong(db, "SELECT count(*) FROM pgbench_branches"), "scale 1 still");
     }
 
     @Test
