@@ -30,7 +30,7 @@ final class PgServer {
     /**
      * @param url            {@code postgresql://user:password@host:port/db?param=value}, or a
      *                       {@code jdbc:postgresql:} URL
-     * @param connectTimeout how long a connection may take to open
+     * @param connectTimeout how long a connection may take to open, its login included
      * @param timeout        the socket's read timeout: how long a statement may go unanswered
      * @throws IllegalArgumentException one line naming a URL that is not PostgreSQL's
      */
@@ -40,6 +40,9 @@ final class PgServer {
         props.setProperty("prepareThreshold", "1");
         props.setProperty("stringtype", "unspecified");
         props.setProperty("connectTimeout", String.valueOf(Math.max(1, connectTimeout.toSeconds())));
+        // the whole login too (TLS, startup, authentication): a server that takes the connection and never answers
+        // its startup waited out the socket's read timeout, the request timeout, once per SSL mode pgjdbc tried
+        props.setProperty("loginTimeout", String.valueOf(Math.max(1, connectTimeout.toSeconds())));
         props.setProperty("socketTimeout", String.valueOf(Math.max(1, timeout.toSeconds())));
         props.setProperty("ApplicationName", "pacer");
         // the application name goes in the login packet (no SET after it: a round trip and a transaction less)

@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.sql.SQLException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** What the postgres driver says of a URL before it connects: no password, and a bad port in one line. */
 class PgServerTest {
@@ -32,5 +35,25 @@ class PgServerTest {
         assertEquals("postgres: URL 'postgresql://u:***@127.0.0.1:99999/db': port 99999 is over 65535",
                 e.getMessage());
         assertTrue(!e.getMessage().contains("secret"));
+    }
+
+    /**
+     * A server that takes the connection and never answers its startup: the connect timeout ends the wait (it took
+     * the request timeout, the socket's, before). The port is a listening socket nobody accepts on: the kernel
+     * completes the handshake and holds what pgjdbc sends.
+     */
+    @Test
+    @Timeout(60)
+    void aServerThatNeverAnswersTheStartupTakesTheConnectTimeout() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
+            PgServer server = new PgServer("postgresql://u:secret@127.0.0.1:" + silent.getLocalPort() + "/db",
+                    Duration.ofSeconds(1), Duration.ofSeconds(40));
+            long t0 = System.nanoTime();
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, server::connectFirst);
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            assertTrue(e.getMessage().startsWith("postgres: cannot connect to postgresql://u:***@127.0.0.1:"),
+                    e.getMessage());
+            assertTrue(seconds < 20, seconds + " s: the connect timeout (1 s), not the request timeout (40 s)");
+        }
     }
 }
