@@ -93,6 +93,18 @@ class OutputFilesEndToEndTest {
     void anOutputWhereNoFileCanBeMadeIsRefusedBeforeTheRun() throws Exception {
         PacerProcess.Result r = PacerProcess.run(dir, 30, "run", "--rate", "100", "--duration", "1s",
                 "--summary", "/proc/x.out");
-        assertRefusedUpFront(r, "--summary '/proc/x.out'");
+        assertRefusedUpFront(r, "invalid --summary '/proc/x.out': cannot make a file there (the kernel's proc file "
+                + "system)");
+    }
+
+    /** /proc/version looks a regular file root may write: the run went, and its page was lost at the end. */
+    @Test
+    void aKernelFileThatLooksWritableIsRefusedBeforeTheRun() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(Path.of("/proc/version")), "Linux's /proc");
+        for (String flag : new String[] {"--plot", "--csv", "--hlog", "--summary"}) {
+            assertRefusedUpFront(PacerProcess.run(dir, 30, "run", "--rate", "100", "--duration", "1s",
+                    flag, "/proc/version"), "invalid " + flag + " '/proc/version': cannot write it (the kernel's proc "
+                    + "file system)");
+        }
     }
 }

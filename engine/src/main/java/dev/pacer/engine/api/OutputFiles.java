@@ -43,10 +43,20 @@ public final class OutputFiles {
                 if (!Files.isWritable(file)) {
                     throw new SettingException(setting, file.toString(), "cannot write it");
                 }
+                String kernel = Files.isRegularFile(file) ? kernelFileSystem(file) : null;
+                if (kernel != null) {
+                    throw new SettingException(setting, file.toString(), "cannot write it (the kernel's " + kernel
+                            + " file system)");
+                }
                 // a pipe has no real path (/dev/stdout of `pacer ... | gzip`, /dev/fd/63 of >(gzip)); a device or a
                 // pipe may be shared, so its name serves
                 return Files.isRegularFile(file) && !StandardStreams.isStream(file) ? file.toRealPath()
                         : file.toAbsolutePath().normalize();
+            }
+            String kernel = kernelFileSystem(parent);
+            if (kernel != null) {
+                throw new SettingException(setting, file.toString(), "cannot make a file there (the kernel's "
+                        + kernel + " file system)");
             }
             Path real = parent.toRealPath().resolve(file.getFileName());
             Files.newOutputStream(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
@@ -54,6 +64,23 @@ public final class OutputFiles {
             return real;
         } catch (IOException e) {
             throw new SettingException(setting, file.toString(), "cannot make a file there (" + IoReason.of(e) + ")");
+        }
+    }
+
+    /**
+     * Linux's file systems that show the kernel's state as files: a file there looks regular and writable (as root),
+     * takes the open, and fails the write ({@code /proc/version}: EIO), or takes no new file (ENOENT).
+     */
+    private static final java.util.Set<String> KERNEL_FILE_SYSTEMS = java.util.Set.of("proc", "sysfs", "cgroup",
+            "cgroup2", "debugfs", "tracefs", "securityfs", "configfs", "bpf", "pstore", "efivarfs", "fusectl");
+
+    /** The kernel file system {@code path} is on ({@code proc}, {@code sysfs}, ...), or null (or when unknown). */
+    private static String kernelFileSystem(Path path) {
+        try {
+            String type = Files.getFileStore(path).type();
+            return KERNEL_FILE_SYSTEMS.contains(type) ? type : null;
+        } catch (IOException | RuntimeException e) {
+            return null; // no mount entry to read: the write itself will say
         }
     }
 }
