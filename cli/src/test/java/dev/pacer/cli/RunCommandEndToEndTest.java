@@ -240,6 +240,13 @@ class RunCommandEndToEndTest {
         JsonNode s = JSON.readTree(dir.resolve("twice.json").toFile());
         assertEquals(1, s.get("outcomes").get("cancelled").asLong(), "what was in flight, cancelled; the summary is "
                 + "written");
+        JsonNode changes = s.get("changes");
+        assertEquals(2, changes.size(), changes.toString());
+        assertEquals("SIGINT", changes.get(1).get("source").asText());
+        assertEquals("ended the grace for ops in flight", changes.get(1).get("note").asText(), "the second stop is "
+                + "recorded, with why the op was cancelled");
+        assertTrue(r.stdout().contains("stop (SIGINT) at ") && r.stdout().contains("; ended the grace for ops in "
+                + "flight"), r.stdout());
     }
 
     @Test

@@ -266,9 +266,13 @@ final class RunControl {
         }
     }
 
+    /** The note of the stop that ended the grace (a second Ctrl-C, a stop over HTTP after the run's end). */
+    static final String HURRIED = "ended the grace for ops in flight";
+
     /**
      * Stops the run: no new op starts; workers waiting for a slot or a resume are woken, and those at the gate
-     * let go (to leave). The first reason wins; a later one that is not planned hurries the stop, unrecorded.
+     * let go (to leave). The first reason wins; the first later one that is not planned hurries the stop (the
+     * grace for ops in flight ends) and is recorded, with the note {@link #HURRIED}; any after it are not.
      * Takes the lock.
      */
     Change stop(StopReason reason, String source) {
@@ -276,8 +280,12 @@ final class RunControl {
             Objects.requireNonNull(reason, "reason");
             if (!running) {
                 if (!reason.planned()) {
+                    boolean first = !hurried;
                     hurried = true;
                     notifyAll(stopListeners);
+                    if (first) { // recorded: why ops still in flight were cancelled before their grace was out
+                        return log.record(log.change(ChangeKind.STOP, "", source, HURRIED));
+                    }
                 }
                 return log.change(ChangeKind.STOP, reason.label(), source);
             }

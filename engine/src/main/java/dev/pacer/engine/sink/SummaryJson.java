@@ -48,9 +48,11 @@ public final class SummaryJson {
         }
         ArrayNode changes = root.putArray("changes");
         for (Change c : s.changes()) {
-            changes.addObject().put("elapsedSeconds", c.elapsedSec()).put("kind", c.kind().label()).put("value",
-                    c.value())
-                    .put("source", c.source());
+            ObjectNode n = changes.addObject().put("elapsedSeconds", c.elapsedSec()).put("kind", c.kind().label())
+                    .put("value", c.value()).put("source", c.source());
+            if (!c.note().isEmpty()) { // as the .hlog's comment and the live feed give it
+                n.put("note", c.note());
+            }
         }
         if (!s.perOp().isEmpty()) {
             ObjectNode perOp = root.putObject("perOp");

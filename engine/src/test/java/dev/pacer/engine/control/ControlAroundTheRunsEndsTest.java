@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pacer.engine.api.ChangeKind;
 import dev.pacer.engine.api.ControlEndpoint;
 import dev.pacer.engine.api.OpSpec;
 import dev.pacer.engine.api.StopReason;
@@ -21,6 +22,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -61,6 +63,10 @@ class ControlAroundTheRunsEndsTest {
             runner.join(20_000);
             assertFalse(runner.isAlive(), "the second stop ended the grace");
             assertTrue(System.nanoTime() - t0 < 20_000_000_000L);
+            List<String> stops = run.activity().changes().stream().filter(c -> c.kind() == ChangeKind.STOP)
+                    .map(c -> c.source() + ": " + c.note()).toList();
+            assertEquals(List.of("http: ", "http: ended the grace for ops in flight"), stops,
+                    "both recorded, the second saying why the op in flight was cancelled");
         } finally {
             run.requestStop(StopReason.CONTROL, "test");
             runner.join(60_000);
