@@ -118,7 +118,7 @@ final class PgServer {
     private static final java.util.regex.Pattern DOLLAR_PARAMETER =
             java.util.regex.Pattern.compile("(?<![\\w$])\\$\\d");
     /** What {@link #DOLLAR_PARAMETER} looks past: quoted strings and identifiers, dollar quotes, comments. */
-    private static final java.util.regex.Pattern QUOTED = java.util.regex.Pattern.compile(
+    static final java.util.regex.Pattern QUOTED = java.util.regex.Pattern.compile(
             "'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\\$(\\w*)\\$.*?\\$\\1\\$|--[^\\n]*|/\\*.*?\\*/",
             java.util.regex.Pattern.DOTALL);
 

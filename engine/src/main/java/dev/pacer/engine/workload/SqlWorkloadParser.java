@@ -207,16 +207,18 @@ public final class SqlWorkloadParser {
         if (text.endsWith(";")) {
             text = text.substring(0, text.length() - 1);
         }
-        StringBuilder sql = new StringBuilder();
+        StringBuilder sql = new StringBuilder(); // pgjdbc's: ? for each parameter, ?? for an operator's ?
+        boolean[] quoted = quoted(text);
         StringBuilder numbered = new StringBuilder(); // $1, $2, ...: the server's own notation, typed as pgjdbc binds
         List<SqlWorkload.Slot> params = new ArrayList<>();
         Matcher pm = PARAM.matcher(text);
         int last = 0;
         while (pm.find()) {
             numbered.append(text, last, pm.start());
+            jdbcText(sql, text, last, pm.start(), quoted);
             last = pm.end();
             if (pm.group(1) == null) {
-                pm.appendReplacement(sql, "{");
+                sql.append('{');
                 numbered.append('{');
                 continue;
             }
@@ -233,13 +235,13 @@ public final class SqlWorkloadParser {
                         + " earlier step or {cycle}");
             }
             params.add(slot);
-            pm.appendReplacement(sql, "?");
+            sql.append('?');
             Fn.Kind kind = slot.binding() >= 0 ? compiled.get(slot.binding()).fn().kind()
                     : slot.isCycle() ? Fn.Kind.LONG : null;
             numbered.append('$').append(params.size())
                     .append(kind == Fn.Kind.LONG ? "::int8" : kind == Fn.Kind.DOUBLE ? "::float8" : "");
         }
-        pm.appendTail(sql);
+        jdbcText(sql, text, last, text.length(), quoted);
         numbered.append(text, last, text.length());
         if (sql.toString().isBlank()) {
             throw new WorkloadException(source, line(sqlNode), "the statement is empty");
@@ -316,5 +318,33 @@ public final class SqlWorkloadParser {
 
     private static int line(Node node) {
         return node == null || node.getStartMark() == null ? 1 : node.getStartMark().getLine() + 1;
+    }
+
+    /**
+     * Which characters of a statement are inside a quoted string or identifier, a dollar quote or a comment, where
+     * PostgreSQL reads no operator.
+     */
+    private static boolean[] quoted(String text) {
+        boolean[] in = new boolean[text.length()];
+        Matcher q = PgServer.QUOTED.matcher(text);
+        while (q.find()) {
+            java.util.Arrays.fill(in, q.start(), q.end(), true);
+        }
+        return in;
+    }
+
+    /**
+     * Appends {@code text[from, to)} in pgjdbc's notation: a {@code ?} outside quotes and comments is an operator
+     * (jsonb's {@code ?}, {@code ?|}, {@code ?&}; geometric ones), which pgjdbc would take for a parameter, so it is
+     * written {@code ??}, pgjdbc's escape for it; the file's text is PostgreSQL's, with {@code {name}} for parameters.
+     */
+    private static void jdbcText(StringBuilder sql, String text, int from, int to, boolean[] quoted) {
+        for (int i = from; i < to; i++) {
+            char c = text.charAt(i);
+            sql.append(c);
+            if (c == '?' && !quoted[i]) {
+                sql.append('?');
+            }
+        }
     }
 }

@@ -294,6 +294,25 @@ class PostgresOpTest {
         assertEquals(500, pg.queryLong(inserted) - inserts, "the warm-up ran its 500 cycles' inserts");
     }
 
+    /**
+     * jsonb's {@code ?}, {@code ?|} and {@code ?&} are written as PostgreSQL reads them: pgjdbc took each {@code ?} for
+     * a parameter ("syntax error at or near $1"); a {@code ?} in a string or a comment stays as it is.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {JDBC, VERTX})
+    void questionMarkOperatorsAreOperatorsNotParameters(String client) throws Exception {
+        Path f = file("""
+                bindings: {n: "uniform(1, 9)"}
+                ops:
+                  has:
+                    sql: "SELECT '?' AS q, {n} AS n FROM (SELECT jsonb_build_object('a', {n}) AS j) t WHERE j ? 'a' \
+                AND j ?| array['a', 'b'] AND NOT j ?& array['a', 'b'] AND (j->>'a')::int = {n} /* or? */"
+                    check: {rows: 1}
+                """);
+        Summary s = LoadTest.rate(200).op(postgres(f.toString(), client)).cycles(100).run().summary();
+        assertEquals(Map.of("ok", 100L), s.outcomes(), "every cycle found its row");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {JDBC, HAND_OFF, VERTX, VERTX_PIPELINED})
     void aFailingStepRollsItsTransactionBackAndIsTypedBySqlstate(String client) throws Exception {
