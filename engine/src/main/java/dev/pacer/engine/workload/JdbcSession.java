@@ -28,6 +28,8 @@ final class JdbcSession {
     static final Duration WARM_UP_TIME = Duration.ofSeconds(3);
     /** The rows pgjdbc reads at a time from a statement's result, in a transaction; pacer counts them. */
     static final int FETCH_ROWS = 1_000;
+    /** How long past its deadline a warm-up's statement may run before it is cancelled. */
+    static final Duration CANCEL_AFTER = Duration.ofMillis(200);
     /** How long a stopped warm-up waits for its threads' cycles in flight. */
     static final Duration STOP_WAIT = Duration.ofSeconds(2);
 
@@ -35,6 +37,11 @@ final class JdbcSession {
     private final PgServer server;
     /** The connection, or null once dropped (the next cycle connects). */
     private Connection connection;
+    /**
+     * {@link #connection} as another thread may see it, to cancel the statement it runs ({@link #cancelStatement}):
+     * written by the session's thread when it attaches or drops a connection (a volatile write, not per cycle).
+     */
+    private volatile Connection cancelable;
     /** The prepared statements by op and step, made on first use; reset with the connection. */
     private PreparedStatement[][] statements;
     /** The connection's auto-commit mode as last set (pgjdbc's default: on). */
@@ -51,6 +58,7 @@ final class JdbcSession {
 
     private void attach(Connection c) {
         connection = c;
+        cancelable = c;
         autoCommit = true;
         statements = new PreparedStatement[w.ops.size()][];
         for (int i = 0; i < statements.length; i++) {
@@ -173,6 +181,23 @@ final class JdbcSession {
                 // it is being dropped because it broke, or closed at the end
             }
             connection = null;
+            cancelable = null;
+        }
+    }
+
+    /**
+     * From another thread: asks the server to cancel the statement this session's thread runs (pgjdbc's cancel
+     * request, on a connection of its own); the statement then fails (SQLSTATE 57014, counted a timeout) and the
+     * session drops its connection. Nothing when it has none.
+     */
+    void cancelStatement() {
+        Connection c = cancelable;
+        if (c != null) {
+            try {
+                c.unwrap(org.postgresql.PGConnection.class).cancelQuery();
+            } catch (SQLException e) {
+                // the connection broke or closed meanwhile: its statement has ended
+            }
         }
     }
 
@@ -180,8 +205,10 @@ final class JdbcSession {
      * Runs up to {@code cycles} cycles (for at most {@link #WARM_UP_TIME}) over every session, a platform thread each,
      * each cycle in a transaction that is rolled back, so that the first measured cycles pay neither for the JIT nor
      * for preparing the statements: the server commits nothing (its {@code xact_rollback} moves, {@code xact_commit}
-     * does not, and no row stays), but it does the work. A session stops at its first lost connection. The caller
-     * owns the sessions and gets them back, used, when this returns.
+     * does not, and no row stays), but it does the work. A session stops at its first lost connection; a statement
+     * still running {@link #CANCEL_AFTER} past the deadline is cancelled on the server, and its session's connection
+     * dropped (the run's first cycle on it connects again). The caller owns the sessions and gets them back, used,
+     * when this returns.
      */
     static void warmUp(PgWorkload w, List<JdbcSession> sessions, long cycles, WarmUpDeadline end) throws Exception {
         // the warm-up is for the JIT and the server's plans: real time, whatever the run's clock
@@ -210,8 +237,16 @@ final class JdbcSession {
             }));
         }
         try {
+            for (Thread t : threads) { // each ends by its deadline, or at its session's first lost connection
+                t.join(Duration.ofNanos(Math.max(1, deadline + CANCEL_AFTER.toNanos() - real.nanoTime())));
+            }
+            for (int k = 0; k < threads.size(); k++) {
+                if (threads.get(k).isAlive()) { // a statement past the deadline: blocked on a lock, a slow plan
+                    sessions.get(k).cancelStatement();
+                }
+            }
             for (Thread t : threads) {
-                t.join(); // each ends by its deadline, or at its session's first lost connection
+                t.join(); // a cancelled statement ends at once; one the server does not answer, at the read timeout
             }
         } catch (InterruptedException e) {
             // the caller hands the sessions back (then closes them): their threads must be done with them first

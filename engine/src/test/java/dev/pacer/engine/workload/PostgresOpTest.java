@@ -277,6 +277,32 @@ class PostgresOpTest {
         assertEquals(3, stat(db, "sessions") - sessions, "no connection beyond the three");
     }
 
+    /**
+     * A pgjdbc warm-up whose statements wait on a lock another session holds: at the warm-up's bound (3 s) they are
+     * cancelled on the server, and the warm-up returns; it waited for the request timeout (60 s here) before.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {JDBC, HAND_OFF})
+    void aWarmUpStatementBlockedOnALockIsCancelledAtItsBound(String client) throws Exception {
+        String db = freshDatabase("blocked_warm_up");
+        try (Op op = new PostgresOpProvider().create(postgresIn(db, "select-only", client, "connections", "2",
+                "request-timeout", "60s"));
+             java.sql.Connection locker = pg.connect(db)) {
+            locker.setAutoCommit(false);
+            try (java.sql.Statement lock = locker.createStatement()) {
+                lock.execute("LOCK TABLE pgbench_accounts IN ACCESS EXCLUSIVE MODE");
+            }
+            long t0 = System.nanoTime();
+            op.warmUp();
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            assertTrue(seconds < 20, "the warm-up ended " + seconds + " s after it began: its bound is 3 s, the "
+                    + "request timeout 60 s");
+            assertEquals(0, pg.queryLong("SELECT count(*) FROM pg_stat_activity WHERE datname = '" + db + "' AND "
+                    + "wait_event_type = 'Lock'"), "no statement of the warm-up still waits on the lock");
+            locker.rollback();
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {JDBC, HAND_OFF, VERTX, VERTX_PIPELINED})
     void theWarmUpRunsTheStatementsAndLeavesNoRow(String client) throws Exception {
