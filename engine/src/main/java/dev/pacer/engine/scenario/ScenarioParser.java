@@ -7,13 +7,13 @@ import dev.pacer.engine.api.ScenarioException;
 
 import dev.pacer.engine.api.Durations;
 import dev.pacer.engine.api.SettingException;
+import dev.pacer.engine.workload.YamlText;
 import dev.pacer.ratelimit.api.Arrivals;
 import dev.pacer.ratelimit.LimiterDesign;
 import dev.pacer.ratelimit.api.NumberText;
 import dev.pacer.ratelimit.api.RateSpec;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.StringReader;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CoderResult;
@@ -28,10 +28,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
-import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
@@ -138,14 +134,9 @@ public final class ScenarioParser {
     private Scenario read(String text) {
         Node root;
         try {
-            LoaderOptions limits = new LoaderOptions(); // (duplicates are checked in mapping())
-            limits.setCodePointLimit(MAX_BYTES);
-            root = new Yaml(limits).compose(new StringReader(text));
-        } catch (MarkedYAMLException e) {
-            int line = e.getProblemMark() != null ? e.getProblemMark().getLine() + 1 : 1;
-            throw new ScenarioException(source, line, "not valid YAML: " + e.getProblem());
-        } catch (YAMLException e) {
-            throw new ScenarioException(source, 1, "not valid YAML: " + e.getMessage());
+            root = YamlText.compose(text, MAX_BYTES);
+        } catch (YamlText.Invalid e) {
+            throw new ScenarioException(source, e.line(), e.getMessage());
         }
         if (root == null) {
             throw new ScenarioException(source, 1, "the file is empty; a scenario needs at least 'phases'");

@@ -277,6 +277,9 @@ final class BindingParser {
                 }
                 default -> { // permute
                     arity(c, 0, 1);
+                    if (!a.isEmpty() && whole(c, a.get(0)) < 1) {
+                        throw new IllegalArgumentException("| permute(n) needs n from 1 to 2^62, got " + a.get(0));
+                    }
                     LongFn input = a.isEmpty() ? in : new Fns.Mod(in, whole(c, a.get(0)));
                     if (input.hi - input.lo < 0 || input.hi - input.lo >= 1L << 62) {
                         throw new IllegalArgumentException("permute needs a range of at most 2^62 values; its input "

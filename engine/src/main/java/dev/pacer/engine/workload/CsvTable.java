@@ -166,7 +166,7 @@ final class CsvTable {
 
         @Override
         boolean has(long cycle) {
-            return pick != Pick.ONCE || cycle < values.length;
+            return pick != Pick.ONCE || cycle >= 0 && cycle < values.length;
         }
 
         @Override

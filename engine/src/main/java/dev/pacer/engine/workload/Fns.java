@@ -206,7 +206,10 @@ final class Fns {
         }
 
         double asDouble(long cycle) {
-            return lo + (hi - lo) * new CycleRandom(salt, cycle).nextDouble();
+            double d = lo + (hi - lo) * new CycleRandom(salt, cycle).nextDouble();
+            // rounding can reach hi where the doubles near lo are coarse beside hi - lo (double(1e15, 1e15 + 1)):
+            // the largest double below hi stands for those draws, so that the range stays [lo, hi)
+            return d < hi ? d : Math.nextDown(hi);
         }
 
         @Override

@@ -2,7 +2,6 @@ package dev.pacer.engine.workload;
 
 import dev.pacer.engine.op.OpMix;
 import java.io.IOException;
-import java.io.StringReader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,10 +12,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
-import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
@@ -280,14 +275,9 @@ public final class SqlWorkloadParser {
 
     private Node compose(String text) {
         try {
-            LoaderOptions limits = new LoaderOptions();
-            limits.setCodePointLimit(4 << 20);
-            return new Yaml(limits).compose(new StringReader(text));
-        } catch (MarkedYAMLException e) {
-            int line = e.getProblemMark() != null ? e.getProblemMark().getLine() + 1 : 1;
-            throw new WorkloadException(source, line, "not valid YAML: " + e.getProblem());
-        } catch (YAMLException e) {
-            throw new WorkloadException(source, 1, "not valid YAML: " + e.getMessage());
+            return YamlText.compose(text, 4 << 20);
+        } catch (YamlText.Invalid e) {
+            throw new WorkloadException(source, e.line(), e.getMessage());
         }
     }
 

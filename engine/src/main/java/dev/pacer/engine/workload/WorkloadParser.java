@@ -6,7 +6,6 @@ import dev.pacer.engine.workload.Template.Slot;
 import dev.pacer.engine.op.OpMix;
 import dev.pacer.engine.api.SettingException;
 import java.io.IOException;
-import java.io.StringReader;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -24,10 +23,6 @@ import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
-import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
@@ -46,6 +41,8 @@ public final class WorkloadParser {
     /** The most ops a workload may have (each is a tag of its own in the run's figures). */
     static final int MAX_OPS = OpMix.MAX_OPS;
 
+    /** A YAML 1.1 integer with a leading 0 ({@code 017}): octal there, no number in JSON. */
+    private static final java.util.regex.Pattern LEADING_ZERO = java.util.regex.Pattern.compile("[-+]?0[0-9_]+");
     private static final Set<String> TOP_KEYS = Set.of("name", "description", "driver", "base", "seed", "vars",
             "headers", "bindings", "ops");
     private static final Set<String> OP_KEYS = Set.of("weight", "steps", "request", "headers", "body", "json", "check",
@@ -107,23 +104,32 @@ public final class WorkloadParser {
 
     /** True when the YAML file is a workload (it has top-level {@code ops}), not a scenario. */
     public static boolean isWorkload(Path file) {
-        return WorkloadText.topLevel(file).containsKey("ops");
+        Map<String, String> top = WorkloadText.topLevel(file);
+        // ops makes a workload; without them (a misspelt ops:), a key only a workload has does, unless a scenario's
+        // phases are there: the workload's parser then names the key it does not know, at its line
+        return top.containsKey("ops")
+                || !top.containsKey("phases") && top.keySet().stream().anyMatch(ONLY_WORKLOAD::contains);
     }
+
+    /** The top-level keys of a workload that a scenario does not have. */
+    private static final Set<String> ONLY_WORKLOAD = Set.of("driver", "base", "seed", "vars", "headers", "bindings",
+            "ops");
 
     private Workload read(String text) {
         Node root;
         try {
-            LoaderOptions limits = new LoaderOptions();
-            limits.setCodePointLimit(MAX_BYTES);
-            root = new Yaml(limits).compose(new StringReader(text));
-        } catch (MarkedYAMLException e) {
-            int line = e.getProblemMark() != null ? e.getProblemMark().getLine() + 1 : 1;
-            throw new WorkloadException(source, line, "not valid YAML: " + e.getProblem());
-        } catch (YAMLException e) {
-            throw new WorkloadException(source, 1, "not valid YAML: " + e.getMessage());
+            root = YamlText.compose(text, MAX_BYTES);
+        } catch (YamlText.Invalid e) {
+            throw new WorkloadException(source, e.line(), e.getMessage());
         }
         if (root == null) {
             throw new WorkloadException(source, 1, "the file is empty; a workload needs 'base' and 'ops'");
+        }
+        if (root instanceof MappingNode m && m.getValue().stream().anyMatch(t -> t.getKeyNode() instanceof ScalarNode k
+                && k.getValue().equals("phases")) && m.getValue().stream().noneMatch(t -> t.getKeyNode()
+                instanceof ScalarNode k && k.getValue().equals("ops"))) {
+            throw new WorkloadException(source, 1, "a scenario (it has phases), not a workload: pacer run --scenario "
+                    + "FILE runs it; pacer show renders a workload's requests");
         }
         Map<String, NodeTuple> top = mapping(root, "a workload", TOP_KEYS);
         if (top.containsKey("driver")) {
@@ -180,9 +186,9 @@ public final class WorkloadParser {
             BindingParser bp = new BindingParser(dir == null ? Path.of(".") : dir, new HashMap<>());
             for (NodeTuple t : mapping(top.get("bindings").getValueNode(), "bindings", null).values()) {
                 String b = scalar(t.getKeyNode(), "a binding's name");
-                if (!IDENT.matcher(b).matches()) {
+                if (!IDENT.matcher(b).matches() || b.equals("cycle")) { // {cycle} is the global cycle, as in SQL files
                     throw new WorkloadException(source, line(t.getKeyNode()), "binding name '" + b
-                            + "' is not a name (letters, digits, _ and -)");
+                            + "' is not a name (letters, digits, _ and -; not 'cycle')");
                 }
                 String fnText = text(t.getValueNode(), "binding '" + b + "'");
                 try {
@@ -458,7 +464,18 @@ public final class WorkloadParser {
         }
     }
 
+    /** How deep a {@code json:} body may nest: deeper is a YAML alias that holds itself ({@code &j {a: *j}}). */
+    static final int JSON_DEPTH = 64;
+
     private void json(Node node, Template.Builder b, Function<String, Slot> resolve) {
+        json(node, b, resolve, 0);
+    }
+
+    private void json(Node node, Template.Builder b, Function<String, Slot> resolve, int depth) {
+        if (depth > JSON_DEPTH) {
+            throw new WorkloadException(source, line(node), "the JSON body nests deeper than " + JSON_DEPTH
+                    + " levels: a YAML alias that holds itself?");
+        }
         try {
             if (node instanceof MappingNode map) {
                 b.literal("{");
@@ -474,25 +491,27 @@ public final class WorkloadParser {
                     b.literal("\"").text(key, Encoding.JSON_STRING, n -> {
                         throw new IllegalArgumentException("JSON keys take no {" + n + "}");
                     }).literal("\":");
-                    json(t.getValueNode(), b, resolve);
+                    json(t.getValueNode(), b, resolve, depth + 1);
                 }
                 b.literal("}");
             } else if (node instanceof SequenceNode seq) {
                 b.literal("[");
                 for (int i = 0; i < seq.getValue().size(); i++) {
                     b.literal(i == 0 ? "" : ",");
-                    json(seq.getValue().get(i), b, resolve);
+                    json(seq.getValue().get(i), b, resolve, depth + 1);
                 }
                 b.literal("]");
             } else {
                 ScalarNode s = (ScalarNode) node;
                 String v = vars(s.getValue(), node);
                 Tag tag = s.getTag();
-                if (tag.equals(Tag.INT) || tag.equals(Tag.FLOAT)) {
+                if (tag.equals(Tag.INT) && LEADING_ZERO.matcher(v).matches()) {
+                    throw new WorkloadException(source, line(node), "'" + v + "' is an octal number in YAML and no "
+                            + "JSON number: write it without the leading 0, or quoted for a string");
+                } else if (tag.equals(Tag.INT) || tag.equals(Tag.FLOAT)) {
                     b.literal(new java.math.BigDecimal(v.replace("_", "")).toString());
-                } else if (tag.equals(Tag.BOOL)) {
-                    b.literal(v.toLowerCase(Locale.ROOT).startsWith("t") || v.toLowerCase(Locale.ROOT).startsWith("y")
-                            ? "true" : "false");
+                } else if (tag.equals(Tag.BOOL)) { // YAML 1.1's: true, yes, on and false, no, off, any case
+                    b.literal(Set.of("true", "yes", "on").contains(v.toLowerCase(Locale.ROOT)) ? "true" : "false");
                 } else if (tag.equals(Tag.NULL)) {
                     b.literal("null");
                 } else {
@@ -516,11 +535,17 @@ public final class WorkloadParser {
 
     private List<Workload.Header> headers(Node node, Function<String, Slot> resolve) {
         List<Workload.Header> out = new ArrayList<>();
+        Map<String, String> seen = new HashMap<>(); // by lower case: HTTP's field names are case-insensitive
         for (NodeTuple t : mapping(node, "headers", null).values()) {
             String name = scalar(t.getKeyNode(), "a header's name");
             if (!name.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
                 throw new WorkloadException(source, line(t.getKeyNode()), "header name '" + name + "' is not an HTTP "
                         + "token");
+            }
+            String before = seen.putIfAbsent(name.toLowerCase(Locale.ROOT), name);
+            if (before != null) {
+                throw new WorkloadException(source, line(t.getKeyNode()), "header " + name + " is given twice (as "
+                        + before + "): a header's name has no case");
             }
             if (RESTRICTED.contains(name.toLowerCase(Locale.ROOT))) {
                 throw new WorkloadException(source, line(t.getKeyNode()), "the client sets " + name + " itself");

@@ -5,7 +5,8 @@ import java.io.PrintStream;
 /**
  * {@code pacer show}: what cycles would send, without sending anything: for each cycle its op, each binding's
  * value and each step's rendered request. Steps after one that saves a value show {@code ~name~} in place of a
- * saved value, which only a response can give.
+ * saved value, which only a response can give. A cycle past a {@code csv(..., once)} file's rows sends nothing, as in
+ * the run, and says so.
  */
 public final class WorkloadShow {
 
@@ -24,8 +25,15 @@ public final class WorkloadShow {
         for (long c = from; c < to; c++) {
             Workload.Op op = w.ops().get(mix.op(c));
             out.printf("%ncycle %d: %s%n", c, op.name());
+            boolean exhausted = false;
             for (Workload.Binding b : w.bindings().values()) {
-                out.printf("  %s = %s%n", b.name(), b.fn().has(c) ? b.fn().text(c) : "(none: the file is used up)");
+                boolean has = b.fn().has(c);
+                exhausted |= !has;
+                out.printf("  %s = %s%n", b.name(), has ? b.fn().text(c) : "(none: the file is used up)");
+            }
+            if (exhausted) { // as the run: nothing is sent
+                out.println("  sends nothing: data-exhausted");
+                continue;
             }
             CycleState st = new CycleState(c, op.savedNames().size());
             for (int i = 0; i < st.saved.length; i++) {

@@ -104,6 +104,28 @@ class WorkloadParserTest {
         assertTrue(out.contains("| POST /orders/~order~/pay HTTP/1.1"), out);
     }
 
+    /** Past a once-read file's rows show crashed (an index out of bounds); at cycle 2^48 it printed row 0's request. */
+    @Test
+    void showSaysACyclePastAOnceReadFileSendsNothing() throws IOException {
+        Files.writeString(dir.resolve("two.csv"), "n\na\nb\n");
+        Workload w = parse("""
+                base: http://localhost:1
+                bindings: {n: "csv(two.csv, n, once)"}
+                ops: {a: {weight: 1, request: "GET /{n}"}}
+                """);
+        long top = Long.MAX_VALUE - 2;
+        for (long[] range : new long[][] {{0, 4}, {1L << 48, (1L << 48) + 1}, {top, top + 1}}) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            WorkloadShow.print(w, range[0], range[1], 1, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+            String out = bytes.toString(StandardCharsets.UTF_8);
+            long sent = out.lines().filter(l -> l.startsWith("  | GET /")).count();
+            long nothing = out.lines().filter(l -> l.equals("  sends nothing: data-exhausted")).count();
+            long past = Math.max(0, range[1] - Math.max(range[0], 2));
+            assertEquals(range[1] - range[0] - past, sent, out);
+            assertEquals(past, nothing, out);
+        }
+    }
+
     @Test
     void aCsvFileIsReadRelativeToTheWorkload() throws IOException {
         Files.writeString(dir.resolve("names.csv"), "first_name,last\nAda,L\nAlan,T\n");
@@ -254,6 +276,13 @@ class WorkloadParserTest {
             base: http://h:1\\nops:\\n  a: {weight: 1, request: "GET /a\\x7f"}¦3¦control character (U+007F)
             base: http://h:1\\nops:\\n  a: {weight: 1, request: "GET /a#top"}¦3¦#fragment
             base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, headers: {X-U: "a\\x01b"}}¦3¦control character
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: POST /, json: {f: 017}}¦3¦'017' is an octal number
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: POST /, json: &j {a: *j}}¦3¦a YAML alias that holds itself
+            base: http://h:1\\nbindings:\\n  cycle: uniform(1, 2)\\nops: {a: {weight: 1, request: GET /}}¦3¦not 'cycle'
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, headers: {Content-Type: a, content-type: \
+            b}}¦3¦header content-type is given twice (as Content-Type)
+            base: http://h:1\\nbindings:\\n  x: uniform(1, 9) | permute(0)\\nops: {a: {weight: 1, request: GET \
+            /}}¦3¦permute(n) needs n from 1 to 2^62, got 0
             """)
     void aBrokenFileIsOneLineNamingItsLine(String text, int line, String what) throws IOException {
         Files.writeString(dir.resolve("names.csv"), "first_name,last\nAda,L\n"); // for the bad-column case
@@ -262,6 +291,40 @@ class WorkloadParserTest {
         assertTrue(e.getMessage().startsWith("w.yaml:" + line + ": "), e.getMessage());
         assertTrue(e.getMessage().contains(what), e.getMessage());
         assertEquals(1, e.getMessage().lines().count());
+    }
+
+    /** A NUL or another character YAML refuses was reported at line 1 wherever it was. */
+    @Test
+    void aCharacterYamlRefusesIsReportedAtItsLine() {
+        WorkloadException e = assertThrows(WorkloadException.class, () -> parse(
+                "base: http://h:1\nops:\n  a: {weight: 1, request: GET /\u0000x}\n"));
+        assertEquals("w.yaml:3: not valid YAML: character U+0000 is not allowed", e.getMessage());
+    }
+
+    /** YAML 1.1's booleans in a JSON body: on was sent as false (only t... and y... were taken for true). */
+    @Test
+    void yamlBooleansInAJsonBodyAreSentAsTheyMean() {
+        Workload w = parse("base: http://h:1\nops:\n  a: {weight: 1, request: POST /, json: {a: on, b: ON, c: yes, "
+                + "d: off, e: No, f: TRUE, g: 0, h: -12_5}}\n");
+        Rendered r = Rendered.of(w.ops().get(0).steps().get(0), new CycleState(0, 0), new Bytes(16));
+        assertEquals("{\"a\":true,\"b\":true,\"c\":true,\"d\":false,\"e\":false,\"f\":true,\"g\":0,\"h\":-125}",
+                new String(r.body(), StandardCharsets.UTF_8));
+    }
+
+    /** A file with a workload's keys but its ops misspelt is a workload, told so by its parser; a scenario is not. */
+    @Test
+    void aWorkloadWithoutOpsIsStillAWorkloadAndAScenarioIsNone() throws IOException {
+        Path typo = dir.resolve("typo.yaml");
+        Files.writeString(typo, "base: http://h:1\nbindings: {x: 'uniform(1, 2)'}\nop:\n  a: {weight: 1, request: GET /}\n");
+        assertTrue(WorkloadParser.isWorkload(typo));
+        WorkloadException e = assertThrows(WorkloadException.class, () -> WorkloadParser.parse(typo, Map.of()));
+        assertTrue(e.getMessage().startsWith(typo + ":3: unknown key 'op' in a workload"), e.getMessage());
+        Path scenario = dir.resolve("scenario.yaml");
+        Files.writeString(scenario, "workload: shop.yaml\nphases:\n  - {duration: 1s, rate: 10}\n");
+        assertFalse(WorkloadParser.isWorkload(scenario));
+        e = assertThrows(WorkloadException.class, () -> WorkloadParser.parse(scenario, Map.of()));
+        assertTrue(e.getMessage().startsWith(scenario + ":1: a scenario (it has phases), not a workload"),
+                e.getMessage());
     }
 
     @Test
