@@ -59,6 +59,22 @@ class StepCheckTest {
         assertNull(judge(check, step("json: {/é: 'ü'}", ""), st, "{\"é\": \"\\u00fc\"}"), "text beyond ASCII");
     }
 
+    /** A number compares by value: 4.50 failed against "4.50" (Java's 4.5), 1e2 against "100", 42 against "42.0". */
+    @Test
+    void aNumberComparesByItsValue() {
+        StepCheck check = new StepCheck();
+        CycleState st = new CycleState(0, 0);
+        assertNull(judge(check, step("json: {/a: '4.50'}", ""), st, "{\"a\": 4.50}"));
+        assertNull(judge(check, step("json: {/a: '4.5'}", ""), st, "{\"a\": 4.50}"));
+        assertNull(judge(check, step("json: {/a: '100'}", ""), st, "{\"a\": 1e2}"));
+        assertNull(judge(check, step("json: {/a: '1e2'}", ""), st, "{\"a\": 100}"));
+        assertNull(judge(check, step("json: {/a: '42.0'}", ""), st, "{\"a\": 42}"));
+        assertEquals(CheckOutcomes.CHECK_JSON, judge(check, step("json: {/a: '42.5'}", ""), st, "{\"a\": 42}"));
+        assertEquals(CheckOutcomes.CHECK_JSON, judge(check, step("json: {/a: 'x42'}", ""), st, "{\"a\": 42}"));
+        assertEquals(CheckOutcomes.CHECK_JSON, judge(check, step("json: {/a: '100'}", ""), st, "{\"a\": \"1e2\"}"),
+                "a string is its text");
+    }
+
     @Test
     void aKeyWrittenTwiceCountsByItsLaterValueAndABodyTheTreeRefusesHasNoValue() {
         StepCheck check = new StepCheck();
@@ -149,7 +165,10 @@ class StepCheckTest {
                 "checks that pass and values saved are among them: " + checked + ", " + saved);
     }
 
-    /** The judge as it was: each pointer read from the body as a tree ({@code readTree}), the body as a string. */
+    /**
+     * The judge by the tree: each pointer read from the body as a tree ({@code readTree}), the body as a string; a
+     * number compared by value.
+     */
     static Outcome byTree(Workload.Step step, CycleState st, byte[] body) {
         Workload.Check check = step.check();
         Outcome warned = null;
@@ -158,7 +177,9 @@ class StepCheckTest {
             tree = tree(body);
             for (Workload.JsonEquals eq : check.json()) {
                 JsonNode at = tree == null ? null : tree.at(eq.pointer());
-                if (at == null || at.isMissingNode() || !text(at).equals(eq.expected().render(st))) {
+                String expected = eq.expected().render(st);
+                if (at == null || at.isMissingNode() || !(at.isNumber() ? numberEquals(at, expected)
+                        : text(at).equals(expected))) {
                     if (!check.warn()) {
                         return CheckOutcomes.CHECK_JSON;
                     }
@@ -179,6 +200,14 @@ class StepCheckTest {
             st.savedIsText[save.slot()] = at.isTextual() || at.isContainerNode();
         }
         return warned;
+    }
+
+    private static boolean numberEquals(JsonNode number, String expected) {
+        try {
+            return number.decimalValue().compareTo(new java.math.BigDecimal(expected.strip())) == 0;
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     private static JsonNode tree(byte[] body) {
