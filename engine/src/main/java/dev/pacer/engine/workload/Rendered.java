@@ -74,19 +74,4 @@ record Rendered(String method, String target, List<String> headers, byte[] body)
     private static final byte[] HTTP11 = " HTTP/1.1\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final byte[] CONTENT_LENGTH =
             "Content-Length: ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-
-    /** The request as HTTP/1.1 text (for {@code pacer show}). */
-    String text(String authority) {
-        StringBuilder b = new StringBuilder();
-        b.append(method).append(' ').append(target).append(" "
-                + "HTTP/1.1\n").append("Host: ").append(authority).append('\n');
-        for (int i = 0; i < headers.size(); i += 2) {
-            b.append(headers.get(i)).append(": ").append(headers.get(i + 1)).append('\n');
-        }
-        if (body != null) {
-            b.append("Content-Length: ").append(body.length).append("\n\n")
-                    .append(new String(body, java.nio.charset.StandardCharsets.UTF_8)).append('\n');
-        }
-        return b.toString();
-    }
 }

@@ -48,8 +48,7 @@ final class WorkloadOp implements AsyncOp, OpMix {
     WorkloadOp(Workload workload, int shards, Duration connectTimeout, Duration timeout, int connections,
                boolean insecure, RunClock clock) throws IOException {
         this.mix = Mix.of(workload.ops().stream().mapToLong(Workload.Op::weight).toArray(), shards);
-        this.head = ("Host: " + workload.base().getRawAuthority() + "\r\nUser-Agent: pacer\r\n")
-                .getBytes(StandardCharsets.ISO_8859_1);
+        this.head = headOf(workload);
         this.bindings = workload.bindings().values().stream().map(Workload.Binding::fn).toArray(Fn[]::new);
         this.ops = workload.ops().toArray(Workload.Op[]::new);
         this.needsBody = perStep(StepCheck::needsBody);
@@ -153,6 +152,12 @@ final class WorkloadOp implements AsyncOp, OpMix {
     /** The op a cycle runs. */
     Workload.Op opFor(long cycle) {
         return ops[mix.op(cycle)];
+    }
+
+    /** A workload's requests' fixed lines after the request line ({@code Host}, {@code User-Agent}), CRLF-ended. */
+    static byte[] headOf(Workload workload) {
+        return ("Host: " + workload.base().getRawAuthority() + "\r\nUser-Agent: pacer\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /** The request's fixed lines after the request line ({@code Host}, {@code User-Agent}). */

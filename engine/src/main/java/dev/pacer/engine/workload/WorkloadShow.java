@@ -18,8 +18,9 @@ public final class WorkloadShow {
      */
     public static void print(Workload w, long from, long to, int shards, PrintStream out) {
         Mix mix = Mix.of(w.ops().stream().mapToLong(Workload.Op::weight).toArray(), shards);
-        Bytes scratch = new Bytes(256);
-        String authority = w.base().getRawAuthority();
+        Bytes request = new Bytes(256);
+        Bytes body = new Bytes(256);
+        byte[] head = WorkloadOp.headOf(w);
         out.printf("workload %s: %d ops, mix window %d cycles%s%n", w.name(), w.ops().size(), mix.length(),
                 shards > 1 ? " (as " + shards + " shards)" : "");
         for (long c = from; c < to; c++) {
@@ -39,9 +40,10 @@ public final class WorkloadShow {
             for (int i = 0; i < st.saved.length; i++) {
                 st.saved[i] = "~" + op.savedNames().get(i) + "~";
             }
-            for (Workload.Step step : op.steps()) {
-                String text = Rendered.of(step, st, scratch).text(authority);
-                for (String line : text.split("\n", -1)) {
+            for (Workload.Step step : op.steps()) { // the bytes the run sends, a line of them at a time
+                Rendered.writeHttp1(step, st, head, request, body);
+                String text = new String(request.array, 0, request.length, java.nio.charset.StandardCharsets.UTF_8);
+                for (String line : text.split("\r?\n", -1)) {
                     if (!line.isEmpty()) {
                         out.println("  | " + line);
                     }
