@@ -247,6 +247,10 @@ final class BindingParser {
                 if (text.length == 0) {
                     throw new IllegalArgumentException("extract: " + a.get(0) + " is empty");
                 }
+                if (lo > text.length) { // was cut to the file's length without a word
+                    throw new IllegalArgumentException("extract: " + a.get(0) + " has " + text.length + " bytes, "
+                            + "fewer than the shortest slice, " + lo);
+                }
                 yield new CsvTable.Extract(salt, text, lo, hi);
             }
             default -> throw new IllegalArgumentException("unknown function '" + c.name + "' (known: "

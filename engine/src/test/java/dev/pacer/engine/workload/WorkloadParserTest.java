@@ -101,8 +101,9 @@ class WorkloadParserTest {
         assertEquals(14, out.split("cycle \\d+: browse", -1).length - 1, out);
         assertEquals(5, out.split("cycle \\d+: add-to-cart", -1).length - 1);
         assertTrue(out.contains("cycle 8: checkout"), out);
-        assertTrue(out.contains("| POST /orders/~order~/pay HTTP/1.1\n  | Host: 127.0.0.1:8080\n  | User-Agent: pacer\n"
-                + "  | X-Order: ~order~\n  | Content-Length: 0\n"), "the lines the run sends, a bodiless POST's length among them: " + out);
+        assertTrue(out.contains("| POST /orders/~order~/pay HTTP/1.1\n  | Host: 127.0.0.1:8080\n"
+                + "  | User-Agent: pacer\n  | X-Order: ~order~\n  | Content-Length: 0\n"),
+                "the lines the run sends, a bodiless POST's length among them: " + out);
     }
 
     /** Past a once-read file's rows show crashed (an index out of bounds); at cycle 2^48 it printed row 0's request. */
@@ -282,6 +283,8 @@ class WorkloadParserTest {
             base: http://h:1\\nbindings:\\n  cycle: uniform(1, 2)\\nops: {a: {weight: 1, request: GET /}}¦3¦not 'cycle'
             base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, headers: {Content-Type: a, content-type: \
             b}}¦3¦header content-type is given twice (as Content-Type)
+            base: http://h:1\\nbindings:\\n  x: extract(names.csv, 30, 40)\\nops: {a: {weight: 1, request: GET \
+            /}}¦3¦has 22 bytes, fewer than the shortest slice, 30
             base: http://h:1\\nbindings:\\n  x: uniform(1, 9) | permute(0)\\nops: {a: {weight: 1, request: GET \
             /}}¦3¦permute(n) needs n from 1 to 2^62, got 0
             """)
