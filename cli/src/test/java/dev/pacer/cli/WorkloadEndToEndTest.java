@@ -83,7 +83,7 @@ class WorkloadEndToEndTest {
         PacerProcess.Result r;
         try {
             r = PacerProcess.run(dir, 180, "run", "shop.yaml", "--rate", "5k", "--cycles", "20000",
-                    "--summary", "shop.json", "-q");
+                    "--summary", "shop.json", "--hlog", "shop.hlog", "-q");
         } finally {
             server.close();
         }
@@ -98,6 +98,15 @@ class WorkloadEndToEndTest {
         assertEquals(List.of(14_000L, 5_000L, 1_000L), List.of(perOp.get("browse").get("ops").asLong(),
                 perOp.get("add-to-cart").get("ops").asLong(), perOp.get("checkout").get("ops").asLong()),
                 "each op's count, as nginx's log has it below");
+        JsonNode steps = perOp.get("checkout").get("steps");
+        assertEquals(2, steps.size(), "checkout's two steps, each timed: " + perOp.get("checkout"));
+        assertEquals(List.of(1_000L, 1_000L), List.of(steps.get(0).get("count").asLong(),
+                steps.get(1).get("count").asLong()));
+        assertTrue(r.stdout().lines().anyMatch(l -> l.matches("  checkout #2 +1000 .*")), r.stdout());
+        PacerProcess.Result report = PacerProcess.run(dir, 60, "report", "shop.hlog");
+        assertEquals(0, report.exitCode(), report.stdout() + report.stderr());
+        assertTrue(report.stdout().contains("service.checkout#2"), "the report reads the steps' tags: "
+                + report.stdout());
 
         Map<String, Long> byPath = new TreeMap<>();
         List<String> orders = new java.util.ArrayList<>();

@@ -27,6 +27,8 @@ public final class IntervalStats {
     private final List<String> opNames;
     /** Each named op's figures, in {@link #opNames} order (none for an op's own). */
     private final IntervalStats[] ops;
+    /** A multi-step named op's service time per step, tagged {@link StepTag}s; none for the totals. */
+    private Histogram[] steps = new Histogram[0];
 
     /** The figures of a run with no named ops. */
     public IntervalStats() {
@@ -61,6 +63,28 @@ public final class IntervalStats {
         histograms[Metric.RESPONSE.ordinal()].add(response);
     }
 
+    /** Adds one worker's interval histogram of step {@code i}'s service time (a named op's): the reporter's. */
+    public void addStep(int i, Histogram service) {
+        if (i >= steps.length) {
+            int had = steps.length;
+            steps = Arrays.copyOf(steps, i + 1);
+            for (int k = had; k <= i; k++) {
+                steps[k] = newHistogram();
+            }
+        }
+        steps[i].add(service);
+    }
+
+    /** How many steps' service times these figures keep (a multi-step named op's; 0 otherwise). */
+    public int steps() {
+        return steps.length;
+    }
+
+    /** Step {@code i}'s service time (from 0), tagged {@code service.NAME#i+1} ({@link StepTag}). */
+    public Histogram step(int i) {
+        return steps[i];
+    }
+
     /** Adds to one outcome's count: the reporter's, while it builds the interval. */
     public void addOutcome(int id, long delta) {
         if (id >= outcomes.length) {
@@ -77,6 +101,11 @@ public final class IntervalStats {
             histograms[m.ordinal()].setStartTimeStamp(startEpochMs);
             histograms[m.ordinal()].setEndTimeStamp(endEpochMs);
             histograms[m.ordinal()].setTag(opName == null ? m.tag() : OpTag.of(m, opName));
+        }
+        for (int i = 0; i < steps.length; i++) {
+            steps[i].setStartTimeStamp(startEpochMs);
+            steps[i].setEndTimeStamp(endEpochMs);
+            steps[i].setTag(StepTag.of(opName, i + 1));
         }
         for (IntervalStats op : ops) {
             op.bounds(startNanos, endNanos, startEpochMs, endEpochMs);

@@ -10,12 +10,21 @@ package dev.pacer.engine.api;
  *                     wait, service and response
  * @param outcomes     its outcomes' counts by label
  * @param errorsByType its error outcomes only
+ * @param steps        an op of several steps (a workload op's requests): each step's service time, in order, from the
+ *                     previous step's end (the op's start) to its own; empty for an op of one step
  */
 public record OpSummary(String op, RunFigures figures, java.util.Map<String, Long> outcomes,
-                        java.util.Map<String, Long> errorsByType) {
+                        java.util.Map<String, Long> errorsByType, java.util.List<LatencySummary> steps) {
 
     public OpSummary {
         outcomes = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(outcomes));
         errorsByType = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(errorsByType));
+        steps = java.util.List.copyOf(steps);
+    }
+
+    /** An op of one step. */
+    public OpSummary(String op, RunFigures figures, java.util.Map<String, Long> outcomes,
+                     java.util.Map<String, Long> errorsByType) {
+        this(op, figures, outcomes, errorsByType, java.util.List.of());
     }
 }

@@ -23,7 +23,7 @@ public record OpTag(Metric metric, String op) {
     /** The op tag {@code tag} is, or null when it is none (a total's tag, another tool's). */
     public static OpTag parse(String tag) {
         int dot = tag.indexOf('.'); // a metric's tag has no dot; an op's name may
-        if (dot < 0 || dot == tag.length() - 1) {
+        if (dot < 0 || dot == tag.length() - 1 || tag.indexOf('#') >= 0) { // an op's name has no #: a StepTag's
             return null;
         }
         Metric m = Metric.ofTag(tag.substring(0, dot));

@@ -97,8 +97,9 @@ public final class HlogWriter implements AutoCloseable {
     }
 
     /**
-     * One interval: a histogram per metric, tagged, then each named op's, then its note (target, ops, errors, phase,
-     * each op's ops and errors).
+     * One interval: a histogram per metric, tagged, then each named op's (and a multi-step op's per step service
+     * times, {@link dev.pacer.engine.api.StepTag}), then its note (target, ops, errors, phase, each op's ops and
+     * errors).
      */
     public synchronized void interval(IntervalReport r) {
         if (closed || !started) {
@@ -111,6 +112,9 @@ public final class HlogWriter implements AutoCloseable {
         for (int i = 0; i < stats.opNames().size(); i++) {
             for (Metric m : Metric.values()) {
                 writer.outputIntervalHistogram(stats.op(i).histogram(m));
+            }
+            for (int k = 0; k < stats.op(i).steps(); k++) {
+                writer.outputIntervalHistogram(stats.op(i).step(k));
             }
         }
         writer.outputComment(HlogComments.interval(note(r, startEpochMs)));

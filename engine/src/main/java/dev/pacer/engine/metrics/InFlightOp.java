@@ -17,6 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * store by the starter); back to {@code IDLE} by the completer, with a plain store while the run goes
  * (no canceller can act yet) and with a CAS once it is closing, which is also what a canceller uses:
  * whoever moves it from {@code RUNNING} records the op.
+ * {@code stepEnds}, {@code stepsEnded}: plain; reset by {@link #begin}, written by the op's thread as each step of a
+ * multi-step op ends ({@link #stepEnded(long)}), read by the completer, which that thread is or is ordered after;
+ * a canceller does not read them.
  */
 public class InFlightOp {
 
@@ -27,6 +30,11 @@ public class InFlightOp {
     private long scheduledNanos;
     private long startNanos;
     private int opIndex = OpMix.NO_OP;
+    /** The ends of the steps that ended before the last, in order (grown on first use, then reused). */
+    private long[] stepEnds = NO_STEPS;
+    private int stepsEnded;
+
+    private static final long[] NO_STEPS = new long[0];
 
     /** Publishes an op of no named op as started, scheduled at {@code scheduledNanos}, at {@code startNanos}. */
     public final void begin(long scheduledNanos, long startNanos) {
@@ -41,7 +49,32 @@ public class InFlightOp {
         this.scheduledNanos = scheduledNanos;
         this.startNanos = startNanos;
         this.opIndex = opIndex;
+        this.stepsEnded = 0;
         state.setRelease(RUNNING);
+    }
+
+    /**
+     * On the op's thread: a step of the op in flight ended at {@code nanos} (not its last: that ends at the
+     * completion). Steps past {@link OpMix#MAX_STEPS} are counted, not kept.
+     */
+    public final void stepEnded(long nanos) {
+        if (stepsEnded < OpMix.MAX_STEPS) {
+            if (stepsEnded == stepEnds.length) {
+                stepEnds = java.util.Arrays.copyOf(stepEnds, Math.min(OpMix.MAX_STEPS, Math.max(4, stepsEnded * 2)));
+            }
+            stepEnds[stepsEnded] = nanos;
+        }
+        stepsEnded++;
+    }
+
+    /** How many of the op's steps ended before the one that ended it (after {@link #begin}). */
+    final int stepsEnded() {
+        return stepsEnded;
+    }
+
+    /** When step {@code i} (below {@link #stepsEnded()} and {@link OpMix#MAX_STEPS}) ended. */
+    final long stepEnd(int i) {
+        return stepEnds[i];
     }
 
     /** Scheduled time of the op in flight (after {@link #begin}). */

@@ -32,6 +32,8 @@ public final class MetricsRegistry {
     private final List<SharedMetrics> stripes = new ArrayList<>();
     /** The run's named ops (an op mix's), whose figures are kept beside the totals; empty for a plain op. */
     private final List<String> opNames;
+    /** Each named op's steps whose service times are kept (0: an op of one step), in {@link #opNames} order. */
+    private final int[] steps;
     /** Where cancellations are recorded. */
     private final SharedMetrics cancellations;
     private int nextStripe;
@@ -47,10 +49,25 @@ public final class MetricsRegistry {
      * under that op as well as in the totals.
      */
     public MetricsRegistry(List<String> opNames) {
+        this(opNames, new int[opNames.size()]);
+    }
+
+    /**
+     * As {@link #MetricsRegistry(List)}, keeping the service time of each of {@code steps[i]} steps of named op
+     * {@code i} too (0 or 1: none; see {@link dev.pacer.engine.op.OpMix#stepsOf}).
+     */
+    public MetricsRegistry(List<String> opNames, int[] steps) {
+        if (steps.length != opNames.size()) {
+            throw new IllegalArgumentException(steps.length + " step counts for " + opNames.size() + " ops");
+        }
         this.opNames = List.copyOf(opNames);
-        this.cancellations = new SharedMetrics(this, opNames.size());
+        this.steps = steps.clone();
+        for (int i = 0; i < this.steps.length; i++) {
+            this.steps[i] = this.steps[i] > 1 ? Math.min(this.steps[i], dev.pacer.engine.op.OpMix.MAX_STEPS) : 0;
+        }
+        this.cancellations = new SharedMetrics(this, this.steps);
         for (int i = 0; i < STRIPES; i++) {
-            stripes.add(new SharedMetrics(this, opNames.size()));
+            stripes.add(new SharedMetrics(this, this.steps));
         }
     }
 
@@ -67,7 +84,7 @@ public final class MetricsRegistry {
         if (shared) {
             return stripes.get(nextStripe++ % STRIPES);
         }
-        SingleWriterMetrics m = new SingleWriterMetrics(this, opNames.size());
+        SingleWriterMetrics m = new SingleWriterMetrics(this, steps);
         exclusive.add(m);
         return m;
     }

@@ -28,8 +28,8 @@ public final class SharedMetrics extends WorkerMetrics {
     private static final class CountingTally extends Tally {
         private volatile LongAdder[] adders = new LongAdder[8];
 
-        CountingTally() {
-            super(SharedMetrics::concurrentHistogram);
+        CountingTally(int steps) {
+            super(SharedMetrics::concurrentHistogram, steps);
         }
 
         @Override
@@ -81,7 +81,7 @@ public final class SharedMetrics extends WorkerMetrics {
         return h;
     }
 
-    SharedMetrics(MetricsRegistry registry, int opCount) {
-        super(registry, CountingTally::new, opCount);
+    SharedMetrics(MetricsRegistry registry, int[] steps) {
+        super(registry, CountingTally::new, steps);
     }
 }

@@ -17,8 +17,8 @@ public final class SingleWriterMetrics extends WorkerMetrics {
     private static final class CountingTally extends Tally {
         long[] counts = new long[8];
 
-        CountingTally() {
-            super(IntervalStats::newHistogram);
+        CountingTally(int steps) {
+            super(IntervalStats::newHistogram, steps);
         }
 
         @Override
@@ -45,7 +45,7 @@ public final class SingleWriterMetrics extends WorkerMetrics {
         }
     }
 
-    SingleWriterMetrics(MetricsRegistry registry, int opCount) {
-        super(registry, CountingTally::new, opCount);
+    SingleWriterMetrics(MetricsRegistry registry, int[] steps) {
+        super(registry, CountingTally::new, steps);
     }
 }

@@ -5,6 +5,7 @@ import dev.pacer.engine.api.IntervalStats;
 import dev.pacer.engine.op.OpMix;
 import dev.pacer.engine.api.Outcome;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.WriterReaderPhaser;
@@ -70,8 +71,13 @@ public abstract sealed class WorkerMetrics permits SingleWriterMetrics, SharedMe
                 return false;
             }
             long start = op.startNanos();
-            recordInActive(Math.max(0, start - op.scheduledNanos()), Math.max(0, endNanos - start), outcome,
-                    op.opIndex());
+            Tally named = recordInActive(Math.max(0, start - op.scheduledNanos()), Math.max(0, endNanos - start),
+                    outcome, op.opIndex());
+            // a canceller does not read the op's steps (its thread may still be writing them)
+            if (named != null && named.steps.length > 0 && outcome != Outcome.CANCELLED
+                    && outcome != Outcome.NOT_SENT) {
+                named.recordSteps(op, endNanos);
+            }
             return true;
         } finally {
             phaser.writerCriticalSectionExit(enter);
@@ -86,11 +92,31 @@ public abstract sealed class WorkerMetrics permits SingleWriterMetrics, SharedMe
         final Histogram wait;
         final Histogram service;
         final Histogram response;
+        /** A multi-step named op's service time per step (none for the totals and an op of one step). */
+        final Histogram[] steps;
 
-        Tally(Supplier<Histogram> histogram) {
+        Tally(Supplier<Histogram> histogram, int steps) {
             wait = histogram.get();
             service = histogram.get();
             response = histogram.get();
+            this.steps = new Histogram[steps];
+            for (int i = 0; i < steps; i++) {
+                this.steps[i] = histogram.get();
+            }
+        }
+
+        /**
+         * Inside a writer critical section: each step the op ran, up to the one that ended it at {@code endNanos}:
+         * from the previous step's end (the op's start) to its own.
+         */
+        final void recordSteps(InFlightOp op, long endNanos) {
+            long from = op.startNanos();
+            int ran = Math.min(op.stepsEnded() + 1, steps.length);
+            for (int i = 0; i < ran; i++) {
+                long to = i < op.stepsEnded() ? op.stepEnd(i) : endNanos;
+                steps[i].recordValue(Math.max(0, to - from));
+                from = to;
+            }
         }
 
         /** Inside a writer critical section: one more op with this outcome. */
@@ -115,6 +141,9 @@ public abstract sealed class WorkerMetrics permits SingleWriterMetrics, SharedMe
         /** Reporter only, on a retired phase: adds what it holds to {@code interval}. */
         final void drainInto(IntervalStats interval) {
             interval.add(wait, service, response);
+            for (int i = 0; i < steps.length; i++) {
+                interval.addStep(i, steps[i]);
+            }
             drainCounts(interval);
         }
 
@@ -122,6 +151,9 @@ public abstract sealed class WorkerMetrics permits SingleWriterMetrics, SharedMe
             wait.reset();
             service.reset();
             response.reset();
+            for (Histogram h : steps) {
+                h.reset();
+            }
             clearCounts();
         }
     }
@@ -134,12 +166,16 @@ public abstract sealed class WorkerMetrics permits SingleWriterMetrics, SharedMe
     static final class Phase {
         final Tally total;
         private final AtomicReferenceArray<Tally> ops;
-        private final Supplier<Tally> tally;
+        /** Makes a tally with this many steps' histograms. */
+        private final IntFunction<Tally> tally;
+        /** Each named op's steps kept (0: one step). */
+        private final int[] steps;
 
-        Phase(Supplier<Tally> tally, int opCount) {
+        Phase(IntFunction<Tally> tally, int[] steps) {
             this.tally = tally;
-            this.total = tally.get();
-            this.ops = new AtomicReferenceArray<>(opCount);
+            this.steps = steps;
+            this.total = tally.apply(0);
+            this.ops = new AtomicReferenceArray<>(steps.length);
         }
 
         /** Inside a writer critical section: named op {@code opIndex}'s tally, or null when there is no such op. */
@@ -153,7 +189,7 @@ public abstract sealed class WorkerMetrics permits SingleWriterMetrics, SharedMe
 
         /** The op's first record in this phase: its tally, made here unless another writer made it first. */
         private Tally make(int opIndex) {
-            Tally made = tally.get();
+            Tally made = tally.apply(steps[opIndex]);
             Tally first = ops.compareAndExchange(opIndex, null, made);
             return first == null ? made : first;
         }
@@ -191,23 +227,27 @@ public abstract sealed class WorkerMetrics permits SingleWriterMetrics, SharedMe
     private Phase retired;
 
     /**
-     * @param tally   makes one tally of the subclass's kind
-     * @param opCount how many named ops the run has (each gets its own tally in each phase)
+     * @param tally makes one tally of the subclass's kind, with a number of steps' histograms
+     * @param steps the steps kept of each named op the run has (each op gets its own tally in each phase)
      */
-    WorkerMetrics(MetricsRegistry registry, Supplier<Tally> tally, int opCount) {
+    WorkerMetrics(MetricsRegistry registry, IntFunction<Tally> tally, int[] steps) {
         this.registry = registry;
-        this.active = new Phase(tally, opCount);
-        this.retired = new Phase(tally, opCount);
+        this.active = new Phase(tally, steps);
+        this.retired = new Phase(tally, steps);
     }
 
-    /** Inside a writer critical section: adds one op to the active phase's totals and to its named op's. */
-    private void recordInActive(long waitNanos, long serviceNanos, Outcome outcome, int opIndex) {
+    /**
+     * Inside a writer critical section: adds one op to the active phase's totals and to its named op's; returns the
+     * named op's tally, or null.
+     */
+    private Tally recordInActive(long waitNanos, long serviceNanos, Outcome outcome, int opIndex) {
         Phase p = active;
         p.total.record(waitNanos, serviceNanos, outcome);
         Tally op = p.op(opIndex);
         if (op != null) {
             op.record(waitNanos, serviceNanos, outcome);
         }
+        return op;
     }
 
     /** Reporter thread only: moves what was recorded since the last drain into {@code interval}. */

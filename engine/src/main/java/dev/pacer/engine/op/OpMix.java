@@ -36,6 +36,18 @@ public interface OpMix {
     int opOf(long cycle);
 
     /**
+     * How many steps named op {@code opIndex} runs one after another (a workload op's requests), fixed for the op's
+     * life: above one, each step's service time is kept too (its completion marks each step's end,
+     * {@link dev.pacer.engine.api.Completion#stepEnded}), for the first {@link #MAX_STEPS}. One by default.
+     */
+    default int stepsOf(int opIndex) {
+        return 1;
+    }
+
+    /** The most steps of one op whose service times are kept. */
+    int MAX_STEPS = 16;
+
+    /**
      * The names of {@code op}'s ops, checked against the promises above; empty for an op that is not a mix or
      * names none.
      *
@@ -60,6 +72,21 @@ public interface OpMix {
             }
         }
         return names;
+    }
+
+    /**
+     * The steps whose service times are kept for each of {@code op}'s named ops ({@link #stepsOf}, at most
+     * {@link #MAX_STEPS}; 0 for an op of one step), in the order of its names; empty for an op that is not a mix.
+     */
+    static int[] stepsKept(Op op, int names) {
+        int[] steps = new int[names];
+        if (op instanceof OpMix mix) {
+            for (int i = 0; i < names; i++) {
+                int n = mix.stepsOf(i);
+                steps[i] = n > 1 ? Math.min(n, MAX_STEPS) : 0;
+            }
+        }
+        return steps;
     }
 
     /** What an op's name may be: it becomes part of a histogram's tag, which holds no comma or space. */

@@ -37,6 +37,13 @@ final class InFlightPool {
                 completed(this, clock.nanoTime(), outcome == null ? Outcome.OK : outcome);
             }
         }
+
+        @Override
+        public void stepEnded() {
+            if (owed.get()) { // after the completion (a late call) it would mark a later op's step
+                stepEnded(clock.nanoTime());
+            }
+        }
     }
 
     private final List<Slot> slots;

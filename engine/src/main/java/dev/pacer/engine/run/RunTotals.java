@@ -31,6 +31,8 @@ final class RunTotals {
     private final List<String> opNames;
     /** Each named op's totals, in {@link #opNames} order. */
     private final RunTotals[] ops;
+    /** A multi-step named op's service time per step (an op's totals only). */
+    private final List<Histogram> steps = new ArrayList<>();
 
     /** Totals without named ops' figures. */
     RunTotals() {
@@ -62,6 +64,12 @@ final class RunTotals {
             seconds += interval.seconds();
         }
         target = target.plus(asked);
+        for (int k = 0; k < interval.steps(); k++) {
+            while (steps.size() <= k) {
+                steps.add(IntervalStats.newHistogram());
+            }
+            steps.get(k).add(interval.step(k));
+        }
         for (int i = 0; i < ops.length; i++) { // an op's time is the run's; it has no target of its own
             ops[i].add(interval.op(i), TargetLedger.Target.NONE, countTime);
         }
@@ -102,7 +110,7 @@ final class RunTotals {
         List<OpSummary> out = new ArrayList<>(ops.length);
         for (int i = 0; i < ops.length; i++) {
             out.add(new OpSummary(opNames.get(i), ops[i].figures(), ops[i].outcomesByLabel(false),
-                    ops[i].outcomesByLabel(true)));
+                    ops[i].outcomesByLabel(true), ops[i].steps.stream().map(LatencySummary::of).toList()));
         }
         return List.copyOf(out);
     }

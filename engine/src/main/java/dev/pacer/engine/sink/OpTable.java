@@ -45,8 +45,39 @@ public final class OpTable {
         }
     }
 
+    /**
+     * Appends the service times of multi-step ops' steps, a row each ({@code checkout #2}); nothing when none has
+     * steps.
+     * <pre>
+     *   step            count  service p50      p99      max
+     *   checkout #1      5000       1.02ms   3.11ms   9.87ms
+     * </pre>
+     *
+     * @param steps each op's name and its steps' service times, in order
+     */
+    public static void appendSteps(StringBuilder b, java.util.Map<String, List<LatencySummary>> steps, String indent) {
+        int width = 10;
+        for (var e : steps.entrySet()) {
+            width = Math.max(width, e.getKey().length() + 1 + String.valueOf(e.getValue().size()).length() + 1);
+        }
+        String name = "%-" + width + "s";
+        boolean header = false;
+        for (var e : steps.entrySet()) {
+            for (int i = 0; i < e.getValue().size(); i++) {
+                if (!header) {
+                    b.append(indent).append(String.format(name + "%10s%14s%9s%9s%n", "step", "count", "service p50",
+                            "p99", "max"));
+                    header = true;
+                }
+                LatencySummary l = e.getValue().get(i);
+                b.append(indent).append(String.format(name + "%10d%14s%9s%9s%n", e.getKey() + " #" + (i + 1),
+                        l.count(), at(l, "50"), at(l, "99"), at(l, "100")));
+            }
+        }
+    }
+
     /** The value at a percentile label ({@code "100"}: max), or {@code -} when the row has no such times. */
     private static String at(LatencySummary l, String percentile) {
-        return l == null ? "-" : Durations.format((double) l.at(percentile));
+        return l == null || l.count() == 0 ? "-" : Durations.format((double) l.at(percentile));
     }
 }

@@ -61,6 +61,10 @@ public final class SummaryJson {
                 putFigures(n, op.figures());
                 n.set("outcomes", counts(op.outcomes()));
                 n.set("errorsByType", counts(op.errorsByType()));
+                if (!op.steps().isEmpty()) { // each step's service time, in order
+                    ArrayNode steps = n.putArray("steps");
+                    op.steps().forEach(l -> steps.add(latency(l)));
+                }
             }
         }
         ArrayNode phases = root.putArray("phases");

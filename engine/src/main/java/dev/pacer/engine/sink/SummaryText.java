@@ -146,6 +146,13 @@ public final class SummaryText {
         }
         b.append(System.lineSeparator());
         OpTable.append(b, rows, "  ");
+        java.util.Map<String, List<dev.pacer.engine.api.LatencySummary>> steps = new java.util.LinkedHashMap<>();
+        for (OpSummary op : s.perOp()) {
+            if (!op.steps().isEmpty()) {
+                steps.put(op.op(), op.steps());
+            }
+        }
+        OpTable.appendSteps(b, steps, "  ");
         if (named < s.ops()) {
             b.append(String.format("  (%d ops of no op: slots owed when the run stopped, never given a cycle)%n",
                     s.ops() - named));

@@ -82,6 +82,12 @@ final class WorkloadOp implements AsyncOp, OpMix {
         return mix.op(cycle);
     }
 
+    /** Its steps' requests, one after another: with several, the engine keeps each step's service time. */
+    @Override
+    public int stepsOf(int opIndex) {
+        return ops[opIndex].steps().size();
+    }
+
     @Override
     public void start(long cycle, Completion completion) {
         start(client, cycle, completion);

@@ -201,6 +201,52 @@ class MetricsRegistryTest {
         assertEquals("response.browse", t.op(0).histogram(Metric.RESPONSE).getTag());
     }
 
+    /**
+     * A multi-step op's completion keeps each step's service time (WORKLOADS.md's contract 5), from the previous
+     * step's end to its own, the last to the completion; a cycle that ended at its first step has that step's only;
+     * a cancelled op, none; an op of one step, no step figures at all.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aMultiStepOpKeepsEachStepsServiceTime(boolean shared) {
+        MetricsRegistry registry = new MetricsRegistry(List.of("browse", "checkout"), new int[] {1, 3});
+        WorkerMetrics m = registry.attach(shared);
+        InFlightOp op = new InFlightOp();
+        op.begin(1_000, 1_500, 1); // scheduled at 1 000, started at 1 500
+        op.stepEnded(4_500);
+        op.stepEnded(5_500);
+        assertTrue(m.complete(op, 12_500, OK));
+        op.begin(20_000, 20_000, 1); // its first step failed: it ended the cycle
+        assertTrue(m.complete(op, 27_000, FAILED));
+        InFlightOp single = new InFlightOp();
+        single.begin(0, 0, 0);
+        assertTrue(m.complete(single, 100, OK));
+        IntervalStats s = registry.drain(0, 1, 0, 1000);
+        assertEquals(0, s.op(0).steps(), "an op of one step keeps no step figures");
+        assertEquals(0, s.steps(), "nor do the totals");
+        IntervalStats checkout = s.op(1);
+        assertEquals(3, checkout.steps());
+        assertEquals(2, checkout.step(0).getTotalCount());
+        assertEquals(3_000, checkout.step(0).getMinValue(), 3, "start to the first step's end");
+        assertEquals(7_000, checkout.step(0).getMaxValue(), 7, "the failed cycle's one step");
+        assertEquals(1, checkout.step(1).getTotalCount());
+        assertEquals(1_000, checkout.step(1).getMaxValue(), 1);
+        assertEquals(1, checkout.step(2).getTotalCount());
+        assertEquals(7_000, checkout.step(2).getMaxValue(), 7, "the last step ends at the completion");
+        assertEquals(11_000, checkout.histogram(Metric.SERVICE).getMaxValue(), 11, "the steps add up to the op");
+        assertEquals("service.checkout#2", checkout.step(1).getTag());
+        assertEquals(1000, checkout.step(1).getEndTimeStamp());
+
+        op.begin(30_000, 30_000, 1);
+        op.stepEnded(31_000);
+        registry.close();
+        registry.drain(1, 2, 1000, 2000);
+        assertTrue(registry.cancel(op, 40_000));
+        IntervalStats cancelled = registry.drain(2, 3, 2000, 3000);
+        assertEquals(1, cancelled.op(1).ops(), "the cancelled op is counted");
+        assertEquals(0, cancelled.op(1).step(0).getTotalCount(), "and its steps are not timed");
+    }
+
     @Test
     void completionsRacingCancellationsRecordEachOpOnce() throws Exception {
         MetricsRegistry registry = new MetricsRegistry();

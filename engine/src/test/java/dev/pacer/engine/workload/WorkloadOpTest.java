@@ -112,6 +112,12 @@ class WorkloadOpTest {
             cookies.add(String.valueOf(x.getRequestHeaders().getFirst("Cookie")));
         } else if (path.equals("/never")) {
             return; // no response: the client's request timeout ends it
+        } else if (path.startsWith("/slow/")) { // answers after this many milliseconds
+            try {
+                Thread.sleep(Long.parseLong(path.substring("/slow/".length())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         } else if (path.startsWith("/status/")) {
             status = Integer.parseInt(path.substring("/status/".length()));
         }
@@ -167,6 +173,45 @@ class WorkloadOpTest {
         assertEquals(s.errors(), browse.figures().errors() + fail.figures().errors());
         assertEquals(browse.figures().ops(),
                 browse.figures().latencies().get(dev.pacer.engine.api.Metric.RESPONSE).count());
+    }
+
+    /**
+     * Each step of a multi-step op records its own service time (WORKLOADS.md's contract 5): a slow second step
+     * shows in step 2's figures, not in the others'; they add up to the op's; the .hlog tags them.
+     */
+    @Test
+    void eachStepOfAnOpRecordsItsOwnServiceTime() throws Exception {
+        Path file = dir.resolve("w.yaml");
+        java.nio.file.Files.writeString(file, "base: " + base + "\n" + """
+                ops:
+                  browse: {weight: 1, request: "GET /items/{cycle}"}
+                  checkout:
+                    weight: 1
+                    steps:
+                      - {request: "GET /items/1"}
+                      - {request: "GET /slow/80"}
+                      - {request: "GET /items/2"}
+                """);
+        Path hlog = dir.resolve("w.hlog");
+        Summary s = LoadTest.rate(40).workload(file).cycles(20).hlog(hlog).output(QUIET, QUIET).run().summary();
+        OpSummary browse = s.perOp().get(0);
+        OpSummary checkout = s.perOp().get(1);
+        assertEquals(List.of(), browse.steps(), "an op of one step has no step figures");
+        assertEquals(10, checkout.figures().ops());
+        assertEquals(3, checkout.steps().size());
+        for (dev.pacer.engine.api.LatencySummary step : checkout.steps()) {
+            assertEquals(10, step.count(), "each cycle timed each step: " + checkout.steps());
+        }
+        long slow = checkout.steps().get(1).at("50");
+        assertTrue(slow >= 80_000_000, "the slow step's p50 " + slow + " ns: its server waited 80 ms");
+        assertTrue(checkout.steps().get(0).at("50") < slow && checkout.steps().get(2).at("50") < slow,
+                "the fast steps are faster: " + checkout.steps());
+        long sum = checkout.steps().stream().mapToLong(l -> (long) (l.mean() * l.count())).sum();
+        double whole = checkout.figures().latencies().get(dev.pacer.engine.api.Metric.SERVICE).mean() * 10;
+        assertEquals(whole, sum, whole * 0.01, "the steps' service times add up to the op's");
+        String log = java.nio.file.Files.readString(hlog);
+        assertTrue(log.contains("Tag=service.checkout#1,") && log.contains("Tag=service.checkout#3,")
+                && !log.contains("Tag=service.browse#"), "the .hlog tags each step of checkout only");
     }
 
     private static final java.io.PrintStream QUIET = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());

@@ -408,6 +408,10 @@ public final class RequestClient implements AutoCloseable {
                 return;
             }
             if (request != null) {
+                Completion c = inFlight;
+                if (c != null) {
+                    c.stepEnded(); // the step before it ended: its service time is its own (a workload's op's)
+                }
                 send(request);
             } else {
                 finish(exchange.outcome());
