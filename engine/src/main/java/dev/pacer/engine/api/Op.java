@@ -33,6 +33,15 @@ public interface Op extends AutoCloseable {
     Outcome run(long cycle) throws Exception;
 
     /**
+     * Runs the op once, as {@link #run(long)}, for an op of several steps (a workload op's statements, one after
+     * another) that marks each step's end but the last by calling {@code stepEnded} (the engine reads the clock; see
+     * {@link Completion#stepEnded}). What the engine calls; by default {@link #run(long)}.
+     */
+    default Outcome run(long cycle, Runnable stepEnded) throws Exception {
+        return run(cycle);
+    }
+
+    /**
      * Called once before the run's schedule starts, so the first measured ops do not pay for class
      * loading and first-use setup. Must not touch the system under test (its counts would be off).
      * Default: nothing.

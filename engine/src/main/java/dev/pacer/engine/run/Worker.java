@@ -52,12 +52,15 @@ final class Worker implements Runnable {
     final WorkerMetrics metrics;
     /** The synchronous op this worker has in flight (reused). */
     final InFlightOp inFlight = new InFlightOp();
+    /** What a synchronous op of several steps calls as each step but its last ends: marks it on the run's clock. */
+    private final Runnable stepEnded;
     private final AtomicInteger state = new AtomicInteger(ACTIVE);
     private final AtomicBoolean acquiring = new AtomicBoolean();
     volatile Thread thread;
 
     Worker(Activity activity, int id, WorkerMetrics metrics) {
         this.activity = activity;
+        this.stepEnded = () -> inFlight.stepEnded(activity.clock.nanoTime());
         this.control = activity.control;
         this.timeline = activity.timeline;
         this.id = id;
@@ -223,7 +226,7 @@ final class Worker implements Runnable {
             inFlight.begin(scheduled, start, opOf(cycle));
             Outcome outcome;
             try {
-                outcome = op.run(cycle);
+                outcome = op.run(cycle, stepEnded);
                 if (outcome == null) {
                     outcome = Outcome.OK;
                 }

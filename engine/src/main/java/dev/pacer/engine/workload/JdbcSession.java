@@ -71,6 +71,11 @@ final class JdbcSession {
      * back at the end, whatever the op.
      */
     Outcome run(int index, long cycle, boolean warm) {
+        return run(index, cycle, warm, null);
+    }
+
+    /** As {@link #run(int, long, boolean)}, calling {@code stepEnded} (when given) as each step but the last ends. */
+    Outcome run(int index, long cycle, boolean warm, Runnable stepEnded) {
         if (connection == null) {
             try {
                 attach(server.connect());
@@ -93,6 +98,9 @@ final class JdbcSession {
                         connection.rollback();
                     }
                     return o;
+                }
+                if (stepEnded != null && step + 1 < op.steps().size()) {
+                    stepEnded.run();
                 }
             }
             if (warm) {

@@ -97,6 +97,11 @@ final class PostgresHandOffOp implements AsyncOp, OpMix {
     }
 
     @Override
+    public int stepsOf(int opIndex) {
+        return w.ops.get(opIndex).steps().size();
+    }
+
+    @Override
     public void start(long cycle, Completion completion) {
         int index = w.opToSend(cycle);
         if (index < 0) {
@@ -135,7 +140,7 @@ final class PostgresHandOffOp implements AsyncOp, OpMix {
             }
             Outcome o;
             try {
-                o = s.run(index, cycle, false);
+                o = s.run(index, cycle, false, completion::stepEnded);
             } catch (RuntimeException | Error e) {
                 giveBack(s);
                 completion.fail(e);

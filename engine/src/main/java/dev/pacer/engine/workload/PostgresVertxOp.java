@@ -149,6 +149,11 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
     }
 
     @Override
+    public int stepsOf(int opIndex) {
+        return w.ops.get(opIndex).steps().size();
+    }
+
+    @Override
     public void start(long cycle, Completion completion) {
         int index = w.opToSend(cycle);
         if (index < 0) {
@@ -387,6 +392,9 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
                 if (o != null) {
                     end(o);
                 } else {
+                    if (k + 1 < op.steps().size()) {
+                        completion.stepEnded(); // its service time is its own
+                    }
                     step(k + 1);
                 }
             });
@@ -424,6 +432,9 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
             }
             if (pipelineFailure == null) {
                 pipelineFailure = ar.failed() ? failure(ar.cause()) : checked(op.steps().get(step), ar.result());
+            }
+            if (step + 1 < steps) { // the answers come in order: a step's time is from the answer before it to its own
+                completion.stepEnded();
             }
             if (++pipelineAnswers == steps) {
                 if (pipelineFailure != null && PgOutcomes.lostConnection(pipelineFailure)) {

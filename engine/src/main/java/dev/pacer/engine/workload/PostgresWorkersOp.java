@@ -104,7 +104,17 @@ final class PostgresWorkersOp implements Op, OpMix {
     }
 
     @Override
+    public int stepsOf(int opIndex) {
+        return w.ops.get(opIndex).steps().size();
+    }
+
+    @Override
     public Outcome run(long cycle) {
+        return run(cycle, null);
+    }
+
+    @Override
+    public Outcome run(long cycle, Runnable stepEnded) {
         int index = w.opToSend(cycle);
         if (index < 0) {
             return CheckOutcomes.DATA_EXHAUSTED;
@@ -113,7 +123,7 @@ final class PostgresWorkersOp implements Op, OpMix {
         if (o == null) {
             o = claim();
         }
-        return o.session.run(index, cycle, false);
+        return o.session.run(index, cycle, false, stepEnded);
     }
 
     /** The calling worker's session for the rest of the run: an unclaimed one, one a worker left, or a new one. */

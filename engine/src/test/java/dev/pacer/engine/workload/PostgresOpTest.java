@@ -321,6 +321,32 @@ class PostgresOpTest {
     }
 
     /**
+     * Each statement of a multi-step op records its own service time, for every client: a slow first statement shows
+     * in step 1's figures only (pipelined, the answers come in order: step 2's is from step 1's answer to its own).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {JDBC, HAND_OFF, VERTX, VERTX_PIPELINED})
+    void eachStatementOfAnOpRecordsItsOwnServiceTime(String client) throws Exception {
+        Path f = file("""
+                ops:
+                  slow-then-fast:
+                    weight: 1
+                    transaction:
+                      - sql: SELECT pg_sleep(0.06)
+                      - sql: SELECT {cycle} AS c
+                """);
+        Summary s = LoadTest.rate(20).op(postgres(f.toString(), client, "connections", "2")).cycles(10).run()
+                .summary();
+        assertEquals(10L, s.outcomes().get("ok"), s.outcomes().toString());
+        List<dev.pacer.engine.api.LatencySummary> steps = s.perOp().get(0).steps();
+        assertEquals(2, steps.size(), client);
+        assertEquals(10, steps.get(0).count());
+        assertEquals(10, steps.get(1).count());
+        assertTrue(steps.get(0).at("50") >= 60_000_000, client + ": the sleep is step 1's: " + steps);
+        assertTrue(steps.get(1).at("50") < 60_000_000, client + ": not step 2's: " + steps);
+    }
+
+    /**
      * jsonb's {@code ?}, {@code ?|} and {@code ?&} are written as PostgreSQL reads them: pgjdbc took each {@code ?} for
      * a parameter ("syntax error at or near $1"); a {@code ?} in a string or a comment stays as it is.
      */
