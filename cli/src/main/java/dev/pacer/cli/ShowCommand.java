@@ -75,7 +75,11 @@ final class ShowCommand implements Callable<Integer> {
             if (eq <= 0) {
                 throw new IllegalArgumentException("--var " + v + ": expected NAME=VALUE");
             }
-            overrides.put(v.substring(0, eq).strip(), v.substring(eq + 1));
+            String name = v.substring(0, eq).strip();
+            if (overrides.put(name, v.substring(eq + 1)) != null) {
+                throw new IllegalArgumentException("invalid --var '" + v + "': sets " + name + " again: give each var "
+                        + "once");
+            }
         }
         long from = cycle != null ? cycle : 0;
         long to = cycle != null ? cycle + 1 : cycles != null ? cycles : 10;

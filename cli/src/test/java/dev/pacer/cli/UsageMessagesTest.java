@@ -94,6 +94,16 @@ class UsageMessagesTest {
         refused("pacer: invalid --shards '-1': needs 1 to 100000", "show", shop.toString(), "--shards", "-1");
     }
 
+    /** A var given twice: the last won without a word. */
+    @Test
+    void aVarGivenTwiceIsRefusedByRunAndShow() throws Exception {
+        Path shop = Files.copy(NewUserTest.ROOT.resolve("docs/shop.yaml"), dir.resolve("shop.yaml"));
+        refused("pacer: invalid --var 'users=2': sets users again: give each var once", "show", shop.toString(),
+                "--var", "users=1", "--var", "users=2");
+        refused("invalid --var 'users=2': sets users again: give each var once", "run", shop.toString(), "--var",
+                "users=1", "--var", "users=2", "--rate", "10", "--duration", "1s");
+    }
+
     @Test
     void showsLastPossibleCyclePlusOneIsRefusedNotShownAsNothing() throws Exception {
         Path shop = Files.copy(NewUserTest.ROOT.resolve("docs/shop.yaml"), dir.resolve("shop.yaml"));

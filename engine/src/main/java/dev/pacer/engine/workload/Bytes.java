@@ -10,6 +10,8 @@ import java.util.Arrays;
 final class Bytes {
 
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.ISO_8859_1);
+    /** A percent-encoding's digits: RFC 3986 2.1 asks producers for upper case (a signature over the URL differs). */
+    private static final byte[] HEX_UPPER = "0123456789ABCDEF".getBytes(StandardCharsets.ISO_8859_1);
 
     byte[] array;
     int length;
@@ -79,6 +81,15 @@ final class Bytes {
         for (int i = digits - 1; i >= 0; i--) {
             array[length++] = HEX[(int) (v >>> (i * 4)) & 0xf];
         }
+        return this;
+    }
+
+    /** {@code %} and the byte {@code b} in two upper-case hex digits: a percent-encoded octet. */
+    Bytes appendPercentEncoded(int b) {
+        room(3);
+        array[length++] = '%';
+        array[length++] = HEX_UPPER[(b >>> 4) & 0xf];
+        array[length++] = HEX_UPPER[b & 0xf];
         return this;
     }
 

@@ -197,7 +197,7 @@ final class Template {
                     if (unreserved(c)) {
                         out.append(c);
                     } else {
-                        out.append((byte) '%').appendHex(c & 0xff, 2);
+                        out.appendPercentEncoded(c & 0xff);
                     }
                 }
                 return;

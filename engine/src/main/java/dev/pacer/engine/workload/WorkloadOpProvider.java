@@ -101,7 +101,10 @@ public final class WorkloadOpProvider implements OpProvider {
             if (eq <= 0) {
                 throw new SettingException("var", v, "expected NAME=VALUE");
             }
-            vars.put(v.substring(0, eq).strip(), v.substring(eq + 1));
+            String name = v.substring(0, eq).strip();
+            if (vars.put(name, v.substring(eq + 1)) != null) { // the last won without a word
+                throw new SettingException("var", v, "sets " + name + " again: give each var once");
+            }
         }
         return vars;
     }

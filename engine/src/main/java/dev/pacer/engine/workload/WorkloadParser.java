@@ -352,6 +352,19 @@ public final class WorkloadParser {
             throw new WorkloadException(source, line(rn), "request '" + request + "': a #fragment is never sent to a "
                     + "server; leave it out (or write %23 for a # in the path)");
         }
+        for (int i = 0; i < target.length(); i++) { // a request line is ASCII (RFC 9112 3.2); it went as raw UTF-8
+            char c = target.charAt(i);
+            if (c > 0x7e) {
+                StringBuilder encoded = new StringBuilder();
+                for (byte b : String.valueOf(Character.toChars(target.codePointAt(i)))
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+                    encoded.append(String.format("%%%02X", b & 0xff));
+                }
+                throw new WorkloadException(source, line(rn), "request '" + request + "': the path has '"
+                        + new String(Character.toChars(target.codePointAt(i))) + "', not ASCII; percent-encode it ("
+                        + encoded + ") or pass it through a binding");
+            }
+        }
         Template targetT = template(rn, target, Encoding.URL, resolve);
         List<Workload.Header> headers = new ArrayList<>(defaults);
         if (m.containsKey("headers")) {
@@ -615,8 +628,10 @@ public final class WorkloadParser {
                 String p = scalar(t.getKeyNode(), "a JSON pointer");
                 JsonPointer pointer = pointer(t.getKeyNode(), p);
                 Node v = t.getValueNode();
-                json.add(new Workload.JsonEquals(pointer, template(v, text(v, "check json " + p), Encoding.RAW,
-                        resolve)));
+                // ~ (YAML's null) expects JSON's null, '' an empty string; any other value its text
+                String expected = v instanceof ScalarNode sv && sv.getTag().equals(Tag.NULL) ? "null"
+                        : v instanceof ScalarNode sv && sv.getValue().isEmpty() ? "" : text(v, "check json " + p);
+                json.add(new Workload.JsonEquals(pointer, template(v, expected, Encoding.RAW, resolve)));
             }
         }
         boolean warn = false;

@@ -75,6 +75,21 @@ class StepCheckTest {
                 "a string is its text");
     }
 
+    /** An empty string and null could not be expected: both were refused as "is empty". */
+    @Test
+    void anEmptyStringAndNullCanBeExpected() {
+        StepCheck check = new StepCheck();
+        CycleState st = new CycleState(0, 0);
+        assertNull(judge(check, step("json: {/a: ''}", ""), st, "{\"a\": \"\"}"));
+        assertEquals(CheckOutcomes.CHECK_JSON, judge(check, step("json: {/a: ''}", ""), st, "{\"a\": \"x\"}"));
+        assertEquals(CheckOutcomes.CHECK_JSON, judge(check, step("json: {/a: ''}", ""), st, "{\"b\": \"\"}"),
+                "missing is not empty");
+        assertNull(judge(check, step("json: {/a: ~}", ""), st, "{\"a\": null}"));
+        assertEquals(CheckOutcomes.CHECK_JSON, judge(check, step("json: {/a: ~}", ""), st, "{\"a\": 1}"));
+        assertEquals(CheckOutcomes.CHECK_JSON, judge(check, step("json: {/a: ~}", ""), st, "{}"),
+                "missing is not null");
+    }
+
     @Test
     void aKeyWrittenTwiceCountsByItsLaterValueAndABodyTheTreeRefusesHasNoValue() {
         StepCheck check = new StepCheck();

@@ -81,7 +81,7 @@ class WorkloadParserTest {
         st.saved[0] = "a b/7";
         st.savedIsText[0] = true;
         Rendered r = Rendered.of(checkout.steps().get(1), st, new Bytes(16));
-        assertEquals("/orders/a%20b%2f7/pay", r.target());
+        assertEquals("/orders/a%20b%2F7/pay", r.target(), "percent-encoded in upper case (RFC 3986 2.1)");
         assertEquals("a b/7", r.headers().get(1));
     }
 
@@ -277,6 +277,8 @@ class WorkloadParserTest {
             base: http://h:1\\nops:\\n  a: {weight: 1, request: "GET /\\x01"}¦3¦control character (U+0001)
             base: http://h:1\\nops:\\n  a: {weight: 1, request: "GET /a\\x7f"}¦3¦control character (U+007F)
             base: http://h:1\\nops:\\n  a: {weight: 1, request: "GET /a#top"}¦3¦#fragment
+            base: http://h:1\\nops:\\n  a: {weight: 1, request: "GET /caf\u00e9?q=1"}¦3¦has 'é', not ASCII; percent-encode it \
+            (%C3%A9)
             base: http://h:1\\nops:\\n  a: {weight: 1, request: GET /, headers: {X-U: "a\\x01b"}}¦3¦control character
             base: http://h:1\\nops:\\n  a: {weight: 1, request: POST /, json: {f: 017}}¦3¦'017' is an octal number
             base: http://h:1\\nops:\\n  a: {weight: 1, request: POST /, json: &j {a: *j}}¦3¦a YAML alias that holds itself
