@@ -27,7 +27,7 @@ public final class IntervalStats {
     private final List<String> opNames;
     /** Each named op's figures, in {@link #opNames} order (none for an op's own). */
     private final IntervalStats[] ops;
-    /** A multi-step named op's service time per step, tagged {@link StepTag}s; none for the totals. */
+    /** A multi-step named op's service time per step, tagged by {@link OpTag#ofStep}; none for the totals. */
     private Histogram[] steps = new Histogram[0];
 
     /** The figures of a run with no named ops. */
@@ -80,7 +80,7 @@ public final class IntervalStats {
         return steps.length;
     }
 
-    /** Step {@code i}'s service time (from 0), tagged {@code service.NAME#i+1} ({@link StepTag}). */
+    /** Step {@code i}'s service time (from 0), tagged {@code service.NAME#i+1} ({@link OpTag#ofStep}). */
     public Histogram step(int i) {
         return steps[i];
     }
@@ -105,7 +105,7 @@ public final class IntervalStats {
         for (int i = 0; i < steps.length; i++) {
             steps[i].setStartTimeStamp(startEpochMs);
             steps[i].setEndTimeStamp(endEpochMs);
-            steps[i].setTag(StepTag.of(opName, i + 1));
+            steps[i].setTag(OpTag.ofStep(opName, i + 1));
         }
         for (IntervalStats op : ops) {
             op.bounds(startNanos, endNanos, startEpochMs, endEpochMs);

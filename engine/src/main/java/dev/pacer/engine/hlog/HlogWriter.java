@@ -98,7 +98,7 @@ public final class HlogWriter implements AutoCloseable {
 
     /**
      * One interval: a histogram per metric, tagged, then each named op's (and a multi-step op's per step service
-     * times, {@link dev.pacer.engine.api.StepTag}), then its note (target, ops, errors, phase, each op's ops and
+     * times, {@link dev.pacer.engine.api.OpTag#ofStep}), then its note (target, ops, errors, phase, each op's ops and
      * errors).
      */
     public synchronized void interval(IntervalReport r) {

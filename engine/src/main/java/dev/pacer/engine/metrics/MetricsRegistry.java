@@ -54,7 +54,8 @@ public final class MetricsRegistry {
 
     /**
      * As {@link #MetricsRegistry(List)}, keeping the service time of each of {@code steps[i]} steps of named op
-     * {@code i} too (0 or 1: none; see {@link dev.pacer.engine.op.OpMix#stepsOf}).
+     * {@code i} too (0 or 1: none; at most {@link dev.pacer.engine.op.OpMix#MAX_STEPS}; see
+     * {@link dev.pacer.engine.op.OpMix#stepsOf}).
      */
     public MetricsRegistry(List<String> opNames, int[] steps) {
         if (steps.length != opNames.size()) {

@@ -74,17 +74,11 @@ public interface OpMix {
         return names;
     }
 
-    /**
-     * The steps whose service times are kept for each of {@code op}'s named ops ({@link #stepsOf}, at most
-     * {@link #MAX_STEPS}; 0 for an op of one step), in the order of its names; empty for an op that is not a mix.
-     */
-    static int[] stepsKept(Op op, int names) {
+    /** {@link #stepsOf} for each of {@code op}'s {@code names} named ops; all 1 for an op that is not a mix. */
+    static int[] stepsOf(Op op, int names) {
         int[] steps = new int[names];
-        if (op instanceof OpMix mix) {
-            for (int i = 0; i < names; i++) {
-                int n = mix.stepsOf(i);
-                steps[i] = n > 1 ? Math.min(n, MAX_STEPS) : 0;
-            }
+        for (int i = 0; i < names; i++) {
+            steps[i] = op instanceof OpMix mix ? mix.stepsOf(i) : 1;
         }
         return steps;
     }

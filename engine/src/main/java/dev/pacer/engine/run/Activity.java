@@ -89,7 +89,7 @@ public final class Activity {
         this.op = Objects.requireNonNull(op, "op");
         List<String> opNames = OpMix.namesOf(op);
         this.mix = opNames.isEmpty() ? null : (OpMix) op;
-        this.metrics = new MetricsRegistry(opNames, OpMix.stepsKept(op, opNames.size()));
+        this.metrics = new MetricsRegistry(opNames, OpMix.stepsOf(op, opNames.size()));
         this.clock = Objects.requireNonNull(clock, "clock");
         this.timeline = new RunTimeline(this, config, clock);
         this.log = new ChangeLog(this, clock, timeline);

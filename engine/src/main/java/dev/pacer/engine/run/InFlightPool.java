@@ -40,9 +40,7 @@ final class InFlightPool {
 
         @Override
         public void stepEnded() {
-            if (owed.get()) { // after the completion (a late call) it would mark a later op's step
-                stepEnded(clock.nanoTime());
-            }
+            stepEnded(clock.nanoTime());
         }
     }
 

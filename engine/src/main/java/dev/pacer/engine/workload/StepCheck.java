@@ -196,7 +196,8 @@ final class StepCheck {
 
     /**
      * Whether a number in a body equals the expected text's number by value ({@code 4.50} and "4.5", {@code 1e2} and
-     * "100"); false when the text is no number. Only where the digits differ: on the failing side of a check.
+     * "100"); false when the text is no number. The streaming path calls it only where the digits differ (the failing
+     * side of a check); the tree's, which a fraction takes, for each number it compares, beside the tree it made.
      */
     private static boolean numberEquals(java.math.BigDecimal value, String expected) {
         try {
