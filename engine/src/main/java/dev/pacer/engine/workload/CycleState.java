@@ -13,7 +13,7 @@ final class CycleState {
     long cycle;
     /** The saved values by slot ({@link Workload.Op#savedNames()}); null until saved. */
     final String[] saved;
-    /** Whether each saved value is JSON text (quoted in a JSON body) rather than a number or boolean. */
+    /** Whether each saved value is a string (quoted in a JSON body), not JSON as it came (a number, an object...). */
     final boolean[] savedIsText;
 
     private static final String[] NO_VALUES = {};

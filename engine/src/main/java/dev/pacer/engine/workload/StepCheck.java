@@ -102,7 +102,7 @@ final class StepCheck {
                         return CheckOutcomes.EXTRACT_MISSING;
                     }
                     value = text(at);
-                    isText = at.isTextual() || at.isContainerNode();
+                    isText = at.isTextual(); // an object or array goes into a JSON body as JSON
                 } else {
                     int kind = reader.kind(target);
                     if (kind == JsonPointerReader.MISSING || kind == JsonPointerReader.NULL) {

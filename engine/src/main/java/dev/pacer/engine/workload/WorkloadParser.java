@@ -234,6 +234,9 @@ public final class WorkloadParser {
         String b = text(node, "base");
         try {
             URI uri = new URI(b);
+            if (uri.getScheme() != null) { // case-insensitive (RFC 3986, 3.1): the client compares it in lower case
+                uri = new URI(uri.getScheme().toLowerCase(Locale.ROOT) + b.substring(uri.getScheme().length()));
+            }
             if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
                 throw new WorkloadException(source, line(node), "base '" + b + "' must be an http:// or https:// URL "
                         + "with a host");

@@ -17,6 +17,10 @@ public final class WorkloadShow {
      * Prints cycles {@code from .. to - 1} as a test of {@code shards} shards would run them.
      */
     public static void print(Workload w, long from, long to, int shards, PrintStream out) {
+        if (to > Fns.CYCLE_LIMIT) {
+            throw new IllegalArgumentException("cycle " + (to - 1) + " is past the last a workload gives data for, "
+                    + (Fns.CYCLE_LIMIT - 1) + " (2^48 - 1)");
+        }
         Mix mix = Mix.of(w.ops().stream().mapToLong(Workload.Op::weight).toArray(), shards);
         Bytes request = new Bytes(256);
         Bytes body = new Bytes(256);

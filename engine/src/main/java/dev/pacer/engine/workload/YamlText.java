@@ -29,8 +29,10 @@ public final class YamlText {
             limits.setCodePointLimit(maxCodePoints);
             return new Yaml(limits).compose(new StringReader(text));
         } catch (MarkedYAMLException e) {
-            throw new Invalid(e.getProblemMark() != null ? e.getProblemMark().getLine() + 1 : 1,
-                    "not valid YAML: " + e.getProblem());
+            int line = e.getProblemMark() != null ? e.getProblemMark().getLine() + 1 : 1;
+            boolean var = text.lines().skip(line - 1).findFirst().orElse("").contains("${");
+            throw new Invalid(line, "not valid YAML: " + e.getProblem() + (var ? " (a ${var} inside { } or [ ] is "
+                    + "YAML's own syntax there: quote it, as \"${var}\")" : ""));
         } catch (ReaderException e) { // a character YAML does not allow: SnakeYAML gives where, not the line
             int at = Math.min(Math.max(0, e.getPosition()), text.length());
             int line = 1 + (int) text.substring(0, at).chars().filter(c -> c == '\n').count();

@@ -103,6 +103,8 @@ class WorkloadOpTest {
             body = in.length > 0 && new String(in, StandardCharsets.UTF_8).contains("\"ref\":7") ? "{}"
                     : "{\"orderId\": \"o-" + n + "\"}";
             x.getResponseHeaders().add("Location", "/orders/o-" + n);
+        } else if (path.equals("/cart")) {
+            body = "{\"cart\": {\"items\": [1, 2.5], \"note\": \"a\\\"b\"}, \"open\": true}";
         } else if (path.equals("/login")) { // the session cookie set twice (the last wins), among others
             x.getResponseHeaders().add("Set-Cookie", "theme=dark; Path=/");
             x.getResponseHeaders().add("Set-Cookie", "sid=first; Path=/");
@@ -371,6 +373,24 @@ class WorkloadOpTest {
             assertEquals(List.of("POST /orders", "POST /orders/o-1/pay"), requests);
             assertEquals("{\"ref\":3}", bodies.get("/orders"));
             assertEquals("{\"order\":\"o-1\",\"at\":\"/orders/o-1\"}", bodies.get("/orders/o-1/pay"));
+        }
+    }
+
+    @Test
+    void aSavedObjectOrArrayGoesIntoAJsonBodyAsJsonAndAStringQuoted() throws Exception {
+        try (WorkloadOp op = op("""
+                ops:
+                  checkout:
+                    weight: 1
+                    steps:
+                      - request: GET /cart
+                        save: {cart: json(/cart), items: json(/cart/items), note: json(/cart/note), open: json(/open)}
+                      - request: POST /checkout
+                        json: {cart: "{cart}", items: "{items}", note: "{note}", open: "{open}", first: "{items}"}
+                """)) {
+            assertEquals(Outcome.OK, run(op, 0));
+            assertEquals("{\"cart\":{\"items\":[1,2.5],\"note\":\"a\\\"b\"},\"items\":[1,2.5],"
+                    + "\"note\":\"a\\\"b\",\"open\":true,\"first\":[1,2.5]}", bodies.get("/checkout"));
         }
     }
 

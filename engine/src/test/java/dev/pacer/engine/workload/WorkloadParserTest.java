@@ -106,7 +106,7 @@ class WorkloadParserTest {
                 "the lines the run sends, a bodiless POST's length among them: " + out);
     }
 
-    /** Past a once-read file's rows show crashed (an index out of bounds); at cycle 2^48 it printed row 0's request. */
+    /** Past a once-read file's rows show says so, up to the last cycle; a cycle after that is refused, not wrapped. */
     @Test
     void showSaysACyclePastAOnceReadFileSendsNothing() throws IOException {
         Files.writeString(dir.resolve("two.csv"), "n\na\nb\n");
@@ -115,8 +115,8 @@ class WorkloadParserTest {
                 bindings: {n: "csv(two.csv, n, once)"}
                 ops: {a: {weight: 1, request: "GET /{n}"}}
                 """);
-        long top = Long.MAX_VALUE - 2;
-        for (long[] range : new long[][] {{0, 4}, {1L << 48, (1L << 48) + 1}, {top, top + 1}}) {
+        long last = (1L << 48) - 1; // the last cycle the functions are defined for; show refuses those after it
+        for (long[] range : new long[][] {{0, 4}, {last, last + 1}}) {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             WorkloadShow.print(w, range[0], range[1], 1, new PrintStream(bytes, true, StandardCharsets.UTF_8));
             String out = bytes.toString(StandardCharsets.UTF_8);
@@ -125,6 +125,12 @@ class WorkloadParserTest {
             long past = Math.max(0, range[1] - Math.max(range[0], 2));
             assertEquals(range[1] - range[0] - past, sent, out);
             assertEquals(past, nothing, out);
+        }
+        for (long from : new long[] {last + 1, Long.MAX_VALUE - 2}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> WorkloadShow.print(w, from, from + 1, 1, new PrintStream(new ByteArrayOutputStream())));
+            assertEquals("cycle " + from + " is past the last a workload gives data for, " + last + " (2^48 - 1)",
+                    e.getMessage());
         }
     }
 
@@ -169,6 +175,16 @@ class WorkloadParserTest {
                 + "\nbindings: {x: 'pick(${a})'}\nops: {a: {weight: 1, request: GET /}}\n"));
         assertEquals(2, e.line(), e.getMessage());
         assertTrue(e.getMessage().contains("expands past 4 MB"), e.getMessage());
+    }
+
+    @Test
+    void aBasesSchemeIsCaseInsensitive() {
+        assertEquals(java.net.URI.create("https://h:8443"),
+                parse("base: HTTPS://h:8443\nops: {a: {weight: 1, request: GET /}}\n").base());
+        WorkloadException e = assertThrows(WorkloadException.class, () -> parse(
+                "base: FTP://h\nops: {a: {weight: 1, request: GET /}}\n"));
+        assertTrue(e.getMessage().startsWith("w.yaml:1: base 'FTP://h' must be an http:// or https:// URL"),
+                e.getMessage());
     }
 
     @Test
@@ -269,6 +285,7 @@ class WorkloadParserTest {
             base: http://h:1\\ndriver: kafka\\nops: {a: {weight: 1, request: GET /}}¦2¦driver 'kafka'
             driver: postgres\\nops: {a: {weight: 1, sql: select 1}}¦1¦a postgres workload: pacer run takes it
             base: http://h:1\\nops: [1, 2¦2¦not valid YAML
+            vars: {w: 1}\\nbase: http://h:1\\nops:\\n  a: {weight: ${w}, request: GET /}¦4¦quote it, as "${var}"
             base: http://h:99999\\nops: {a: {weight: 1, request: GET /}}¦1¦port 99999 is out of range
             name: "a\\x1b[2Jb"\\nbase: http://h:1\\nops: {a: {weight: 1, request: GET /}}¦1¦has a control character
             base: http://h:1\\nops:\\n  -.-: {weight: 1, request: GET /}¦3¦starting with a letter, digit or _

@@ -62,8 +62,8 @@ final class HttpRequestTemplate {
 
     /** @param body a buffer from {@link #shared} (or an equally unreleasable one), or null */
     HttpRequestTemplate(String url, String method, List<String> headerLines, ByteBuf body) {
-        this.url = url;
-        URI uri = checkUrl(url);
+        this.url = lowerScheme(url);
+        URI uri = checkUrl(this.url);
         this.method = method.toUpperCase(Locale.ROOT);
         if (!this.method.matches("[A-Z]+")) {
             throw new SettingException("method", method, "expected a method name such as GET or POST");
@@ -243,6 +243,12 @@ final class HttpRequestTemplate {
             throw new SettingException("header", line, "the client sets " + name + " itself");
         }
         return new String[] {name, value};
+    }
+
+    /** {@code url} with its scheme in lower case: schemes are case-insensitive (RFC 3986, 3.1). */
+    static String lowerScheme(String url) {
+        int end = url == null ? -1 : url.indexOf("://");
+        return end < 0 ? url : url.substring(0, end).toLowerCase(Locale.ROOT) + url.substring(end);
     }
 
     private static URI checkUrl(String url) {

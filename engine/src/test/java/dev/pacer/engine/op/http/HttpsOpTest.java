@@ -61,10 +61,14 @@ class HttpsOpTest {
             assertEquals(50L, trusted.outcomes().get("2xx"), trusted.outcomes().toString());
             assertEquals(50L, requests.get());
 
+            Summary upper = run("HTTPS" + url.substring("https".length()), "insecure", "true");
+            assertEquals(50L, upper.outcomes().get("2xx"), "a scheme is case-insensitive: " + upper.outcomes());
+            assertEquals(100L, requests.get(), "and HTTPS:// is TLS too: the server counts it");
+
             Summary untrusted = run(url);
             assertEquals(50L, untrusted.errorsByType().get("tls"), "an untrusted certificate fails the handshake: "
                     + untrusted.outcomes());
-            assertEquals(50L, requests.get(), "and no request reached the server");
+            assertEquals(100L, requests.get(), "and no request reached the server");
         } finally {
             server.stop(0);
             ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
