@@ -11,8 +11,10 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * The server a postgres op runs against: its URL as pgjdbc takes it, the login and the timeouts; it opens pgjdbc
@@ -95,19 +97,27 @@ final class PgServer {
      * run binds, and a saved column must exist. The checks run in a transaction that is rolled back: they commit
      * nothing (a test may judge a run by the server's commit count).
      *
+     * @return each op's statements (by op, then step) in PostgreSQL's {@code $1} notation for vertx-pg-client, which
+     *         binds a value only as the type the server gives its parameter: a text binding whose parameter the server
+     *         types otherwise (a {@code date}, {@code inet}, {@code bool}...) is sent as text and cast there
+     *         ({@code $1::text::date}), as pgjdbc sends it untyped for the server to read
      * @throws WorkloadException naming the statement's line
      */
-    static void check(Connection c, PgWorkload w) throws SQLException {
+    static String[][] check(Connection c, PgWorkload w) throws SQLException {
         c.setAutoCommit(false);
         try {
             try (java.sql.Statement begin = c.createStatement()) {
                 begin.execute("SELECT 1"); // opens the transaction: pgjdbc sends BEGIN with a statement, not a describe
             }
-            for (SqlWorkload.Op op : w.ops) {
-                for (SqlWorkload.Step s : op.steps()) {
-                    check(c, w, s);
+            String[][] numbered = new String[w.ops.size()][];
+            for (int i = 0; i < w.ops.size(); i++) {
+                List<SqlWorkload.Step> steps = w.ops.get(i).steps();
+                numbered[i] = new String[steps.size()];
+                for (int k = 0; k < steps.size(); k++) {
+                    numbered[i][k] = check(c, w, steps.get(k));
                 }
             }
+            return numbered;
         } finally {
             c.rollback();
             c.setAutoCommit(true);
@@ -122,7 +132,13 @@ final class PgServer {
             "'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\\$(\\w*)\\$.*?\\$\\1\\$|--[^\\n]*|/\\*.*?\\*/",
             java.util.regex.Pattern.DOTALL);
 
-    private static void check(Connection c, PgWorkload w, SqlWorkload.Step s) {
+    /** The types vertx-pg-client takes a Java string for; a text binding for another is cast by the server. */
+    private static final Set<String> TEXT_TYPES = Set.of("text", "varchar", "bpchar", "name", "unknown");
+    /** A parameter of {@link SqlWorkload.Step#numbered()}: {@code $n}, not followed by a digit. */
+    private static final java.util.regex.Pattern NUMBERED = java.util.regex.Pattern.compile("\\$(\\d+)(?!\\d)");
+
+    /** Checks one statement; returns its text for vertx-pg-client (see {@link #check(Connection, PgWorkload)}). */
+    private static String check(Connection c, PgWorkload w, SqlWorkload.Step s) {
         String source = w.workload.source();
         if (DOLLAR_PARAMETER.matcher(QUOTED.matcher(s.sql()).replaceAll(" ")).find()) {
             // pgjdbc numbers pacer's parameters $1, $2, ...: the user's own $1 would take a {name}'s value, or break
@@ -178,10 +194,53 @@ final class PgServer {
                     }
                 }
             }
+            String[] casts = new String[s.params().size()];
+            boolean any = false;
+            for (int i = 0; i < casts.length; i++) {
+                SqlWorkload.Slot slot = s.params().get(i);
+                String type = pm.getParameterTypeName(i + 1);
+                if (slot.binding() >= 0 && w.bindings[slot.binding()].kind() == Fn.Kind.TEXT && type != null
+                        && !TEXT_TYPES.contains(type)) {
+                    casts[i] = type;
+                    any = true;
+                }
+            }
+            return any ? cast(s.numbered(), casts) : s.numbered();
         } catch (SQLException e) {
             throw new WorkloadException(source, s.line(), "the statement does not prepare: " + oneLine(e));
+        } catch (WorkloadException e) {
+            throw e;
         } catch (RuntimeException e) { // the driver's own failure on text it could not make sense of
             throw new WorkloadException(source, s.line(), "the statement does not prepare: " + e);
+        }
+    }
+
+    /**
+     * {@code numbered} with each {@code $n} whose {@code casts[n - 1]} is a type name sent as text and cast to it. Its
+     * {@code $n}s outside quoted text and comments are pacer's own: the user's are refused.
+     */
+    static String cast(String numbered, String[] casts) {
+        StringBuilder out = new StringBuilder(numbered.length() + 32);
+        java.util.regex.Matcher quoted = QUOTED.matcher(numbered);
+        int last = 0;
+        while (true) {
+            boolean more = quoted.find();
+            int end = more ? quoted.start() : numbered.length();
+            java.util.regex.Matcher m = NUMBERED.matcher(numbered).region(last, end);
+            int from = last;
+            while (m.find()) {
+                String type = casts[Integer.parseInt(m.group(1)) - 1];
+                out.append(numbered, from, m.end());
+                if (type != null) {
+                    out.append("::text::").append(type);
+                }
+                from = m.end();
+            }
+            out.append(numbered, from, more ? quoted.end() : end);
+            if (!more) {
+                return out.toString();
+            }
+            last = quoted.end();
         }
     }
 

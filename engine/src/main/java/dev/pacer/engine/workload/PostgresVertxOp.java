@@ -38,9 +38,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * two round trips instead of one per statement, as pgbench's pipeline mode. Cycles are never pipelined with each
  * other: a connection carries one transaction at a time.
  *
- * <p>Parameters are bound as pgjdbc binds them: a whole number as bigint, a decimal as double precision, text and
- * saved values as the client's values. The statements are checked on the server with pgjdbc first
- * ({@link PgServer#check}), so bad input reads the same whatever the client.
+ * <p>Parameters are bound as pgjdbc binds them: a whole number as bigint, a decimal as double precision, text as
+ * text the server casts to its parameter's type, a saved value as the client read it. The statements are checked on
+ * the server with pgjdbc first ({@link PgServer#check}), so bad input reads the same whatever the client.
  *
  * <p>Timeouts: a cycle with no answer within the request timeout (or a connection not made within the connect
  * timeout) is {@code timeout}, and its connection is closed; each connection checks its cycle's deadline every tenth
@@ -57,6 +57,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class PostgresVertxOp implements AsyncOp, OpMix {
 
     private final PgWorkload w;
+    /** Each op's statements by op and step, as this client sends them ({@link PgServer#check}). */
+    private final String[][] statements;
     private final int connections;
     private final boolean pipelining;
     private final long warmUpCycles;
@@ -88,7 +90,7 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
         this.connectTimeoutNanos = connectTimeout.toNanos();
         Properties p = server.parsed("client=vertx");
         try (Connection c = server.connectFirst()) {
-            PgServer.check(c, w);
+            this.statements = PgServer.check(c, w);
         } catch (SQLException e) { // the connection broke during the checks
             throw new IllegalArgumentException("postgres: cannot check the statements at "
                     + PgServer.redacted(server.url) + ": " + PgServer.oneLine(e));
@@ -273,6 +275,7 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
         private Completion completion;
         private boolean warm;
         private long cycle;
+        private int index;
         private SqlWorkload.Op op;
         private boolean transaction;
         private Object[] saved;
@@ -319,6 +322,7 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
             this.completion = completion;
             this.warm = warm;
             this.cycle = cycle;
+            this.index = index;
             this.op = w.ops.get(index);
             this.transaction = op.transaction() || warm;
             this.saved = op.savedNames().isEmpty() ? null : new Object[op.savedNames().size()];
@@ -380,7 +384,7 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
             }
             SqlWorkload.Step s = op.steps().get(k);
             long r = run;
-            conn.preparedQuery(s.numbered()).execute(tuple(s)).onComplete(ar -> {
+            conn.preparedQuery(statements[index][k]).execute(tuple(s)).onComplete(ar -> {
                 if (r != run) {
                     return;
                 }
@@ -417,7 +421,7 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
             for (int k = 0; k < steps; k++) {
                 SqlWorkload.Step s = op.steps().get(k);
                 int step = k;
-                c.preparedQuery(s.numbered()).execute(tuple(s)).onComplete(ar -> pipelined(r, step, ar, steps));
+                c.preparedQuery(statements[index][k]).execute(tuple(s)).onComplete(ar -> pipelined(r, step, ar, steps));
             }
         }
 

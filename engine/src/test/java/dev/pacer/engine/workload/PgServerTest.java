@@ -28,6 +28,17 @@ class PgServerTest {
     }
 
     /** pgjdbc logged a two-line warning about it, then failed with a line of its own. */
+    /** vertx-pg-client's statement: pacer's own $n cast where a text binding meets another type, nothing quoted. */
+    @Test
+    void aTextParameterIsCastOnlyWhereItIsPacersOwn() {
+        String[] casts = new String[10];
+        casts[0] = "date";
+        casts[9] = "inet";
+        assertEquals("SELECT $1::text::date, '$1', \"$1\", $10::text::inet -- $1\n, $$ $1 $$, /* $10 */ $2::int8",
+                PgServer.cast("SELECT $1, '$1', \"$1\", $10 -- $1\n, $$ $1 $$, /* $10 */ $2::int8", casts));
+        assertEquals("'$1'", PgServer.cast("'$1'", casts));
+    }
+
     @Test
     void aPortOver65535IsOneLine() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new PgServer(
