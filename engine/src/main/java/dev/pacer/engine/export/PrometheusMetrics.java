@@ -31,6 +31,10 @@ import org.HdrHistogram.HistogramIterationValue;
  * chosen for latency, and native exponential buckets for scrapers that ask for them), op counts by
  * outcome, target and achieved rate, threads, ops in flight and the limiter's accumulators.
  *
+ * A workload's ops have the same figures in families of their own, labelled {@code op}
+ * ({@code pacer_op_ops}, {@code pacer_op_response_seconds}, ...), and a multi-step op's steps their service time
+ * ({@code pacer_op_step_service_seconds}, labelled {@code op} and {@code step}).
+ *
  * <p>Nothing is recorded per op: the reporter publishes each interval ({@link #accept}), which is added
  * into cumulative HdrHistograms; a scrape ({@link #collect}) turns those into the client library's
  * snapshots. The histograms count every op since the run started, warm-up phases included (Prometheus
@@ -52,7 +56,35 @@ public final class PrometheusMetrics implements MultiCollector, Consumer<Interva
     private final Activity activity;
     private final Map<Metric, Histogram> histograms = new EnumMap<>(Metric.class);
     private final Map<Outcome, Long> outcomes = new LinkedHashMap<>();
+    /** A workload's ops by name, in the order first seen (a scenario's phases may run different files). */
+    private final Map<String, OpFigures> ops = new LinkedHashMap<>();
     private double achievedRate;
+
+    /** One named op's cumulative figures: its histograms, its outcomes, each step's service time. */
+    private static final class OpFigures {
+        final Map<Metric, Histogram> histograms = new EnumMap<>(Metric.class);
+        final Map<Outcome, Long> outcomes = new LinkedHashMap<>();
+        final List<Histogram> steps = new ArrayList<>();
+
+        OpFigures() {
+            for (Metric m : Metric.values()) {
+                histograms.put(m, IntervalStats.newHistogram());
+            }
+        }
+
+        void add(IntervalStats op) {
+            for (Metric m : Metric.values()) {
+                histograms.get(m).add(op.histogram(m));
+            }
+            op.outcomes().forEach((o, n) -> outcomes.merge(o, n, Long::sum));
+            for (int i = 0; i < op.steps(); i++) {
+                if (i == steps.size()) {
+                    steps.add(IntervalStats.newHistogram());
+                }
+                steps.get(i).add(op.step(i));
+            }
+        }
+    }
 
     public PrometheusMetrics(Activity activity) {
         this.activity = activity;
@@ -69,6 +101,9 @@ public final class PrometheusMetrics implements MultiCollector, Consumer<Interva
             histograms.get(m).add(stats.histogram(m));
         }
         stats.outcomes().forEach((o, n) -> outcomes.merge(o, n, Long::sum));
+        for (int i = 0; i < stats.opNames().size(); i++) {
+            ops.computeIfAbsent(stats.opNames().get(i), name -> new OpFigures()).add(stats.op(i));
+        }
         if (!report.drain()) {
             achievedRate = report.rate();
         }
@@ -77,13 +112,16 @@ public final class PrometheusMetrics implements MultiCollector, Consumer<Interva
     @Override
     public synchronized MetricSnapshots collect() {
         MetricSnapshots.Builder all = MetricSnapshots.builder();
-        CounterSnapshot.Builder ops = CounterSnapshot.builder().name("pacer_ops")
+        CounterSnapshot.Builder counts = CounterSnapshot.builder().name("pacer_ops")
                 .help("Ops completed (or cancelled at the end of the run), by outcome");
-        outcomes.forEach((o, n) -> ops.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
+        outcomes.forEach((o, n) -> counts.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
                 .labels(Labels.of("outcome", o.label(), "error", Boolean.toString(o.isError()))).value(n).build()));
-        all.metricSnapshot(ops.build());
+        all.metricSnapshot(counts.build());
         for (Metric m : Metric.values()) {
             all.metricSnapshot(histogram(m, histograms.get(m)));
+        }
+        if (!ops.isEmpty()) {
+            collectOps(all);
         }
         RateSpec target = activity.rate();
         if (target != null) {
@@ -107,8 +145,54 @@ public final class PrometheusMetrics implements MultiCollector, Consumer<Interva
         return all.build();
     }
 
+    /**
+     * A workload's ops, each labelled {@code op} (and a step's {@code step}, from 1), in families of their own: the
+     * run's totals above stay whole, so a sum over the op label never counts an op twice.
+     */
+    void collectOps(MetricSnapshots.Builder all) {
+        CounterSnapshot.Builder counts = CounterSnapshot.builder().name("pacer_op_ops")
+                .help("A workload's ops completed (or cancelled at the end of the run), by op and outcome");
+        ops.forEach((name, op) -> op.outcomes.forEach((o, n) -> counts.dataPoint(
+                CounterSnapshot.CounterDataPointSnapshot.builder().labels(Labels.of("op", name, "outcome", o.label(),
+                        "error", Boolean.toString(o.isError()))).value(n).build())));
+        all.metricSnapshot(counts.build());
+        for (Metric m : Metric.values()) {
+            HistogramSnapshot.Builder h = HistogramSnapshot.builder().name("pacer_op_" + m.tag() + "_seconds")
+                    .unit(Unit.SECONDS).help(help(m) + ", by op");
+            ops.forEach((name, op) -> h.dataPoint(point(op.histograms.get(m), Labels.of("op", name))));
+            all.metricSnapshot(h.build());
+        }
+        HistogramSnapshot.Builder steps = HistogramSnapshot.builder().name("pacer_op_step_service_seconds")
+                .unit(Unit.SECONDS).help("Service time of each step of a multi-step op, by op and step");
+        boolean any = false;
+        for (Map.Entry<String, OpFigures> op : ops.entrySet()) {
+            for (int i = 0; i < op.getValue().steps.size(); i++) {
+                steps.dataPoint(point(op.getValue().steps.get(i), Labels.of("op", op.getKey(), "step",
+                        Integer.toString(i + 1))));
+                any = true;
+            }
+        }
+        if (any) {
+            all.metricSnapshot(steps.build());
+        }
+    }
+
     /** One metric's cumulative histogram, in seconds: classic and native buckets from the same values. */
     static HistogramSnapshot histogram(Metric metric, Histogram h) {
+        return HistogramSnapshot.builder().name("pacer_" + metric.tag() + "_seconds").unit(Unit.SECONDS)
+                .help(help(metric)).dataPoint(point(h, Labels.EMPTY)).build();
+    }
+
+    private static String help(Metric metric) {
+        return switch (metric) {
+            case WAIT -> "Wait time: scheduled to start, how late ops started";
+            case SERVICE -> "Service time: start to end";
+            case RESPONSE -> "Response time: scheduled to end, coordinated omission corrected";
+        };
+    }
+
+    /** A cumulative histogram, in seconds, as one data point: classic and native buckets from the same values. */
+    private static HistogramSnapshot.HistogramDataPointSnapshot point(Histogram h, Labels labels) {
         long[] classic = new long[CLASSIC_BOUNDS.length];
         TreeMap<Integer, Long> nativeBuckets = new TreeMap<>();
         long zero = 0;
@@ -131,20 +215,14 @@ public final class PrometheusMetrics implements MultiCollector, Consumer<Interva
         }
         int[] indexes = nativeBuckets.keySet().stream().mapToInt(Integer::intValue).toArray();
         long[] counts = nativeBuckets.values().stream().mapToLong(Long::longValue).toArray();
-        HistogramSnapshot.HistogramDataPointSnapshot point = HistogramSnapshot.HistogramDataPointSnapshot.builder()
+        return HistogramSnapshot.HistogramDataPointSnapshot.builder()
+                .labels(labels)
                 .sum(sum)
                 .classicHistogramBuckets(ClassicHistogramBuckets.of(CLASSIC_BOUNDS, boxed(classic)))
                 .nativeSchema(NATIVE_SCHEMA).nativeZeroCount(zero).nativeZeroThreshold(0)
                 .nativeBucketsForPositiveValues(NativeHistogramBuckets.of(indexes, counts))
                 .nativeBucketsForNegativeValues(NativeHistogramBuckets.EMPTY)
                 .build();
-        return HistogramSnapshot.builder().name("pacer_" + metric.tag() + "_seconds").unit(Unit.SECONDS)
-                .help(switch (metric) {
-                    case WAIT -> "Wait time: scheduled to start, how late ops started";
-                    case SERVICE -> "Service time: start to end";
-                    case RESPONSE -> "Response time: scheduled to end, coordinated omission corrected";
-                })
-                .dataPoint(point).build();
     }
 
     /** The native bucket holding {@code x} (> 0): bucket i is (base^(i-1), base^i], base = 2^(2^-schema). */
@@ -173,9 +251,10 @@ public final class PrometheusMetrics implements MultiCollector, Consumer<Interva
     /** The metric names this collector produces (the registry checks them for clashes). */
     @Override
     public List<String> getPrometheusNames() {
-        List<String> names = new ArrayList<>(List.of("pacer_ops"));
+        List<String> names = new ArrayList<>(List.of("pacer_ops", "pacer_op_ops", "pacer_op_step_service_seconds"));
         for (Metric m : Metric.values()) {
             names.add("pacer_" + m.tag() + "_seconds");
+            names.add("pacer_op_" + m.tag() + "_seconds");
         }
         names.addAll(List.of("pacer_target_rate", "pacer_achieved_rate", "pacer_threads", "pacer_in_flight",
                 "pacer_limiter_allocated_seconds", "pacer_limiter_idle_seconds", "pacer_limiter_lag_seconds"));
