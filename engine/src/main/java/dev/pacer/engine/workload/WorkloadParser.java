@@ -391,7 +391,12 @@ public final class WorkloadParser {
             body = b.build("json");
             contentType = "application/json";
         }
-        Workload.Check check = m.containsKey("check") ? check(m.get("check").getValueNode(), resolve) : null;
+        Workload.Check check = m.containsKey("check") ? check(m.get("check").getValueNode(), resolve)
+                : new Workload.Check(null, null, null, null, List.of(), false);
+        if (check.status() == null) { // a step that names no status takes 2xx or 304, as Gatling's implicit check
+            check = new Workload.Check(IMPLICIT_STATUS, "2xx,304", check.contains(), check.regex(), check.json(),
+                    check.warn());
+        }
         List<Workload.Save> saves = new ArrayList<>();
         if (m.containsKey("save")) {
             for (NodeTuple s : mapping(m.get("save").getValueNode(), "save", null).values()) {
@@ -578,6 +583,18 @@ public final class WorkloadParser {
             out.add(new Workload.Header(name, template(t.getValueNode(), value, Encoding.HEADER, resolve)));
         }
         return out;
+    }
+
+    /** The statuses a step takes when its check names none: 2xx and 304 (not a redirect the client won't follow). */
+    private static final long[] IMPLICIT_STATUS = implicitStatus();
+
+    private static long[] implicitStatus() {
+        long[] status = new long[10];
+        for (int code = 200; code < 300; code++) {
+            status[code >> 6] |= 1L << code;
+        }
+        status[304 >> 6] |= 1L << 304;
+        return status;
     }
 
     private Workload.Check check(Node node, Function<String, Slot> resolve) {

@@ -332,6 +332,21 @@ class WorkloadOpTest {
         }
     }
 
+    /** A step that names no status takes 2xx or 304, as Gatling's implicit check: not a 404, a 500 or a redirect. */
+    @Test
+    void aStepThatNamesNoStatusTakes2xxOr304() throws Exception {
+        for (Object[] c : new Object[][] {
+                {"", 204, Outcome.OK}, {"", 304, Outcome.OK}, {"", 302, CheckOutcomes.CHECK_STATUS},
+                {"", 404, CheckOutcomes.CHECK_STATUS}, {"", 500, CheckOutcomes.CHECK_STATUS},
+                {", check: {regex: 'x*'}", 404, CheckOutcomes.CHECK_STATUS},
+                {", check: {status: [2xx, 302]}", 302, Outcome.OK}, {", check: {status: 404}", 404, Outcome.OK},
+                {", check: {warn: true}", 500, CheckOutcomes.WARN_STATUS}}) {
+            try (WorkloadOp op = op("ops:\n  a: {weight: 1, request: GET /status/" + c[1] + c[0] + "}\n")) {
+                assertEquals(c[2], run(op, 0), c[1] + " with" + c[0]);
+            }
+        }
+    }
+
     @Test
     void aWrongStatusIsCheckStatusAndBodyChecksUseContainsAndRegex() throws Exception {
         try (WorkloadOp op = op("""
