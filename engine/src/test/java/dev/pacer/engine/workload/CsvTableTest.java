@@ -17,6 +17,14 @@ class CsvTableTest {
                 assertThrows(IllegalArgumentException.class, () -> CsvTable.parse(text)).getMessage());
     }
 
+    /** A blank line is skipped, as most readers do; an empty value in a one-column file is a quoted nothing. */
+    @Test
+    void aBlankLineIsSkippedAndAQuotedNothingIsAnEmptyValue() {
+        CsvTable t = CsvTable.parse("name\na\n\n\"\"\r\nb\n\n");
+        assertEquals(3, t.rows);
+        assertEquals("", new String(t.columns[0][1], java.nio.charset.StandardCharsets.UTF_8));
+    }
+
     @Test
     void anUnclosedQuoteIsNamedByTheLineItOpensOn() {
         String text = "id,name\r\n1,a\r\n2,\"b\r\n3,c\r\n";
