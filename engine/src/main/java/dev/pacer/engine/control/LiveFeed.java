@@ -1,5 +1,6 @@
 package dev.pacer.engine.control;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pacer.engine.api.Change;
 import dev.pacer.engine.api.IntervalStats;
@@ -110,7 +111,8 @@ public final class LiveFeed {
     /**
      * One interval (reporter thread): its target, rates, threads, in flight, phase, ops, errors by type, wait and
      * response p50/p99/max, and for a mix's run (a workload) {@code perOp}: per named op, in their order, its
-     * {@code ops}, {@code rate}, {@code errors} and wait and response p50/p99/max.
+     * {@code ops}, {@code rate}, {@code errors}, wait and response p50/p99/max, and a multi-step op's {@code steps}:
+     * each step's service time p50/p99/max, in step order.
      *
      * @param behind the falling-behind warning the terminal shows for it, or null
      * @param paused whether the run is paused at its end
@@ -155,6 +157,12 @@ public final class LiveFeed {
                 ObjectNode o = perOp.putObject(stats.opNames().get(i));
                 o.put("ops", op.ops()).put("rate", seconds > 0 ? op.ops() / seconds : 0).put("errors", op.errors());
                 putLatencies(o, op);
+                if (op.steps() > 0) {
+                    ArrayNode steps = o.putArray("steps");
+                    for (int k = 0; k < op.steps(); k++) {
+                        putPercentiles(steps.addObject(), op.step(k));
+                    }
+                }
             }
         }
         n.put("behind", behind);
@@ -164,13 +172,16 @@ public final class LiveFeed {
     /** {@code wait} and {@code response}, each {@code p50, p99, max} (ns; 0 when empty), on {@code n}. */
     private static void putLatencies(ObjectNode n, IntervalStats stats) {
         for (Metric m : new Metric[] {Metric.WAIT, Metric.RESPONSE}) {
-            Histogram h = stats.histogram(m);
-            ObjectNode p = n.putObject(m.tag());
-            boolean empty = h.getTotalCount() == 0;
-            p.put("p50", empty ? 0 : h.getValueAtPercentile(50));
-            p.put("p99", empty ? 0 : h.getValueAtPercentile(99));
-            p.put("max", empty ? 0 : h.getMaxValue());
+            putPercentiles(n.putObject(m.tag()), stats.histogram(m));
         }
+    }
+
+    /** {@code p50, p99, max} of {@code h} (ns; 0 when empty) on {@code p}. */
+    private static void putPercentiles(ObjectNode p, Histogram h) {
+        boolean empty = h.getTotalCount() == 0;
+        p.put("p50", empty ? 0 : h.getValueAtPercentile(50));
+        p.put("p99", empty ? 0 : h.getValueAtPercentile(99));
+        p.put("max", empty ? 0 : h.getMaxValue());
     }
 
     /** One change, as the console acknowledges it ({@code text}) and its parts. */

@@ -333,7 +333,7 @@ class ConsolePageInBrowserTest {
         return listed;
     }
 
-    /** Two named ops by cycle, 3:1; every other payment declined. */
+    /** Two named ops by cycle, 3:1; every other payment declined; a payment in two steps. */
     static final class TwoOps implements Op, OpMix {
         static final Outcome DECLINED = Outcome.of("declined", true);
 
@@ -348,8 +348,21 @@ class ConsolePageInBrowserTest {
         }
 
         @Override
+        public int stepsOf(int opIndex) {
+            return opIndex == 1 ? 2 : 1;
+        }
+
+        @Override
         public Outcome run(long cycle) {
             return cycle % 8 == 7 ? DECLINED : null;
+        }
+
+        @Override
+        public Outcome run(long cycle, Runnable stepEnded) {
+            if (opOf(cycle) == 1) {
+                stepEnded.run();
+            }
+            return run(cycle);
         }
     }
 
@@ -368,6 +381,12 @@ class ConsolePageInBrowserTest {
                 assertTrue(browser.eval("+$('chart-" + chart + "').dataset.drawn").asInt() >= 6,
                         chart + " drew its two series: " + browser.eval("$('chart-" + chart + "').dataset.drawn"));
             }
+            assertFalse(browser.eval("$('op-steps').hidden").asBoolean(), "a table of pay's steps");
+            String steps = browser.eval("[...$('op-steps').tBodies[0].rows].map(r => [...r.cells].slice(0, 2)"
+                    + ".map(c => c.textContent).join(' ')).join('|')").asText();
+            assertEquals("pay 1|pay 2", steps, "a row per step of the op that has steps");
+            assertTrue(browser.eval("$('op-steps').tBodies[0].rows[0].cells[3].textContent").asText()
+                    .matches("[0-9.]+(ns|µs|ms|s)"), "its p99 is a duration");
         } finally {
             run.stop();
             run.await(Duration.ofSeconds(30));

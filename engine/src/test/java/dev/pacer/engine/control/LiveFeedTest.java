@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -98,6 +99,11 @@ class LiveFeedTest {
             m.record(5_000, 40_000, i < 4 ? declined : Outcome.OK, 1);
         }
         IntervalStats stats = registry.drain(0, 2_000_000_000L, 0, 2000);
+        for (long ns : new long[] {12_000, 30_000}) { // pay in two steps, as a workload's would record them
+            Histogram step = IntervalStats.newHistogram();
+            step.recordValueWithCount(ns, 10);
+            stats.op(1).addStep(stats.op(1).steps(), step);
+        }
         LiveFeed f = feed(1_000, 16);
         f.interval(new IntervalReport(stats, 2, RateSpec.of(20), 20, 1, null, false, false, 0, 40, 2, 4), null,
                 false, 0);
@@ -113,6 +119,11 @@ class LiveFeedTest {
         assertEquals(5_000, perOp.get("pay").get("wait").get("max").asLong(), 5_000 * 0.01);
         assertEquals(r.get("ops").asLong(),
                 perOp.get("browse").get("ops").asLong() + perOp.get("pay").get("ops").asLong());
+        assertFalse(perOp.get("browse").has("steps"), "an op of one step has no step figures");
+        JsonNode steps = perOp.get("pay").get("steps");
+        assertEquals(2, steps.size(), "each step's service time, in order: " + steps);
+        assertEquals(12_000, steps.get(0).get("p99").asLong(), 12_000 * 0.01);
+        assertEquals(30_000, steps.get(1).get("max").asLong(), 30_000 * 0.01);
 
         f.interval(interval(3, 10, Outcome.OK), null, false, 0);
         LiveFeed.Subscription s = f.subscribe();
