@@ -25,10 +25,10 @@ public record IntervalReport(IntervalStats stats, double elapsedSec, RateSpec ta
                              boolean warmup, boolean drain, int inFlight, long totalOps, double totalSeconds,
                              long totalErrors) {
 
-    /** Achieved rate in the interval, ops/s. */
+    /** Achieved rate in the interval, ops/s: of the ops started (not those counted {@code not-sent}). */
     public double rate() {
         double s = stats.seconds();
-        return s > 0 ? stats.ops() / s : 0;
+        return s > 0 ? stats.sent() / s : 0;
     }
 
     /** Achieved rate over the measured run so far, ops/s. */

@@ -137,6 +137,12 @@ public final class IntervalStats {
         return histograms[Metric.RESPONSE.ordinal()].getTotalCount();
     }
 
+    /** Ops started: {@link #ops()} but those counted {@link Outcome#NOT_SENT} (the run ended before they could). */
+    public long sent() {
+        int id = Outcome.NOT_SENT.id();
+        return ops() - (id < outcomes.length ? outcomes[id] : 0);
+    }
+
     /** Ops whose outcome is an error. */
     public long errors() {
         long n = 0;

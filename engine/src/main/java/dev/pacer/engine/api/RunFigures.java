@@ -9,7 +9,8 @@ import java.util.Map;
  * @param ops             ops completed
  * @param errors          ops whose outcome was an error
  * @param targetRate      time-weighted target over the paced part, ops/s (NaN when unpaced)
- * @param achievedRate    ops / durationSeconds
+ * @param achievedRate    ops started / durationSeconds: the ops counted {@code not-sent} (their slot came, the run
+ *                        ended before they could start) are in {@code ops}, not in the rate
  * @param durationSeconds measured time
  * @param latencies       wait, service and response
  */

@@ -489,6 +489,15 @@ public final class Activity {
         workers.interruptAll();
     }
 
+    /**
+     * Waits, on real time and at most {@code nanos}, for every worker to leave: a worker stopped while it waited
+     * for an in-flight slot records its op and the slots owed before the end as {@code not-sent} on its way out,
+     * which the run's last interval must hold. False when one is still running (an op that ignores interrupts).
+     */
+    boolean awaitWorkersGone(long nanos) throws InterruptedException {
+        return workers.awaitGone(nanos);
+    }
+
     // --------------------------------------------------------------------------------------------
     // Workers
 

@@ -80,6 +80,11 @@ public final class Reporter {
 
     /** How long {@link #beginPhase} waits for the reporter to cut at the boundary. */
     private static final long PHASE_HANDSHAKE_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /**
+     * How long, on real time, the last interval waits for the workers to leave once the ops in flight are cancelled:
+     * a worker records what it owed on its way out; one held past this (an op that ignores interrupts) records late.
+     */
+    private static final long WORKERS_LEAVING_NANOS = 2_000_000_000L;
 
     private final Activity activity;
     /** The activity's clock. */
@@ -325,6 +330,13 @@ public final class Reporter {
                 activity.metrics().cancel(op, now);
             }
             activity.interruptWorkers();
+        }
+        if (!activity.workersGone()) { // their not-sent records go into the last interval, not after it
+            try {
+                activity.awaitWorkersGone(WORKERS_LEAVING_NANOS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         cut(lastCut, now, true);
         PendingPhase late = pending.getAndSet(null);

@@ -119,6 +119,7 @@ final class RunTotals {
     RunFigures figures() {
         Map<Metric, LatencySummary> latencies = new EnumMap<>(Metric.class);
         histograms.forEach((m, h) -> latencies.put(m, LatencySummary.of(h)));
-        return new RunFigures(ops(), errors(), target.rate(), seconds > 0 ? ops() / seconds : 0, seconds, latencies);
+        long sent = ops() - outcomes.getOrDefault(Outcome.NOT_SENT, 0L); // the achieved rate is of ops started
+        return new RunFigures(ops(), errors(), target.rate(), seconds > 0 ? sent / seconds : 0, seconds, latencies);
     }
 }

@@ -179,13 +179,13 @@ final class Worker implements Runnable {
 
         /**
          * The run stopped while this worker's op waited for a free in-flight slot: that op, and the slots the
-         * schedule owed after it and before the end (which this worker, waiting, never took from the limiter), were
-         * never sent. Each is recorded as {@link Outcome#NOT_SENT} with the wait it had reached at the end and no
-         * service time, so the tail shows them instead of leaving them out. The owed slots are those the limiter
-         * still grants at once ({@link RateLimiter#tryAcquire()}), at most what its rate asks for over the span;
-         * their scheduled times are spread evenly over it (exact for uniform arrivals at a steady rate). The op
-         * that waited is recorded under its named op ({@code opIndex}); the owed slots, which no cycle was drawn for,
-         * in the totals only.
+         * schedule owed before the end that no worker took (all of them waiting), were never sent. Each is recorded
+         * as {@link Outcome#NOT_SENT} with the wait it had reached at the end and no service time, so the tail shows
+         * them instead of leaving them out. The owed slots are taken from the limiter through this worker's grant
+         * ({@link RateLimiter#tryAcquire(Grant)}: the slots the grant holds first, then the schedule's), each with
+         * its own scheduled time, until one is due at or after the end: every waiting worker does so, and each slot
+         * goes to one of them, so each is recorded once. The op that waited is recorded under its named op
+         * ({@code opIndex}); the owed slots, which no cycle was drawn for, in the totals only.
          */
         private void recordNotSent(int opIndex) {
             long stop = control.stopNanos();
@@ -193,20 +193,16 @@ final class Worker implements Runnable {
                 return; // not stopped: interrupted for another reason
             }
             long end = Math.min(stop, timeline.deadlineNanos());
-            long held = scheduled;
-            long span = Math.max(0, end - held);
-            metrics.record(span, 0, Outcome.NOT_SENT, opIndex);
+            metrics.record(Math.max(0, end - scheduled), 0, Outcome.NOT_SENT, opIndex);
             RateLimiter limiter = control.limiter;
-            if (limiter == null) {
-                return;
+            if (limiter == null || limiter != grantLimiter) {
+                return; // unpaced, or the limiter was replaced: no schedule of this worker's to account for
             }
-            long owed = (long) Math.floor(span / 1e9 * limiter.spec().opsPerSecond());
-            long m = 0;
-            while (m < owed && limiter.tryAcquire()) {
-                m++;
-            }
-            for (long k = 1; k <= m; k++) { // slots never given a cycle: of no named op
-                long due = held + span * k / (m + 1);
+            while (limiter.tryAcquire(grant)) {
+                long due = grant.scheduledNanos();
+                if (due - end >= 0) {
+                    break; // at or after the end: not owed (a slot the run is over for, taken and dropped)
+                }
                 metrics.record(end - due, 0, Outcome.NOT_SENT, OpMix.NO_OP);
             }
         }

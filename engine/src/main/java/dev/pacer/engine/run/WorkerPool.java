@@ -132,6 +132,18 @@ final class WorkerPool {
     }
 
     /** True once every worker has left. */
+    /** Waits, on real time, until every worker has left ({@link #gone()}); false when {@code nanos} ran out first. */
+    boolean awaitGone(long nanos) throws InterruptedException {
+        try {
+            gone.get(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+            return true;
+        } catch (java.util.concurrent.TimeoutException e) {
+            return false;
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
     boolean gone() {
         return gone.isDone();
     }

@@ -74,6 +74,14 @@ public interface RateLimiter {
     boolean tryAcquire();
 
     /**
+     * As {@link #tryAcquire()}, recording the slot in the caller's own {@code grant} ({@link Grant#scheduledNanos()}
+     * says when it was due), the slots the grant already holds first: a run's accounting of the slots its schedule
+     * owed when it stopped ({@code not-sent}) takes them this way, one at a time, until one is due at or after the
+     * stop. Never waits, never reserves a slot it does not use.
+     */
+    boolean tryAcquire(Grant grant);
+
+    /**
      * Takes {@code permits} only if they can start within {@code timeout}, waiting for them if so.
      * Never reserves a slot it then does not use.
      */

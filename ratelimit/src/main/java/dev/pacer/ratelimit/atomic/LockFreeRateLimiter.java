@@ -786,8 +786,30 @@ public final class LockFreeRateLimiter extends LimiterFields implements RateLimi
     }
 
     @Override
+    public boolean tryAcquire(Grant grant) {
+        AtomicGrant g = atomic(grant);
+        checkOwner(g);
+        LimiterSettings s = lvSettings();
+        GrantState st = g.state;
+        long sch = st.runNext;
+        if (sch < st.runEnd && st.runSettings == s) { // the grant's own run first: its slots are claimed already
+            long now = readClock(s);
+            if (sch > now) {
+                return false;
+            }
+            st.runNext = sch + s.sliceUnits;
+            g.granted(sch, now, 1);
+            return true;
+        }
+        return tryAcquire(g, 1, Duration.ZERO);
+    }
+
+    @Override
     public boolean tryAcquire(long permits, Duration timeout) {
-        AtomicGrant grant = threadGrant.get();
+        return tryAcquire(threadGrant.get(), permits, timeout);
+    }
+
+    private boolean tryAcquire(AtomicGrant grant, long permits, Duration timeout) {
         // at most 2^50 ns (13 days): longer timeouts mean the same and would overflow the arithmetic
         long leftNanos = timeout.compareTo(MAX_TIMEOUT) > 0 ? MAX_TIMEOUT.toNanos() : Math.max(0, timeout.toNanos());
         LimiterSettings s = lvSettings();

@@ -248,6 +248,15 @@ public abstract class LockingLimiter implements RateLimiter {
     }
 
     @Override
+    public boolean tryAcquire(Grant grant) {
+        try {
+            return take(checkGrant(grant, 1), 1, 0, false, 0) >= 0;
+        } catch (InterruptedException e) {
+            throw new AssertionError("an uninterruptible tryAcquire was interrupted", e);
+        }
+    }
+
+    @Override
     public boolean tryAcquire(long permits, Duration timeout) {
         LockingGrant grant = checkGrant(threadGrants.get(), permits);
         try {

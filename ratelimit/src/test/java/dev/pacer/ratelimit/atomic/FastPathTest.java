@@ -87,6 +87,33 @@ class FastPathTest {
         assertEquals(0, l.snapshot().reservedNanos());
     }
 
+    /**
+     * A run's end accounting takes, through the grant, the slots its run holds first, each with its own time, then the
+     * schedule's, and never one not yet due: a run held by a worker far behind was left out of the not-sent count.
+     */
+    @Test
+    void tryAcquireWithAGrantHandsOutItsRunFirstAndNothingNotYetDue() {
+        LockFreeRateLimiter l = limiter("1M");
+        AtomicGrant g = holdingARun(l);
+        long held = g.state.reservedUnits() / l.sliceUnits();
+        long granted = l.snapshot().permitsGranted();
+        long last = g.scheduledNanos();
+        long taken = 0;
+        while (l.tryAcquire(g)) {
+            assertEquals(last + 1_000, g.scheduledNanos(), "slot after slot, 1 µs apart, slot " + taken);
+            last = g.scheduledNanos();
+            taken++;
+            if (taken == held) {
+                assertEquals(0, g.state.reservedUnits(), "the run's slots went first");
+            }
+        }
+        assertTrue(taken > held, "then the schedule's: " + taken + " after a run of " + held);
+        assertTrue(last <= time.nanoTime(), "every slot taken was due");
+        assertEquals(granted + taken, l.snapshot().permitsGranted());
+        assertEquals(l.allocatedUnits(), l.snapshot().permitsGranted() * l.sliceUnits() + l.idleUnits(),
+                "allocated = granted + idle: no slot reserved and left");
+    }
+
     @Test
     void aRunIsDroppedWhenTheSettingsChange() {
         LockFreeRateLimiter l = limiter("1M");

@@ -73,6 +73,26 @@ class LimiterFamilyContractTest extends DesignOnManualClock {
                 + "200/s");
     }
 
+    /** tryAcquire with a grant records each slot taken in it, never waits, and stops at the first slot not due. */
+    @ParameterizedTest
+    @MethodSource("family")
+    void tryAcquireWithAGrantTakesOnlyDueSlotsAndRecordsEach(String design) {
+        RateLimiter l = limiter(design, 10);
+        clock.set(T0 + 1_000 * MS);
+        Grant g = l.newGrant();
+        long taken = 0;
+        long before = clock.nanoTime();
+        while (l.tryAcquire(g)) {
+            assertTrue(g.scheduledNanos() <= clock.nanoTime(), design + ": slot " + taken + " was due");
+            taken++;
+            assertTrue(taken <= 20, design + ": at 10/s a second holds about 10 slots, and a burst's few");
+        }
+        assertEquals(before, clock.nanoTime(), design + ": it never waits");
+        assertTrue(taken >= 1, design + ": the second's slots were due");
+        assertEquals(taken, l.snapshot().permitsGranted(), design);
+        g.close();
+    }
+
     @ParameterizedTest
     @MethodSource("family")
     void aPausedLimiterHoldsCallersAndTryAcquireRefuses(String design) throws Exception {
