@@ -47,6 +47,15 @@ public interface AsyncOp extends Op {
         return 0;
     }
 
+    /**
+     * The run's grace is over: the ops this op holds and has not begun to send (queued in a client for a connection)
+     * complete now as {@link Outcome#NOT_SENT}, their whole time a wait; those sent are then cancelled by the engine.
+     * Called once per run, on the reporter's thread, before the cancellation. Default: nothing (an op with no queue
+     * of its own).
+     */
+    default void abandonUnsent() {
+    }
+
     /** One op, waited for: starts it and blocks until it completes. */
     @Override
     default Outcome run(long cycle) throws Exception {

@@ -70,7 +70,8 @@ public abstract sealed class WorkerMetrics permits SingleWriterMetrics, SharedMe
             } else if (!op.claim()) {
                 return false;
             }
-            long start = op.startNanos();
+            // an op that was never sent (it waited in its client's queue to the end) waited all along: no service
+            long start = outcome == Outcome.NOT_SENT ? Math.max(op.startNanos(), endNanos) : op.startNanos();
             Tally named = recordInActive(Math.max(0, start - op.scheduledNanos()), Math.max(0, endNanos - start),
                     outcome, op.opIndex());
             // a canceller does not read the op's steps (its thread may still be writing them)

@@ -489,6 +489,17 @@ public final class Activity {
         workers.interruptAll();
     }
 
+    /** The grace is over: an asynchronous op's requests it never began to send complete as not-sent. */
+    void abandonUnsent() {
+        if (op instanceof AsyncOp async) {
+            try {
+                async.abandonUnsent();
+            } catch (RuntimeException e) {
+                // the op's own failure: what it held is cancelled with the rest, right after
+            }
+        }
+    }
+
     /**
      * Waits, on real time and at most {@code nanos}, for every worker to leave: a worker stopped while it waited
      * for an in-flight slot records its op and the slots owed before the end as {@code not-sent} on its way out,

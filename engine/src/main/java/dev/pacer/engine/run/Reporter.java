@@ -326,6 +326,7 @@ public final class Reporter {
         }
         long now = clock.nanoTime();
         if (!activity.isDone()) {
+            activity.abandonUnsent();
             for (InFlightOp op : activity.outstanding()) {
                 activity.metrics().cancel(op, now);
             }

@@ -177,6 +177,11 @@ final class WorkloadOp implements AsyncOp, OpMix {
     }
 
     @Override
+    public void abandonUnsent() {
+        client.abandonQueued();
+    }
+
+    @Override
     public void close() {
         client.close();
     }

@@ -75,7 +75,12 @@ final class H1Pool implements HttpSender {
         pool.release(c);
     }
 
-    /** Closes every connection; queued requests complete as cancelled. */
+    @Override
+    public void abandonQueued() {
+        pool.abandonQueued();
+    }
+
+    /** Closes every connection; queued requests complete as not-sent. */
     @Override
     public void close() {
         pool.close();

@@ -78,6 +78,11 @@ final class HttpOp implements AsyncOp {
     static final long OPEN_TIMEOUT_MILLIS = 5_000;
 
     @Override
+    public void abandonUnsent() {
+        sender.abandonQueued();
+    }
+
+    @Override
     public void close() {
         try {
             sender.close();

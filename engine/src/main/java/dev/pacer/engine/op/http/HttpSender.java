@@ -19,6 +19,10 @@ interface HttpSender extends AutoCloseable {
     default void open(int connections, long timeoutMillis) throws InterruptedException {
     }
 
+    /** Completes the requests queued for a connection (none of their bytes written) as not-sent. Default: none. */
+    default void abandonQueued() {
+    }
+
     /** Closes the connections; requests still in flight or queued complete as cancelled. */
     @Override
     void close();

@@ -107,7 +107,7 @@ final class OneAtATimePool<C extends OneAtATimePool.Carrier> {
 
     /**
      * Runs {@code cycle} on an idle connection, or queues it for the next one released; after {@link #close()} it
-     * completes as {@link Outcome#CANCELLED} at once.
+     * completes as {@link Outcome#NOT_SENT} at once.
      */
     void send(long cycle, Completion completion) {
         C c;
@@ -123,7 +123,7 @@ final class OneAtATimePool<C extends OneAtATimePool.Carrier> {
             }
         }
         if (c == null) {
-            completion.complete(Outcome.CANCELLED);
+            completion.complete(Outcome.NOT_SENT);
             return;
         }
         c.dispatch(cycle, completion);
@@ -143,8 +143,22 @@ final class OneAtATimePool<C extends OneAtATimePool.Carrier> {
     }
 
     /**
-     * Takes no more requests: those queued complete as {@link Outcome#CANCELLED}, the scans stop. The connections
-     * (and the requests on them) are their owner's to close.
+     * Completes the requests queued for a connection as {@link Outcome#NOT_SENT} (none of their bytes written), on the
+     * caller's thread; the connections and the requests on them go on.
+     */
+    void abandonQueued() {
+        List<Pending> dropped;
+        synchronized (this) {
+            dropped = new ArrayList<>(pending);
+            pending.clear();
+        }
+        dropped.forEach(p -> p.completion.complete(Outcome.NOT_SENT));
+    }
+
+    /**
+     * Takes no more requests: those queued complete as {@link Outcome#NOT_SENT} (no byte of theirs was written: they
+     * waited for a connection to the end, as the run's own slots waiting for an in-flight one do), the scans stop.
+     * The connections (and the requests on them) are their owner's to close.
      */
     void close() {
         List<Pending> dropped;
@@ -154,6 +168,6 @@ final class OneAtATimePool<C extends OneAtATimePool.Carrier> {
             pending.clear();
         }
         scanners.forEach(s -> s.cancel(false));
-        dropped.forEach(p -> p.completion.complete(Outcome.CANCELLED));
+        dropped.forEach(p -> p.completion.complete(Outcome.NOT_SENT));
     }
 }

@@ -182,14 +182,19 @@ public final class RequestClient implements AutoCloseable {
     /**
      * Runs {@code cycle} on a connection (now, or when one is released) and completes {@code completion} once with
      * its outcome, on that connection's event loop; a cycle sent after {@link #close()}, or still queued then,
-     * completes as {@link Outcome#CANCELLED} at once.
+     * completes as {@link Outcome#NOT_SENT} at once.
      */
     public void send(long cycle, Completion completion) {
         pool.send(cycle, completion);
     }
 
+    /** Completes the cycles queued for a connection as {@link Outcome#NOT_SENT}: none of their bytes was written. */
+    public void abandonQueued() {
+        pool.abandonQueued();
+    }
+
     /**
-     * Closes the connections: cycles queued complete as {@link Outcome#CANCELLED}, those in flight as their exchange
+     * Closes the connections: cycles queued complete as {@link Outcome#NOT_SENT}, those in flight as their exchange
      * says of a {@link CancellationException}.
      */
     @Override
