@@ -141,6 +141,19 @@ public final class H1Response {
     }
 
     /** Keeps a header line ({@code n} bytes of {@code line}, which holds a colon). */
+    /** The last header line kept goes on with {@code line[from, n)}, after one space (a folded line, obs-fold). */
+    void appendFold(byte[] line, int from, int n) {
+        if (headersLength == 0) {
+            return;
+        }
+        headersLength--; // the previous line's end
+        byte[] rest = Arrays.copyOfRange(line, from, n);
+        byte[] joined = new byte[rest.length + 1];
+        joined[0] = ' ';
+        System.arraycopy(rest, 0, joined, 1, rest.length);
+        appendHeader(joined, joined.length);
+    }
+
     void appendHeader(byte[] line, int n) {
         if (headersLength + n + 1 > headers.length) {
             headers = Arrays.copyOf(headers, Math.max(headers.length * 2, headersLength + n + 1));

@@ -22,6 +22,11 @@ import io.netty.util.concurrent.FastThreadLocal;
  */
 final class H1ResponseParser {
 
+    private static final int NO_FIELD = 0;
+    private static final int FRAMING_FIELD = 1;
+    private static final int CONNECTION_FIELD = 2;
+    private static final int OTHER_FIELD = 3;
+
     /** More than this in one line (status or header) is a protocol error. */
     static final int MAX_LINE = 64 * 1024;
 
@@ -62,6 +67,8 @@ final class H1ResponseParser {
     private boolean close;
     private boolean http10KeepAlive;
     private boolean http10;
+    /** The kind of the last header line read ({@code *_FIELD}), which a folded line goes on with. */
+    private int lastField;
     private long remaining;
     private boolean sawByte;
     /** Where the kept parts go, or null; which parts. */
@@ -99,6 +106,7 @@ final class H1ResponseParser {
     }
 
     private void clearHeaders() {
+        lastField = NO_FIELD;
         contentLength = -1;
         chunked = false;
         transferEncoded = false;
@@ -247,7 +255,11 @@ final class H1ResponseParser {
             }
             case HEADERS -> {
                 if (n > 0) {
-                    header(n);
+                    if (line[0] == ' ' || line[0] == '\t') {
+                        fold(n);
+                    } else {
+                        header(n);
+                    }
                     return;
                 }
                 if (status >= 100 && status < 200 && status != 101) {
@@ -314,22 +326,58 @@ final class H1ResponseParser {
         if (colon <= 0) {
             throw new IllegalStateException("a malformed header line");
         }
+        int end = colon;
+        while (end > 0 && line[end - 1] == ' ') {
+            end--;
+        }
+        for (int i = 0; i < end; i++) { // a name is visible ASCII: a CR or a space in it is no name (RFC 9110 5.1)
+            if (line[i] <= ' ' || line[i] >= 0x7f) {
+                throw new IllegalStateException("a malformed header name");
+            }
+        }
         if (keepHeaders) {
             keep.appendHeader(line, n);
         }
+        lastField = OTHER_FIELD;
         if (nameIs("content-length", colon)) {
+            lastField = FRAMING_FIELD;
             long v = contentLengthValue(colon + 1, n);
             if (contentLength >= 0 && contentLength != v) {
                 throw new IllegalStateException("conflicting Content-Lengths");
             }
             contentLength = v;
         } else if (nameIs("transfer-encoding", colon)) {
+            lastField = FRAMING_FIELD;
             // chunked is the last coding when the body is chunked (RFC 9112 6.1); a list may span several lines
             chunked = lastTokenIs("chunked", colon + 1, n);
             transferEncoded = true;
         } else if (nameIs("connection", colon)) {
+            lastField = CONNECTION_FIELD;
             close |= hasToken("close", colon + 1, n);
             http10KeepAlive |= hasToken("keep-alive", colon + 1, n);
+        }
+    }
+
+    /**
+     * A line that begins with a space or a tab: the previous field's value goes on (obs-fold), which a client takes
+     * as one space and the rest (RFC 9112 5.2). A fold of a Content-Length or Transfer-Encoding would leave the
+     * framing in doubt: refused, as one before any field.
+     */
+    private void fold(int n) {
+        if (lastField == NO_FIELD || lastField == FRAMING_FIELD) {
+            throw new IllegalStateException(lastField == NO_FIELD ? "a folded line before any header"
+                    : "a folded Content-Length or Transfer-Encoding");
+        }
+        int from = skipSpaces(0, n);
+        while (from < n && line[from] == '\t') {
+            from = skipSpaces(from + 1, n);
+        }
+        if (lastField == CONNECTION_FIELD) {
+            close |= hasToken("close", from, n);
+            http10KeepAlive |= hasToken("keep-alive", from, n);
+        }
+        if (keepHeaders) {
+            keep.appendFold(line, from, n);
         }
     }
 

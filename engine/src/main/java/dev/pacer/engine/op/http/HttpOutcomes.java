@@ -59,7 +59,7 @@ final class HttpOutcomes {
 
     Outcome forStatus(int status) {
         int c = status / 100;
-        return c >= 1 && c <= 5 ? byClass[c] : Outcome.of("status-" + status, true);
+        return c >= 1 && c <= 5 ? byClass[c] : Outcome.of(String.format(Locale.ROOT, "status-%03d", status), true);
     }
 
     /** The outcome of a failed exchange (connect, write, read). */

@@ -166,6 +166,29 @@ class H1ResponseParserTest {
         both("HTTP/1.0 200 OK\r\nConnection: not-keep-alive\r\nContent-Length: 1\r\n\r\nx", 200, true);
     }
 
+    /**
+     * A folded line (obs-fold) goes on with its field's value after one space (RFC 9112 5.2): it was a protocol error.
+     * One that folds a framing field, or comes before any field, is refused; so is a header name with a CR or a space
+     * in it, which matched Content-Length ({@code '\r' | 0x20 == '-'}).
+     */
+    @Test
+    void aFoldedLineGoesOnWithItsFieldAndANameIsVisibleAscii() {
+        both("HTTP/1.1 200 OK\r\nX-Folded: a\r\n  b\r\n\tc\r\nContent-Length: 1\r\n\r\nx", 200, false);
+        both("HTTP/1.1 200 OK\r\nConnection: keep-alive,\r\n close\r\nContent-Length: 1\r\n\r\nx", 200, true);
+        H1Response r = new H1Response(1 << 20);
+        for (int piece : new int[] {1, 1000}) {
+            keep("HTTP/1.1 201 Created\r\nLocation: /orders\r\n  /7\r\nX-After: y\r\nContent-Length: 0\r\n\r\n",
+                    piece, r, true, false);
+            assertEquals("/orders /7", r.header("Location"), "one space for the fold");
+            assertEquals("y", r.header("X-After"));
+        }
+        protocolError("HTTP/1.1 200 OK\r\nContent-Length: 1\r\n 0\r\n\r\nx");
+        protocolError("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip,\r\n chunked\r\n\r\n");
+        protocolError("HTTP/1.1 200 OK\r\n folded: first\r\nContent-Length: 0\r\n\r\n");
+        protocolError("HTTP/1.1 200 OK\r\nContent\rLength: 2\r\n\r\nok");
+        protocolError("HTTP/1.1 200 OK\r\nContent Length: 2\r\n\r\nok");
+    }
+
     @Test
     void aMalformedOrConflictingContentLengthIsAProtocolError() {
         protocolError("HTTP/1.1 200 OK\r\nContent-Length: 2abc\r\n\r\nok");
