@@ -73,6 +73,15 @@ public interface Op extends AutoCloseable {
     }
 
     /**
+     * What the op did that the run's figures do not show, as one line the run prints after its summary (e.g. {@code
+     * pacer: http client resent 480 requests ...}), or null to print nothing. Called once the ops have ended, before
+     * {@link #close()}. Default: null.
+     */
+    default String endLine() {
+        return null;
+    }
+
+    /**
      * The workers this op is made for, when the run sets no thread count: e.g. one per connection it holds, each
      * worker running its cycles on a connection of its own. 0 (the default): no preference, and the run has one
      * worker. A thread count the run sets (a flag, a scenario, the API) wins. Read before the run starts; fixed

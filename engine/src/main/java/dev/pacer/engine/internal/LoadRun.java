@@ -306,6 +306,10 @@ public final class LoadRun {
             Summary summary = summarize(measured);
             out.print(SummaryText.format(summary));
             out.flush();
+            String opEnd = activity.opEndLine();
+            if (opEnd != null && options.announce()) {
+                err.println(opEnd);
+            }
             AutoCloseable release = closeBeforeWriting;
             if (release != null) {
                 try {

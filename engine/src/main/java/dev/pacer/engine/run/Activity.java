@@ -195,6 +195,11 @@ public final class Activity {
     private static final int INTERRUPTED = 1;
     private static final int DONE = 2;
 
+    /** The op's own line after the summary ({@link Op#endLine()}), or null; once the ops have ended. */
+    public String opEndLine() {
+        return op.endLine();
+    }
+
     /** The op's own line about its warm-up ({@link Op#warmUpLine()}), or null; after {@link #warmUpOp()}. */
     public String opWarmUpLine() {
         return opWarmed.get() ? op.warmUpLine() : null;

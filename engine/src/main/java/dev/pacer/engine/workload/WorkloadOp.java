@@ -177,6 +177,11 @@ final class WorkloadOp implements AsyncOp, OpMix {
     }
 
     @Override
+    public String endLine() {
+        return RequestClient.resentLine(client.resent());
+    }
+
+    @Override
     public void abandonUnsent() {
         client.abandonQueued();
     }

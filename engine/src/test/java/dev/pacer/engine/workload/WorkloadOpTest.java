@@ -265,6 +265,7 @@ class WorkloadOpTest {
                 for (long c = 0; c < 20; c++) {
                     assertEquals(Outcome.OK, run(op, c), "cycle " + c);
                 }
+                assertEquals(RequestClient.resentLine(39), op.endLine(), "the run says what the server got twice");
             }
             assertEquals(40, server.answered.get(), "each step answered once");
             assertEquals(39, server.dropped.get(), "each connection's second request dropped, but the last's");

@@ -236,6 +236,7 @@ final class H1Connection implements Runnable, OneAtATimePool.Carrier {
             return false;
         }
         resent = true;
+        pool.countResend();
         abandon();
         parser.reset(pool.template.isHead());
         connect();

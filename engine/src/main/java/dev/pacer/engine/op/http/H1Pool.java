@@ -75,6 +75,16 @@ final class H1Pool implements HttpSender {
         pool.release(c);
     }
 
+    /** A connection sent its request a second time (on its event loop). */
+    void countResend() {
+        pool.countResend();
+    }
+
+    @Override
+    public long resent() {
+        return pool.resent();
+    }
+
     @Override
     public void abandonQueued() {
         pool.abandonQueued();

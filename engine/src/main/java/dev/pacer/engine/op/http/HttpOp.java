@@ -78,6 +78,11 @@ final class HttpOp implements AsyncOp {
     static final long OPEN_TIMEOUT_MILLIS = 5_000;
 
     @Override
+    public String endLine() {
+        return RequestClient.resentLine(sender.resent());
+    }
+
+    @Override
     public void abandonUnsent() {
         sender.abandonQueued();
     }

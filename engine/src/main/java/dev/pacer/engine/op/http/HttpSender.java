@@ -19,6 +19,11 @@ interface HttpSender extends AutoCloseable {
     default void open(int connections, long timeoutMillis) throws InterruptedException {
     }
 
+    /** Requests sent a second time (after a reused connection closed unanswered), so far. Default: none. */
+    default long resent() {
+        return 0;
+    }
+
     /** Completes the requests queued for a connection (none of their bytes written) as not-sent. Default: none. */
     default void abandonQueued() {
     }

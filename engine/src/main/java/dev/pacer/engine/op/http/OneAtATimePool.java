@@ -51,6 +51,8 @@ final class OneAtATimePool<C extends OneAtATimePool.Carrier> {
     private final C[] idle;
     private int idleCount;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    /** Requests sent a second time after their reused connection closed unanswered: the event loops add. */
+    private final java.util.concurrent.atomic.LongAdder resent = new java.util.concurrent.atomic.LongAdder();
     private boolean closed;
     private final List<ScheduledFuture<?>> scanners = new ArrayList<>();
 
@@ -140,6 +142,16 @@ final class OneAtATimePool<C extends OneAtATimePool.Carrier> {
             }
         }
         c.dispatch(next.cycle, next.completion);
+    }
+
+    /** A connection sent its request a second time (on its event loop). */
+    void countResend() {
+        resent.increment();
+    }
+
+    /** How many requests were sent a second time so far. */
+    long resent() {
+        return resent.sum();
     }
 
     /**

@@ -188,6 +188,18 @@ public final class RequestClient implements AutoCloseable {
         pool.send(cycle, completion);
     }
 
+    /** The line for {@code n} requests sent twice, or null when none was. */
+    public static String resentLine(long n) {
+        return n == 0 ? null : String.format(java.util.Locale.ROOT, "pacer: http client resent %,d request%s once, "
+                + "after a reused connection closed without answering (RFC 9110 9.2.2: idempotent ones): the server "
+                + "received %,d more than the ops counted", n, n == 1 ? "" : "s", n);
+    }
+
+    /** Requests sent a second time (after a reused connection closed unanswered), so far. */
+    public long resent() {
+        return pool.resent();
+    }
+
     /** Completes the cycles queued for a connection as {@link Outcome#NOT_SENT}: none of their bytes was written. */
     public void abandonQueued() {
         pool.abandonQueued();
@@ -369,6 +381,7 @@ public final class RequestClient implements AutoCloseable {
             }
             ByteBuf request = again;
             again = null;
+            pool.countResend();
             abandon();
             connectAndWrite(request);
             return true;

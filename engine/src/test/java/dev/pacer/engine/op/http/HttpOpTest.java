@@ -486,6 +486,16 @@ class HttpOpTest {
             assertEquals(30L, server.answered.get(), "the server answered each op once");
             assertTrue(server.dropped.get() >= 25, "and dropped the second request of each connection: "
                     + server.dropped.get());
+            // the run says so after its summary: the server got more requests than the ops counted
+            server.reset();
+            OpSpec spec = OpSpec.parse("http", url(url, "connections", "1"));
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            try (Op op = Ops.create(spec)) {
+                new LoadRun(RunOptions.builder(new ActivityConfig(spec, 1, false, null, null, 10)).announce(true)
+                        .build(), op, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true)).run();
+            }
+            assertTrue(err.toString().contains(RequestClient.resentLine(server.dropped.get())), server.dropped.get()
+                    + " dropped and resent: " + err);
 
             server.reset();
             // a POST may have been processed: it is not sent again, and each drop is one reset
