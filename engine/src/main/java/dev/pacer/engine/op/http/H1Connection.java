@@ -219,7 +219,7 @@ final class H1Connection implements Runnable, OneAtATimePool.Carrier {
             return;
         }
         inFlight = null;
-        pool.release(this);
+        pool.release(this, channel != null && channel.isActive());
         c.complete(outcome);
     }
 

@@ -71,8 +71,8 @@ final class H1Pool implements HttpSender {
     }
 
     /** A connection's request is done (called on its event loop): it takes the next queued request, or goes idle. */
-    void release(H1Connection c) {
-        pool.release(c);
+    void release(H1Connection c, boolean open) {
+        pool.release(c, open);
     }
 
     /** A connection sent its request a second time (on its event loop). */

@@ -131,13 +131,22 @@ final class OneAtATimePool<C extends OneAtATimePool.Carrier> {
         c.dispatch(cycle, completion);
     }
 
-    /** A connection's request is done (called on its event loop): it takes the next queued request, or goes idle. */
-    void release(C c) {
+    /**
+     * A connection's request is done (called on its event loop): it takes the next queued request, or goes idle: on
+     * top when {@code open} (taken next: hot connections stay hot), else at the bottom (a connection refused or
+     * reset is tried again last, not first, while open ones stand idle).
+     */
+    void release(C c, boolean open) {
         Pending next;
         synchronized (this) {
             next = pending.poll();
             if (next == null) {
-                idle[idleCount++] = c;
+                if (open) {
+                    idle[idleCount++] = c;
+                } else {
+                    System.arraycopy(idle, 0, idle, 1, idleCount++);
+                    idle[0] = c;
+                }
                 return;
             }
         }

@@ -444,7 +444,7 @@ public final class RequestClient implements AutoCloseable {
             }
             inFlight = null;
             dropAgain();
-            pool.release(this);
+            pool.release(this, channel != null && channel.isActive());
             c.complete(outcome);
         }
 

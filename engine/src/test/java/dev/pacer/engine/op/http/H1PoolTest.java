@@ -1,6 +1,7 @@
 package dev.pacer.engine.op.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pacer.engine.api.Outcome;
 import dev.pacer.engine.api.RunClock;
@@ -33,6 +34,7 @@ class H1PoolTest {
     private ServerSocket server;
     private final AtomicInteger accepted = new AtomicInteger();
     private final AtomicInteger requests = new AtomicInteger();
+    private final List<Socket> sockets = new java.util.concurrent.CopyOnWriteArrayList<>();
     private HttpTransport transport;
 
     @BeforeEach
@@ -42,6 +44,7 @@ class H1PoolTest {
             while (!server.isClosed()) {
                 try {
                     Socket s = server.accept();
+                    sockets.add(s);
                     accepted.incrementAndGet();
                     Thread.ofVirtual().start(() -> serve(s));
                 } catch (Exception e) {
@@ -59,11 +62,45 @@ class H1PoolTest {
     }
 
     private H1Pool pool() {
+        return pool(1);
+    }
+
+    private H1Pool pool(int connections) {
         HttpRequestTemplate t = new HttpRequestTemplate("http://127.0.0.1:" + server.getLocalPort() + "/", "GET",
                 List.of(), (byte[]) null);
         return new H1Pool(transport, t, new HttpOutcomes(Set.of()),
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort()), null, 1,
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort()), null, connections,
                 TimeUnit.SECONDS.toNanos(5));
+    }
+
+    /**
+     * A connection that failed goes back to the idle stack's bottom: on top, it was taken first again and again (a
+     * refused reconnect each time) while a connection that worked stood idle under it.
+     */
+    @Test
+    void aConnectionThatFailedIsTakenLastNotFirst() throws Exception {
+        H1Pool pool = pool(2);
+        pool.open(2, 5_000);
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (sockets.size() < 2 && System.nanoTime() < until) {
+            Thread.sleep(10);
+        }
+        assertEquals(2, sockets.size(), "both opened ahead");
+        server.close(); // no new connection from here: a reconnect is refused
+        sockets.get(0).close(); // and one of the two is gone
+        Thread.sleep(100);
+        int failed = 0;
+        for (int i = 0; i < 6; i++) {
+            CompletableFuture<Outcome> done = new CompletableFuture<>();
+            pool.send(i, done::complete);
+            Outcome o = done.get(5, TimeUnit.SECONDS);
+            if (!o.equals(Outcome.of("2xx", false))) {
+                failed++;
+            }
+        }
+        assertTrue(failed <= 1, "the dead connection failed once, then the open one took every request: " + failed
+                + " failed of 6");
+        pool.close();
     }
 
     /**
