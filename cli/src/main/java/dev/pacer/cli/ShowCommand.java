@@ -19,8 +19,8 @@ import picocli.CommandLine.Parameters;
 /** {@code pacer show}: what a workload's cycles would send, without sending anything. */
 @Command(name = "show", mixinStandardHelpOptions = true,
         description = "Prints what a workload file's cycles would send (each binding's value and the rendered "
-                + "requests), "
-                + "without sending anything.")
+                + "requests, or a postgres workload's statements and their parameters' values), without sending "
+                + "anything.")
 final class ShowCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "WORKLOAD.yaml", description = "The workload file.")

@@ -46,7 +46,11 @@ public final class WorkloadFiles {
      */
     public static void show(Path file, Map<String, String> vars, long from, long to, int shards, PrintStream out)
             throws IOException {
-        WorkloadShow.print(WorkloadParser.parse(file, vars), from, to, shards, out);
+        if (SqlWorkloadParser.isSql(file)) {
+            WorkloadShow.printSql(file, vars, from, to, shards, out);
+        } else {
+            WorkloadShow.print(WorkloadParser.parse(file, vars), from, to, shards, out);
+        }
     }
 
     /**

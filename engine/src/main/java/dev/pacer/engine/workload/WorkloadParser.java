@@ -135,8 +135,8 @@ public final class WorkloadParser {
         if (top.containsKey("driver")) {
             Node d = top.get("driver").getValueNode();
             if (scalar(d, "driver").equals("postgres")) { // pacer run takes it; this parser reads http files
-                throw new WorkloadException(source, line(d), "a postgres workload: pacer run takes it (pacer show "
-                        + "renders http workloads; a postgres one's statements are as its file writes them)");
+                throw new WorkloadException(source, line(d), "a postgres workload: pacer run and pacer show take it, "
+                        + "not this http workload's parser");
             }
             if (!scalar(d, "driver").equals("http")) {
                 throw new WorkloadException(source, line(d), "driver '" + scalar(d, "driver") + "' is not known; http "

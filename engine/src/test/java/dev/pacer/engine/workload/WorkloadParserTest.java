@@ -177,6 +177,48 @@ class WorkloadParserTest {
         assertTrue(e.getMessage().contains("expands past 4 MB"), e.getMessage());
     }
 
+    /**
+     * show on a postgres workload prints each statement and its parameters' values: it said "unknown key 'url'" of a
+     * file pacer run takes, and without that key that it renders http workloads only.
+     */
+    @Test
+    void showPrintsAPostgresWorkloadsStatementsAndTheirValues() {
+        SqlWorkload w = SqlWorkloadParser.parse("""
+                driver: postgres
+                url: postgresql://app:secret@127.0.0.1:5432/shop
+                bindings: {user: "uniform(7, 7)", note: "pick(x:1)"}
+                ops:
+                  order:
+                    weight: 1
+                    transaction:
+                      - {sql: "INSERT INTO orders (user_id, note) VALUES ({user}, {note}) RETURNING id", save: {o: id}}
+                      - {sql: "INSERT INTO order_log (order_id, at) VALUES ({o}, now())"}
+                  look: {weight: 1, sql: "SELECT * FROM orders WHERE id = {cycle}"}
+                """, "w.yaml", dir, Map.of());
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        WorkloadShow.printSql(w, 0, 2, 1, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        assertEquals("""
+                workload w (postgres): 2 ops, mix window 2 cycles
+
+                cycle 0: order
+                  user = 7
+                  note = x
+                  | BEGIN
+                  | INSERT INTO orders (user_id, note) VALUES ($1::int8, $2) RETURNING id
+                  |   $1 = 7
+                  |   $2 = 'x'
+                  | INSERT INTO order_log (order_id, at) VALUES ($1, now())
+                  |   $1 = ~o~
+                  | COMMIT
+
+                cycle 1: look
+                  user = 7
+                  note = x
+                  | SELECT * FROM orders WHERE id = $1::int8
+                  |   $1 = 1
+                """, bytes.toString(StandardCharsets.UTF_8).replace(System.lineSeparator(), "\n"));
+    }
+
     @Test
     void aBasesSchemeIsCaseInsensitive() {
         assertEquals(java.net.URI.create("https://h:8443"),
@@ -283,7 +325,7 @@ class WorkloadParserTest {
             key 'a'
             base: http://h:1\\nops:\\n  a: {weight: 1, steps: [], request: GET /}¦3¦goes in a step
             base: http://h:1\\ndriver: kafka\\nops: {a: {weight: 1, request: GET /}}¦2¦driver 'kafka'
-            driver: postgres\\nops: {a: {weight: 1, sql: select 1}}¦1¦a postgres workload: pacer run takes it
+            driver: postgres\\nops: {a: {weight: 1, sql: select 1}}¦1¦pacer run and pacer show take it
             base: http://h:1\\nops: [1, 2¦2¦not valid YAML
             vars: {w: 1}\\nbase: http://h:1\\nops:\\n  a: {weight: ${w}, request: GET /}¦4¦quote it, as "${var}"
             base: http://h:99999\\nops: {a: {weight: 1, request: GET /}}¦1¦port 99999 is out of range
