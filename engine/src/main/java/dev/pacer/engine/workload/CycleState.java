@@ -16,6 +16,12 @@ final class CycleState {
     /** Whether each saved value is a string (quoted in a JSON body), not JSON as it came (a number, an object...). */
     final boolean[] savedIsText;
 
+    /**
+     * A warm-up's cycle ({@link WorkloadWarmUp}): its answers are made from the checks, but a {@code regex} has no
+     * answer made for it, so its check runs and its failure is let pass (the steps after it are warmed too).
+     */
+    boolean warm;
+
     private static final String[] NO_VALUES = {};
     private static final boolean[] NO_FLAGS = {};
 

@@ -140,9 +140,13 @@ final class WorkloadOp implements AsyncOp, OpMix {
         return client;
     }
 
-    /** Makes a connection's session: for the op's client, and for the warm-up's. */
-    java.util.function.Supplier<RequestClient.Exchange> sessions() {
-        return Session::new;
+    /** Makes a connection's session for the warm-up's client: its cycles are {@link CycleState#warm}. */
+    java.util.function.Supplier<RequestClient.Exchange> warmSessions() {
+        return () -> {
+            Session s = new Session();
+            s.st.warm = true;
+            return s;
+        };
     }
 
     /** Whether every binding has a value for the cycle. */

@@ -32,7 +32,7 @@ import java.util.concurrent.locks.LockSupport;
  * properties, as real bodies have), the {@code body} check's text, a header per saved header. It answers in three
  * shapes in turn (nginx's Title-Case headers and JSON with spaces and line breaks, bare lower-case headers and
  * compact JSON, a chunked body), so the paths a passing cycle takes are the ones compiled, whatever the target
- * answers like. ({@code regex} checks are not answered for: those cycles end at that step.)
+ * answers like. ({@code regex} checks are not answered for: they run, and their failure is let pass.)
  *
  * <p>Two rounds, as the http op's warm-up: {@link #IN_FLIGHT} cycles kept in flight from the event loops for
  * {@link #CLOSED} (or {@link #CLOSED_CYCLES}), then cycles started from this thread every
@@ -91,7 +91,7 @@ final class WorkloadWarmUp {
         long answered;
         try (AnswerServer server = AnswerServer.start(op.client(), maxHead, k -> answers.getOrDefault(k, FALLBACK));
              RequestClient local = op.client().to(server.address(), Math.min(op.capacity(), MAX_CONNECTIONS),
-                     op.sessions())) {
+                     op.warmSessions())) {
             closedLoop(op, local, completed, ok, end);
             paced(op, local, completed, ok, end);
             answered = server.answered();

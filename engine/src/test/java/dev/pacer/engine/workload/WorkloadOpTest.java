@@ -578,7 +578,10 @@ class WorkloadOpTest {
         try (WorkloadOp op = op("""
                 bindings: {item: "uniform(1, 100000)", user: "uniform(1, 50000)"}
                 ops:
-                  browse: {weight: 7, request: "GET /items/{item}", check: {status: 200, json: {/id: "{item}"}}}
+                  browse:
+                    weight: 7
+                    request: "GET /items/{item}"
+                    check: {status: 200, json: {/id: "{item}"}, regex: '"name": "item [0-9]+"'}
                   cart:
                     weight: 2
                     request: POST /users/{user}/cart
@@ -599,6 +602,7 @@ class WorkloadOpTest {
             WorkloadWarmUp.Result warm = op.lastWarmUp;
             assertEquals(List.of(), requests, "the target saw nothing before the run's first cycle");
             assertTrue(warm.cycles() > 100 && warm.answered() >= warm.cycles(), warm.toString());
+            // a regex has no answer made for it: it runs, and its failure is let pass (7 cycles in 10 failed on it)
             assertTrue(warm.ok() >= warm.cycles() * 0.9, "its cycles passed their checks, steps and saves: " + warm);
             double bound = (WorkloadWarmUp.CLOSED.plus(WorkloadWarmUp.PACED).plus(WorkloadWarmUp.SETTLE_MAX)
                     .toMillis() + 2 * WorkloadWarmUp.GIVE_UP_MILLIS + WorkloadOp.OPEN_TIMEOUT_MILLIS) / 1e3;
