@@ -87,16 +87,28 @@ public final class ReportText {
         return b.toString();
     }
 
-    /** B against A: rate, ops, errors, and p50, p99 and max per tag both have. */
+    /** B against A: rate, ops, errors, error ratio, and p50, p99 and max per tag both have. */
     public static String differences(Report a, Report b) {
         StringBuilder t = new StringBuilder(1024);
         t.append("pacer report: B ").append(shown(ReportHtml.name(b))).append(" against "
                 + "A ").append(shown(ReportHtml.name(a))).append(System.lineSeparator());
-        t.append(String.format(Locale.ROOT, "  %-16s %12s %12s %10s%n", "", "A", "B", "change"));
-        row(t, "rate (ops/s)", String.format(Locale.ROOT, "%.1f", a.rate()), String.format(Locale.ROOT, "%.1f",
-                b.rate()), a.rate(), b.rate());
-        row(t, "ops", Long.toString(a.ops()), Long.toString(b.ops()), a.ops(), b.ops());
-        row(t, "errors", Long.toString(a.errorCount()), Long.toString(b.errorCount()), a.errorCount(), b.errorCount());
+        int width = "error ratio (%)".length(); // the first column fits the longest row name: "service.NAME#2 p99"
+        for (String tag : a.summaries().keySet()) {
+            if (b.summaries().containsKey(tag)) {
+                width = Math.max(width, shown(tag).length() + 4);
+            }
+        }
+        String format = "  %-" + width + "s %12s %12s %10s%n";
+        t.append(String.format(Locale.ROOT, format, "", "A", "B", "change"));
+        row(t, format, "rate (ops/s)", String.format(Locale.ROOT, "%.1f", a.rate()), String.format(Locale.ROOT,
+                "%.1f", b.rate()), a.rate(), b.rate());
+        row(t, format, "ops", Long.toString(a.ops()), Long.toString(b.ops()), a.ops(), b.ops());
+        row(t, format, "errors", Long.toString(a.errorCount()), Long.toString(b.errorCount()), a.errorCount(),
+                b.errorCount());
+        double ra = 100.0 * a.errorCount() / Math.max(1, a.ops());
+        double rb = 100.0 * b.errorCount() / Math.max(1, b.ops());
+        row(t, format, "error ratio (%)", String.format(Locale.ROOT, "%.3f", ra), String.format(Locale.ROOT, "%.3f",
+                rb), ra, rb);
         for (String tag : a.summaries().keySet()) {
             String shownTag = shown(tag);
             var lb = b.summaries().get(tag);
@@ -104,20 +116,21 @@ public final class ReportText {
                 continue;
             }
             var la = a.summaries().get(tag);
-            row(t, shownTag + " p50", Durations.format((double) la.at("50")), Durations.format((double) lb.at("50")),
-                    la.at("50"), lb.at("50"));
-            row(t, shownTag + " p99", Durations.format((double) la.at("99")), Durations.format((double) lb.at("99")),
-                    la.at("99"), lb.at("99"));
-            row(t, shownTag + " max", Durations.format((double) la.max()), Durations.format((double) lb.max()),
+            row(t, format, shownTag + " p50", Durations.format((double) la.at("50")),
+                    Durations.format((double) lb.at("50")), la.at("50"), lb.at("50"));
+            row(t, format, shownTag + " p99", Durations.format((double) la.at("99")),
+                    Durations.format((double) lb.at("99")), la.at("99"), lb.at("99"));
+            row(t, format, shownTag + " max", Durations.format((double) la.max()), Durations.format((double) lb.max()),
                     la.max(), lb.max());
         }
         return t.toString();
     }
 
-    private static void row(StringBuilder t, String what, String a, String b, double va, double vb) {
+    private static void row(StringBuilder t, String format, String what, String a, String b, double va,
+                            double vb) {
         String change = va == 0 ? (vb == 0 ? "=" : "new") : String.format(Locale.ROOT, "%+.1f %%",
                 100 * (vb - va) / va);
-        t.append(String.format(Locale.ROOT, "  %-16s %12s %12s %10s%n", what, a, b, change));
+        t.append(String.format(Locale.ROOT, format, what, a, b, change));
     }
 
     private static String label(Report.Point p) {

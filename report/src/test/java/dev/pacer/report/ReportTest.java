@@ -408,6 +408,10 @@ class ReportTest {
         String text = ReportText.differences(ra, rb);
         assertTrue(text.matches("(?s).*rate \\(ops/s\\) +1000\\.0 +500\\.0 +-50\\.0 %.*"), text);
         assertTrue(text.matches("(?s).*errors +0 +5 +new.*"), text);
+        assertTrue(text.matches("(?s).*error ratio \\(%\\) +0\\.000 +0\\.500 +new.*"), text);
+        java.util.Set<Integer> changeColumns = new java.util.HashSet<>();
+        text.lines().skip(1).forEach(l -> changeColumns.add(l.length()));
+        assertEquals(1, changeColumns.size(), "every row's columns line up: " + text);
         assertTrue(text.matches("(?s).*response max +2\\.00us +2\\.50us +\\+25\\.0 %.*"), text);
         String html = ReportHtml.render(List.of(ra, rb), null);
         assertTrue(html.contains("<title>pacer report: a.hlog vs b.hlog</title>"));
