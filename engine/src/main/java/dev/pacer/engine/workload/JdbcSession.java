@@ -217,11 +217,15 @@ final class JdbcSession {
      * still running {@link #CANCEL_AFTER} past the deadline is cancelled on the server, and its session's connection
      * dropped (the run's first cycle on it connects again). The caller owns the sessions and gets them back, used,
      * when this returns.
+     *
+     * @return the warm-up's line for the run's start ({@link #warmUpLine})
      */
-    static void warmUp(PgWorkload w, List<JdbcSession> sessions, long cycles, WarmUpDeadline end) throws Exception {
+    static String warmUp(PgWorkload w, List<JdbcSession> sessions, long cycles, WarmUpDeadline end) throws Exception {
         // the warm-up is for the JIT and the server's plans: real time, whatever the run's clock
         RunClock real = RunClock.system();
+        long began = real.nanoTime();
         long deadline = end.within(WARM_UP_TIME.toNanos(), 0);
+        java.util.concurrent.atomic.LongAdder ran = new java.util.concurrent.atomic.LongAdder();
         List<Thread> threads = new ArrayList<>();
         // the first failure of a warm-up thread (its session's own fault, not the server's): set once, by a CAS
         AtomicReference<Throwable> failed = new AtomicReference<>();
@@ -235,8 +239,12 @@ final class JdbcSession {
                     for (long cycle = first; cycle < cycles && real.nanoTime() < deadline && !stop.get();
                          cycle += sessions.size()) {
                         int index = w.opToSend(cycle);
-                        if (index >= 0 && PgOutcomes.lostConnection(s.run(index, cycle, true))) {
-                            return;
+                        if (index >= 0) {
+                            Outcome o = s.run(index, cycle, true);
+                            ran.increment();
+                            if (PgOutcomes.lostConnection(o)) {
+                                return;
+                            }
                         }
                     }
                 } catch (RuntimeException | Error e) { // an Error too (a result too large for the heap): one line
@@ -271,5 +279,15 @@ final class JdbcSession {
         if (failed.get() != null) {
             throw new IllegalStateException(String.valueOf(failed.get()), failed.get());
         }
+        return warmUpLine(ran.sum(), real.nanoTime() - began);
+    }
+
+    /**
+     * A postgres warm-up's line for the run's start: unlike the http ones it reaches the server under test (its
+     * {@code xact_rollback} moves), which the line says.
+     */
+    static String warmUpLine(long cycles, long nanos) {
+        return String.format(java.util.Locale.ROOT, "pacer: postgres warm-up %.2fs against the server, in rolled-back "
+                + "transactions (%,d cycles; nothing committed)", nanos / 1e9, cycles);
     }
 }

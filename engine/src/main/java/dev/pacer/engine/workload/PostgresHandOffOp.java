@@ -165,6 +165,14 @@ final class PostgresHandOffOp implements AsyncOp, OpMix {
         }
     }
 
+    /** What the last warm-up did, for the run's start line; null before one ran. */
+    private volatile String warmUpLine;
+
+    @Override
+    public String warmUpLine() {
+        return warmUpLine;
+    }
+
     /** The warm-up over every connection, in rolled-back transactions ({@link JdbcSession#warmUp}); warm-up=0: none. */
     @Override
     public void warmUp() throws Exception {
@@ -180,7 +188,7 @@ final class PostgresHandOffOp implements AsyncOp, OpMix {
         List<JdbcSession> all = new ArrayList<>();
         idle.drainTo(all);
         try {
-            JdbcSession.warmUp(w, all, warmUpCycles, WarmUpDeadline.in(atMost));
+            warmUpLine = JdbcSession.warmUp(w, all, warmUpCycles, WarmUpDeadline.in(atMost));
         } finally {
             idle.addAll(all);
         }

@@ -181,6 +181,14 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
      * each in a transaction that is rolled back, as the pgjdbc modes do: the JIT compiles the client's path and every
      * connection prepares its statements; the server commits nothing. {@code warm-up=0} turns it off.
      */
+    /** What the last warm-up did, for the run's start line; null before one ran. */
+    private volatile String warmUpLine;
+
+    @Override
+    public String warmUpLine() {
+        return warmUpLine;
+    }
+
     @Override
     public void warmUp() throws Exception {
         warmUp(null);
@@ -194,12 +202,14 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
         }
         List<Session> taken = new ArrayList<>();
         idle.drainTo(taken);
+        long began = RunClock.system().nanoTime();
         long deadline = WarmUpDeadline.in(atMost).within(JdbcSession.WARM_UP_TIME.toNanos(), 0);
         AtomicLong next = new AtomicLong();
+        AtomicLong ran = new AtomicLong();
         CountDownLatch done = new CountDownLatch(taken.size());
         try {
             for (Session s : taken) {
-                s.context.runOnContext(v -> warmNext(s, next, deadline, done));
+                s.context.runOnContext(v -> warmNext(s, next, ran, deadline, done));
             }
             // each chain ends by its deadline, at its first lost connection, or a cycle's timeout after it
             if (!done.await(Math.max(0, deadline - RunClock.system().nanoTime()) + timeoutNanos + connectTimeoutNanos
@@ -208,6 +218,7 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
                     s.context.runOnContext(v -> s.abandonWarmUp());
                 }
             }
+            warmUpLine = JdbcSession.warmUpLine(ran.get(), RunClock.system().nanoTime() - began);
         } finally {
             idle.addAll(taken);
         }
@@ -217,17 +228,18 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
      * One session's next warm-up cycle, on its event loop; counts {@code done} down when its chain ends: at its
      * count, its deadline, or the first cycle with no data (a used-up {@code csv(..., once)}: none after it has any).
      */
-    private void warmNext(Session s, AtomicLong next, long deadline, CountDownLatch done) {
+    private void warmNext(Session s, AtomicLong next, AtomicLong ran, long deadline, CountDownLatch done) {
         long cycle = next.getAndIncrement();
         int index = cycle < warmUpCycles && RunClock.system().nanoTime() < deadline ? w.opToSend(cycle) : -1;
         if (index < 0) {
             done.countDown();
         } else {
             s.begin(index, cycle, true, o -> {
+                ran.incrementAndGet();
                 if (PgOutcomes.lostConnection(o)) {
                     done.countDown();
                 } else {
-                    s.context.runOnContext(v -> warmNext(s, next, deadline, done));
+                    s.context.runOnContext(v -> warmNext(s, next, ran, deadline, done));
                 }
             });
         }

@@ -154,6 +154,14 @@ final class PostgresWorkersOp implements Op, OpMix {
         return connections;
     }
 
+    /** What the last warm-up did, for the run's start line; null before one ran. */
+    private volatile String warmUpLine;
+
+    @Override
+    public String warmUpLine() {
+        return warmUpLine;
+    }
+
     /** The warm-up over every connection, in rolled-back transactions ({@link JdbcSession#warmUp}); warm-up=0: none. */
     @Override
     public void warmUp() throws Exception {
@@ -171,7 +179,8 @@ final class PostgresWorkersOp implements Op, OpMix {
             taken.add(o);
         }
         try {
-            JdbcSession.warmUp(w, taken.stream().map(o -> o.session).toList(), warmUpCycles, WarmUpDeadline.in(atMost));
+            warmUpLine = JdbcSession.warmUp(w, taken.stream().map(o -> o.session).toList(), warmUpCycles,
+                    WarmUpDeadline.in(atMost));
         } finally {
             unclaimed.addAll(taken);
         }

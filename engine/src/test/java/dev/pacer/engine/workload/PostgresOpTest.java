@@ -311,6 +311,8 @@ class PostgresOpTest {
         long inserts = pg.queryLong(inserted);
         try (Op op = new PostgresOpProvider().create(postgres("tpcb-like", client, "warm-up", "500"))) {
             op.warmUp();
+            assertTrue(op.warmUpLine().matches("pacer: postgres warm-up [0-9.]+s against the server, in rolled-back "
+                    + "transactions \\(500 cycles; nothing committed\\)"), "the start says so: " + op.warmUpLine());
         }
         assertEquals(rows, pg.queryLong("SELECT count(*) FROM pgbench_history"), "every warm-up cycle rolled back");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
