@@ -22,9 +22,9 @@ import org.HdrHistogram.Histogram;
  * [   5.0s] 2000 ops  2000/s of 2000  wait 12.0us/81.0us/1.20ms  resp 2.10ms/2.30ms/3.40ms  err 0
  * [  12.0s ramp] 2500 ops  2500/s of 2.5k  wait ...  err 3 5xx 3 timeout 1
  * </pre>
- * The interval's outcomes other than {@code ok} follow the errors, and asynchronous ops in flight; what
- * does not fit is cut with {@code …}. Intervals of ops still finishing after the run's schedule ended
- * are marked {@code after end}.
+ * Outcomes that are not errors but {@code ok} (an http op's {@code 2xx}) come before the errors, the errors' types
+ * after them, then asynchronous ops in flight; what does not fit is cut with {@code …}. Intervals of ops still
+ * finishing after the run's schedule ended are marked {@code after end}, with no rate.
  */
 public final class ProgressLine {
 
@@ -47,16 +47,25 @@ public final class ProgressLine {
             String phase = r.phase().length() > 16 ? r.phase().substring(0, 15) + "…" : r.phase();
             b.append(' ').append(phase).append(r.warmup() ? " warm-up" : "");
         }
-        b.append("] ").append(r.stats().ops()).append(" ops  ").append(RateText.format(r.rate())).append("/s");
-        if (!Double.isNaN(r.targetRate())) {
-            b.append(" of ").append(RateText.format(r.targetRate()));
+        if (r.drain()) { // ops that finished after the schedule's end: a rate of them would mean nothing
+            b.append("] ").append(r.stats().ops()).append(" ops finished");
+        } else {
+            b.append("] ").append(r.stats().ops()).append(" ops  ").append(RateText.format(r.rate())).append("/s");
+            if (!Double.isNaN(r.targetRate())) {
+                b.append(" of ").append(RateText.format(r.targetRate()));
+            }
         }
         latency(b, "wait", r.stats().histogram(Metric.WAIT));
         latency(b, "resp", r.stats().histogram(Metric.RESPONSE));
+        r.stats().outcomes().forEach((outcome, n) -> { // the outcomes that are not errors (2xx), before the errors
+            if (outcome != Outcome.OK && !outcome.isError()) {
+                b.append("  ").append(outcome.label()).append(' ').append(n);
+            }
+        });
         b.append("  err ").append(r.stats().errors());
         StringBuilder extra = new StringBuilder();
         r.stats().outcomes().forEach((outcome, n) -> {
-            if (outcome != Outcome.OK) {
+            if (outcome.isError()) {
                 extra.append(' ').append(outcome.label()).append(' ').append(n);
             }
         });

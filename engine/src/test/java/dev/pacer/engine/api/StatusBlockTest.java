@@ -87,5 +87,13 @@ class StatusBlockTest {
         String plain = ProgressLine.format(interval(5, 2000, 12_000, 1_000_000, 2000, null, Outcome.OK));
         assertEquals("[    5.0s] 2000 ops  2000/s of 2000  wait 12.0us/12.0us/12.0us  resp 1.01ms/1.01ms/1.01ms  err 0",
                 plain);
+        // an http op's 2xx is no error: it comes before them, where it cannot read as an error type
+        String http = ProgressLine.format(interval(5, 2000, 12_000, 1_000_000, 2000, null, Outcome.of("2xx", false)));
+        assertTrue(http.endsWith("resp 1.01ms/1.01ms/1.01ms  2xx 2000  err 0"), http);
+        // ops that finished after the end: a rate of them would mean nothing
+        IntervalReport r = interval(4, 1, 0, 3_970_000, 10, null, Outcome.OK);
+        IntervalReport drain = new IntervalReport(r.stats(), 4, null, Double.NaN, 2, null, false, true, 0, 1, 3, 0);
+        assertEquals("[    4.0s after end] 1 ops finished  wait 0ns/0ns/0ns  resp 3.97ms/3.97ms/3.97ms  err 0",
+                ProgressLine.format(drain));
     }
 }
