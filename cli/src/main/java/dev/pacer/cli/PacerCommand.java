@@ -38,11 +38,13 @@ import picocli.CommandLine.Command;
                 ReportCommand.class,
                 CompareLimitersCommand.class,
                 CompletionCommand.class,
+                CommandLine.HelpCommand.class,
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
                 "0:success",
-                "1:the run failed (errors over --max-error-ratio, a --threshold failed) or an internal error",
+                "1:the run failed (errors over --max-error-ratio, a --threshold failed, a knee search gave no rate, an"
+                        + " output file could not be written) or an internal error",
                 "2:bad usage: one line names the bad value",
                 "130:stopped by Ctrl-C (SIGINT), 143: by SIGTERM, 129: by SIGHUP; what was measured is written first"})
 public final class PacerCommand implements Callable<Integer> {

@@ -337,6 +337,10 @@ class RunCommandEndToEndTest {
             assertEquals("", help.stderr(), command + " --help");
             assertTrue(help.stdout().contains("Usage:"), command + ": " + help.stdout());
         }
+        PacerProcess.Result helpRun = PacerProcess.run(dir, 30, "help", "run");
+        assertEquals(0, helpRun.exitCode(), helpRun.stderr());
+        assertTrue(helpRun.stdout().startsWith("Usage: pacer run "), "pacer help run is run's usage: "
+                + helpRun.stdout());
     }
 
     @Test

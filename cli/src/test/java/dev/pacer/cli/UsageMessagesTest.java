@@ -81,6 +81,9 @@ class UsageMessagesTest {
         String version = NewUserTest.pacer("-V").stdout();
         assertTrue(version.startsWith("pacer "), version);
         for (String sub : PacerCommand.commandLine().getSubcommands().keySet()) {
+            if (sub.equals("help")) {
+                continue; // picocli's help command: its one argument is a command's name (pacer help run)
+            }
             PacerProcess.Result r = NewUserTest.pacer(sub, "-V");
             assertEquals(0, r.exitCode(), sub + ": " + r.stderr());
             assertEquals(version, r.stdout(), "pacer " + sub + " -V");

@@ -75,8 +75,9 @@ public final class SqlWorkloadParser {
         }
         for (String o : overrides.keySet()) {
             if (!vars.containsKey(o)) {
-                throw new WorkloadException(source, line(root), "no var named '" + o + "' to set (vars: "
-                        + String.join(", ", new TreeSet<>(vars.keySet())) + ")");
+                // the mistake is the caller's (a --var), not the file's: no file:line
+                throw new IllegalArgumentException("cannot set var '" + o + "': " + source + " has none of that name "
+                        + "(its vars: " + String.join(", ", new TreeSet<>(vars.keySet())) + ")");
             }
         }
         vars.putAll(overrides);

@@ -154,8 +154,9 @@ public final class WorkloadParser {
         }
         for (String o : overrides.keySet()) {
             if (!varNodes.containsKey(o)) {
-                throw new WorkloadException(source, line(root), "no var named '" + o + "' to set (vars: "
-                        + String.join(", ", new TreeSet<>(varNodes.keySet())) + ")");
+                // the mistake is the caller's (a --var), not the file's: no file:line
+                throw new IllegalArgumentException("cannot set var '" + o + "': " + source + " has none of that name "
+                        + "(its vars: " + String.join(", ", new TreeSet<>(varNodes.keySet())) + ")");
             }
         }
         String name = top.containsKey("name") ? text(top.get("name").getValueNode(), "name") : defaultName();

@@ -219,6 +219,18 @@ class WorkloadParserTest {
                 """, bytes.toString(StandardCharsets.UTF_8).replace(System.lineSeparator(), "\n"));
     }
 
+    /** A --var the file has no var for is the command line's mistake: it was said as the file's line 1. */
+    @Test
+    void aVarTheFileDoesNotHaveIsNamedWithoutALineOfTheFile() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> WorkloadParser.parse(
+                "base: http://h:1\nvars: {users: 5}\nops: {a: {weight: 1, request: GET /}}\n", "w.yaml", dir,
+                Map.of("nope", "3")));
+        assertEquals("cannot set var 'nope': w.yaml has none of that name (its vars: users)", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> SqlWorkloadParser.parse(
+                "driver: postgres\nops: {a: {weight: 1, sql: SELECT 1}}\n", "s.yaml", dir, Map.of("nope", "3")));
+        assertEquals("cannot set var 'nope': s.yaml has none of that name (its vars: )", e.getMessage());
+    }
+
     @Test
     void aBasesSchemeIsCaseInsensitive() {
         assertEquals(java.net.URI.create("https://h:8443"),
