@@ -27,14 +27,7 @@ public final class WorkloadShow {
         for (long c = from; c < to; c++) {
             Workload.Op op = w.ops().get(mix.op(c));
             out.printf("%ncycle %d: %s%n", c, op.name());
-            boolean exhausted = false;
-            for (Workload.Binding b : w.bindings().values()) {
-                boolean has = b.fn().has(c);
-                exhausted |= !has;
-                out.printf("  %s = %s%n", b.name(), has ? b.fn().text(c) : "(none: the file is used up)");
-            }
-            if (exhausted) { // as the run: nothing is sent
-                out.println("  sends nothing: data-exhausted");
+            if (!printBindings(w.bindings().values(), c, out)) {
                 continue;
             }
             CycleState st = new CycleState(c, op.savedNames().size());
@@ -71,14 +64,7 @@ public final class WorkloadShow {
         for (long c = from; c < to; c++) {
             SqlWorkload.Op op = w.ops().get(mix.op(c));
             out.printf("%ncycle %d: %s%n", c, op.name());
-            boolean exhausted = false;
-            for (Workload.Binding b : w.bindings()) {
-                boolean has = b.fn().has(c);
-                exhausted |= !has;
-                out.printf("  %s = %s%n", b.name(), has ? b.fn().text(c) : "(none: the file is used up)");
-            }
-            if (exhausted) {
-                out.println("  sends nothing: data-exhausted");
+            if (!printBindings(w.bindings(), c, out)) {
                 continue;
             }
             if (op.transaction()) {
@@ -97,6 +83,23 @@ public final class WorkloadShow {
                 out.println("  | COMMIT");
             }
         }
+    }
+
+    /**
+     * Prints each binding's value for {@code cycle}; false, and says so, when one has none (a used-up
+     * {@code csv(..., once)}): then, as in the run, the cycle sends nothing.
+     */
+    private static boolean printBindings(Iterable<Workload.Binding> bindings, long cycle, PrintStream out) {
+        boolean exhausted = false;
+        for (Workload.Binding b : bindings) {
+            boolean has = b.fn().has(cycle);
+            exhausted |= !has;
+            out.printf("  %s = %s%n", b.name(), has ? b.fn().text(cycle) : "(none: the file is used up)");
+        }
+        if (exhausted) {
+            out.println("  sends nothing: data-exhausted");
+        }
+        return !exhausted;
     }
 
     /** A binding's value as bound: a number bare, text quoted as SQL writes a literal. */
