@@ -131,7 +131,6 @@ final class WorkerPool {
         return false;
     }
 
-    /** True once every worker has left. */
     /** Waits, on real time, until every worker has left ({@link #gone()}); false when {@code nanos} ran out first. */
     boolean awaitGone(long nanos) throws InterruptedException {
         try {
@@ -144,6 +143,7 @@ final class WorkerPool {
         }
     }
 
+    /** True once every worker has left. */
     boolean gone() {
         return gone.isDone();
     }

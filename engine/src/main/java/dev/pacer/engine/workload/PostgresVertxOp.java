@@ -176,11 +176,6 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
         session.context.runOnContext(v -> session.begin(index, cycle, false, completion));
     }
 
-    /**
-     * Runs up to {@link #warmUpCycles} cycles (for at most {@link JdbcSession#WARM_UP_TIME}) over every connection,
-     * each in a transaction that is rolled back, as the pgjdbc modes do: the JIT compiles the client's path and every
-     * connection prepares its statements; the server commits nothing. {@code warm-up=0} turns it off.
-     */
     /** What the last warm-up did, for the run's start line; null before one ran. */
     private volatile String warmUpLine;
 
@@ -189,6 +184,11 @@ final class PostgresVertxOp implements AsyncOp, OpMix {
         return warmUpLine;
     }
 
+    /**
+     * Runs up to {@link #warmUpCycles} cycles (for at most {@link JdbcSession#WARM_UP_TIME}) over every connection,
+     * each in a transaction that is rolled back, as the pgjdbc modes do: the JIT compiles the client's path and every
+     * connection prepares its statements; the server commits nothing. {@code warm-up=0} turns it off.
+     */
     @Override
     public void warmUp() throws Exception {
         warmUp(null);

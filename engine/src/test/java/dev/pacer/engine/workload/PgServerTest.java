@@ -27,7 +27,6 @@ class PgServerTest {
         assertEquals("Unable to parse URL jdbc:postgresql://h/db?password=*** (SQLSTATE 08001)", said);
     }
 
-    /** pgjdbc logged a two-line warning about it, then failed with a line of its own. */
     /** vertx-pg-client's statement: pacer's own $n cast where a text binding meets another type, nothing quoted. */
     @Test
     void aTextParameterIsCastOnlyWhereItIsPacersOwn() {
@@ -39,6 +38,7 @@ class PgServerTest {
         assertEquals("'$1'", PgServer.cast("'$1'", casts));
     }
 
+    /** pgjdbc logged a two-line warning about it, then failed with a line of its own. */
     @Test
     void aPortOver65535IsOneLine() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new PgServer(

@@ -140,25 +140,27 @@ public final class H1Response {
         headersLength = 0;
     }
 
-    /** Keeps a header line ({@code n} bytes of {@code line}, which holds a colon). */
     /** The last header line kept goes on with {@code line[from, n)}, after one space (a folded line, obs-fold). */
     void appendFold(byte[] line, int from, int n) {
         if (headersLength == 0) {
             return;
         }
-        headersLength--; // the previous line's end
-        byte[] rest = Arrays.copyOfRange(line, from, n);
-        byte[] joined = new byte[rest.length + 1];
-        joined[0] = ' ';
-        System.arraycopy(rest, 0, joined, 1, rest.length);
-        appendHeader(joined, joined.length);
+        headers[headersLength - 1] = ' '; // the previous line's end becomes the one space
+        append(line, from, n);
     }
 
+    /** Keeps a header line ({@code n} bytes of {@code line}, which holds a colon). */
     void appendHeader(byte[] line, int n) {
+        append(line, 0, n);
+    }
+
+    /** Appends {@code line[from, to)} and a line end. */
+    private void append(byte[] line, int from, int to) {
+        int n = to - from;
         if (headersLength + n + 1 > headers.length) {
             headers = Arrays.copyOf(headers, Math.max(headers.length * 2, headersLength + n + 1));
         }
-        System.arraycopy(line, 0, headers, headersLength, n);
+        System.arraycopy(line, from, headers, headersLength, n);
         headersLength += n;
         headers[headersLength++] = '\n';
     }

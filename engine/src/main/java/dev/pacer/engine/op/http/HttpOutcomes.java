@@ -62,7 +62,6 @@ final class HttpOutcomes {
         return c >= 1 && c <= 5 ? byClass[c] : Outcome.of(String.format(Locale.ROOT, "status-%03d", status), true);
     }
 
-    /** The outcome of a failed exchange (connect, write, read). */
     /**
      * Whether {@code e} is how a write meets a connection its server closed (a reset, a broken pipe, a TLS session
      * the server ended with close_notify): on a reused keep-alive connection, most likely closed as idle.
@@ -76,6 +75,7 @@ final class HttpOutcomes {
         return forFailure(e) == RESET;
     }
 
+    /** The outcome of a failed exchange (connect, write, read). */
     static Outcome forFailure(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof ConnectTimeoutException || t instanceof java.net.http.HttpTimeoutException) {

@@ -28,7 +28,7 @@ interface HttpSender extends AutoCloseable {
     default void abandonQueued() {
     }
 
-    /** Closes the connections; requests still in flight or queued complete as cancelled. */
+    /** Closes the connections; requests in flight complete as cancelled, those still queued as not-sent. */
     @Override
     void close();
 }

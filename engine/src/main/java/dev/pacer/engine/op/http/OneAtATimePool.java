@@ -182,13 +182,10 @@ final class OneAtATimePool<C extends OneAtATimePool.Carrier> {
      * The connections (and the requests on them) are their owner's to close.
      */
     void close() {
-        List<Pending> dropped;
         synchronized (this) {
-            closed = true;
-            dropped = new ArrayList<>(pending);
-            pending.clear();
+            closed = true; // send() queues nothing after this: what is queued now is all abandonQueued() finds
         }
         scanners.forEach(s -> s.cancel(false));
-        dropped.forEach(p -> p.completion.complete(Outcome.NOT_SENT));
+        abandonQueued();
     }
 }

@@ -1,7 +1,6 @@
 package dev.pacer.engine.op.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pacer.engine.api.Outcome;
 import dev.pacer.engine.api.RunClock;
@@ -88,18 +87,16 @@ class H1PoolTest {
         assertEquals(2, sockets.size(), "both opened ahead");
         server.close(); // no new connection from here: a reconnect is refused
         sockets.get(0).close(); // and one of the two is gone
-        Thread.sleep(100);
-        int failed = 0;
+        List<Outcome> outcomes = new java.util.ArrayList<>();
         for (int i = 0; i < 6; i++) {
             CompletableFuture<Outcome> done = new CompletableFuture<>();
             pool.send(i, done::complete);
-            Outcome o = done.get(5, TimeUnit.SECONDS);
-            if (!o.equals(Outcome.of("2xx", false))) {
-                failed++;
-            }
+            outcomes.add(done.get(5, TimeUnit.SECONDS));
         }
-        assertTrue(failed <= 1, "the dead connection failed once, then the open one took every request: " + failed
-                + " failed of 6");
+        // the dead one fails once or twice (its close seen before the request, or as the request meets it; then its
+        // refused reconnect), then sits under the open one: it took the rest, where the dead one went first each time
+        Outcome ok = Outcome.of("2xx", false);
+        assertEquals(List.of(ok, ok, ok, ok), outcomes.subList(2, 6), "the open connection took the rest: " + outcomes);
         pool.close();
     }
 
